@@ -1,0 +1,36 @@
+// rtpar/executor.hpp — runs a Plan: pinned real-time threads, periodic releases, job records.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar {
+
+// RunConfig holds the knobs of one run; named fields instead of growing argument lists.
+struct RunConfig {
+  Duration duration{std::chrono::seconds(10)};  // releases stop after this much time
+  Duration start_delay{std::chrono::milliseconds(50)};  // first release = setup end + this
+  bool best_effort = false;     // SCHED_OTHER instead of SCHED_FIFO (no RT privilege needed)
+  bool lock_memory = true;      // mlockall(MCL_CURRENT|MCL_FUTURE) before the first release
+  bool handle_signals = false;  // SIGINT/SIGTERM stop releases (blocks them in all rtpar threads)
+  std::int64_t max_records_per_task = 10'000'000;  // cap on preallocated job records
+  // progress, when set, is called about every `progress_interval` from the calling thread with
+  // (elapsed ns, jobs finished so far, misses so far). Not called from real-time threads.
+  std::function<void(std::int64_t, std::int64_t, std::int64_t)> progress;
+  Duration progress_interval{std::chrono::milliseconds(250)};
+};
+
+// execute runs the plan of a task set and returns the complete report. Throws InputError if the
+// plan is not schedulable or names cores that are not online, EnvironmentError if real-time
+// scheduling is refused (and best_effort is false).
+RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config);
+
+// online_cpus lists the CPU ids this process may run on (its affinity mask), ascending.
+std::vector<int> online_cpus();
+
+}  // namespace rtpar

@@ -1,0 +1,40 @@
+// rtpar/kernel.hpp — the code a task runs for each job.
+//
+// Extension point: implement Kernel (or bind a callable through rtpar::System) to give a task its
+// work. Built-in kernels (spin, segments, matmul, lib:) are created from the task-set file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "rtpar/team.hpp"
+#include "rtpar/time.hpp"
+
+namespace rtpar {
+
+// JobContext is what a job sees: its index, its release time, and the team over its cores.
+struct JobContext {
+  std::int64_t index = 0;       // 0-based job number within the task
+  std::int64_t release_ns = 0;  // absolute CLOCK_MONOTONIC release time of this job
+  Team* team = nullptr;         // fork/join team on the task's cores (size 1 for a light task)
+};
+
+// KernelSetup is what a kernel learns before the first release, so it can allocate everything it
+// needs up front (nothing is allocated while jobs run).
+struct KernelSetup {
+  Duration work{0};  // the task's declared work C
+  Duration span{0};  // the task's declared span L
+  int threads = 1;   // team size the jobs will run on
+};
+
+// Kernel is a task's per-job workload.
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // prepare is called once, before the first release, on a non-real-time thread.
+  virtual void prepare(const KernelSetup& setup) { (void)setup; }
+  // run executes one job. Runs on the task's master thread at its real-time priority.
+  virtual void run(JobContext& job) = 0;
+};
+
+}  // namespace rtpar

@@ -1,0 +1,69 @@
+// rtpar/report.hpp — what a run produced: every job's record and per-task statistics.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rtpar/plan.hpp"
+
+namespace rtpar {
+
+// JobRecord is one job: absolute CLOCK_MONOTONIC times in ns.
+struct JobRecord {
+  std::int64_t index = 0;
+  std::int64_t release_ns = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t finish_ns = 0;
+};
+
+// TaskStats summarises one task's jobs. Response = finish - release; a miss is response > D.
+struct TaskStats {
+  std::string name;
+  std::int64_t jobs = 0;
+  std::int64_t misses = 0;
+  std::int64_t skipped = 0;  // releases dropped by the `skip` overrun policy
+  double miss_ratio = 0.0;
+  std::int64_t response_min_ns = 0;
+  std::int64_t response_p50_ns = 0;
+  std::int64_t response_p99_ns = 0;
+  std::int64_t response_max_ns = 0;
+  double max_relative_response = 0.0;  // max response / D
+};
+
+// TaskRun is the raw outcome for one task: its records and the thread ids that ran it.
+struct TaskRun {
+  std::string name;
+  std::int64_t deadline_ns = 0;
+  std::int64_t period_ns = 0;
+  std::int64_t skipped = 0;
+  bool records_truncated = false;  // more jobs ran than the preallocated record storage held
+  int master_tid = 0;              // Linux thread id of the task's master thread
+  std::vector<int> worker_tids;    // thread ids of its team workers
+  std::vector<int> cores;
+  std::vector<JobRecord> records;
+};
+
+// RunReport is the whole run.
+struct RunReport {
+  std::int64_t start_ns = 0;      // CLOCK_MONOTONIC time of the first possible release
+  std::int64_t duration_ns = 0;   // requested run length
+  bool best_effort = false;       // ran without real-time scheduling (said in every output)
+  bool interrupted = false;       // stopped early by SIGINT/SIGTERM
+  bool memory_locked = false;     // mlockall succeeded
+  Plan plan;
+  std::vector<TaskRun> tasks;
+
+  // stats computes per-task statistics from the records (in TaskRun order).
+  [[nodiscard]] std::vector<TaskStats> stats() const;
+  // total_misses sums deadline misses over all tasks.
+  [[nodiscard]] std::int64_t total_misses() const;
+};
+
+// summarize computes TaskStats for one task's records.
+TaskStats summarize(const TaskRun& run);
+
+// percentile returns the nearest-rank q-quantile (0 < q ≤ 1) of sorted values; 0 when empty.
+std::int64_t percentile(const std::vector<std::int64_t>& sorted, double q);
+
+}  // namespace rtpar

@@ -1,0 +1,88 @@
+// rtpar/taskset.hpp — the task model: a set of periodic parallel tasks on a set of cores.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rtpar/error.hpp"
+#include "rtpar/kernel.hpp"
+#include "rtpar/time.hpp"
+
+namespace rtpar {
+
+// PlannerKind selects the admission-control algorithm.
+enum class PlannerKind {
+  federated,     // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
+  federated_ws,  // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
+};
+
+// OverrunPolicy says what happens to releases that pass while the previous job is still running.
+enum class OverrunPolicy {
+  queue,  // late jobs run back to back, each keeping its own release time (default)
+  skip,   // releases that passed while the previous job ran are dropped and counted
+};
+
+// RuntimeKind names the parallel runtime that runs a task's jobs.
+enum class RuntimeKind {
+  team,  // fork/join team over the task's cores
+};
+
+// SystemSpec is the [system] table: the machine the task set is analysed for and run on.
+struct SystemSpec {
+  std::vector<int> cores;        // CPU ids usable by real-time tasks, ascending, distinct
+  bool cores_from_count = false; // true when the file gave a count (a target machine for analysis)
+  PlannerKind planner = PlannerKind::federated;
+  double delta = 1.5;            // δ, the critical-path coefficient of federated-ws (rtws.md §V-B)
+  std::vector<int> nonrt_cores;  // CPU ids reserved for non-real-time work (not given to RT tasks)
+  SourceLocation where;          // location of [system] (or of the file when absent)
+};
+
+// TaskSpec is one [[task]]: a periodic (implicit or constrained deadline) parallel task.
+struct TaskSpec {
+  std::string name;
+  Duration period{0};            // T
+  Duration deadline{0};          // D ≤ T (defaults to T)
+  Duration phase{0};             // offset of the first release
+  Duration work{0};              // C: WCET on one core
+  Duration span{0};              // L: critical-path length (defaults to C)
+  std::optional<int> priority;   // SCHED_FIFO priority override (1..99)
+  std::string kernel;            // kernel name as written ("spin", "segments", "lib:./x.so:f")
+  std::shared_ptr<Kernel> code;  // the job code (built from `kernel`, or bound via System)
+  RuntimeKind runtime = RuntimeKind::team;
+  OverrunPolicy overrun = OverrunPolicy::queue;
+  SourceLocation where;          // location of this [[task]] table
+
+  // utilization is C/T.
+  [[nodiscard]] double utilization() const {
+    return static_cast<double>(work.count()) / static_cast<double>(period.count());
+  }
+};
+
+// TaskSet is a validated system plus its tasks, in file order.
+struct TaskSet {
+  SystemSpec system;
+  std::vector<TaskSpec> tasks;
+  std::string source;  // the file it was loaded from ("<memory>" when built in code)
+};
+
+// load_taskset reads and validates a TOML task-set file (format: docs/taskset.md). Throws
+// InputError naming file, line, column and field for every invalid input.
+TaskSet load_taskset(const std::string& path);
+
+// parse_taskset is load_taskset on text already in memory; `source` names it in errors and is the
+// directory base for relative `lib:` paths.
+TaskSet parse_taskset(std::string_view text, const std::string& source);
+
+// validate_taskset checks a task set built in code against the same rules as the file format.
+// Throws InputError (with field paths, and locations when known).
+void validate_taskset(const TaskSet& set);
+
+// to_string names planners, overrun policies and runtimes as the file spells them.
+const char* to_string(PlannerKind kind) noexcept;
+const char* to_string(OverrunPolicy policy) noexcept;
+const char* to_string(RuntimeKind kind) noexcept;
+
+}  // namespace rtpar

@@ -1,0 +1,38 @@
+// registry.hpp — built-in kernels, created by name from a task's `kernel` and `args`.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <toml++/toml.h>
+
+#include "rtpar/kernel.hpp"
+
+namespace rtpar::kernels {
+
+// KernelBuild is a created kernel plus the work and span it knows about itself (if any).
+struct KernelBuild {
+  std::shared_ptr<Kernel> kernel;
+  std::optional<Duration> work;  // C implied by the arguments (segments), else nullopt
+  std::optional<Duration> span;  // L implied by the arguments (segments, spin), else nullopt
+};
+
+// KernelRequest is what the task-set parser hands the registry.
+struct KernelRequest {
+  std::string_view name;          // as written: "spin", "segments", "matmul", "lib:PATH:SYMBOL"
+  const toml::table* args;        // the task's `args` table, or nullptr when absent
+  std::string file;               // task-set file (for error locations and relative lib: paths)
+  std::string field_prefix;       // e.g. "task[0]" — errors name "task[0].args.n"
+  toml::source_region where;      // location of the `kernel` value
+};
+
+// make_kernel creates a built-in kernel. Throws InputError (file:line:column and field) for an
+// unknown kernel, unknown or ill-typed args, or a shared object / symbol that cannot be loaded.
+KernelBuild make_kernel(const KernelRequest& request);
+
+// is_known_kernel tells whether name is a built-in kernel name or a well-formed lib: reference.
+bool is_known_kernel(std::string_view name);
+
+}  // namespace rtpar::kernels
