@@ -28,6 +28,9 @@ class Team {
   // run executes fn(rank) once on every member, rank in [0, size()), and returns when all have
   // finished. Must be called by the master thread only; regions do not nest. Does not allocate.
   virtual void run(FunctionRef<void(int rank)> fn) = 0;
+
+  // worker_tids lists the Linux thread ids of the workers (for reports and traces).
+  [[nodiscard]] virtual std::vector<int> worker_tids() const = 0;
 };
 
 // TeamConfig describes the members of a team: one ThreadConfig per member; members[0] describes

@@ -1,0 +1,43 @@
+// rtpar/system.hpp — the library entry point: load or build a task set, bind code, plan, run.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "rtpar/executor.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar {
+
+// System is a task set together with the code of its tasks.
+//
+//   auto sys = rtpar::System::load("tasks.toml");
+//   sys.bind("camera", [](rtpar::JobContext& job) { ... });
+//   rtpar::RunReport r = sys.run({.duration = std::chrono::seconds(5)});
+class System {
+ public:
+  // load reads a task-set file (throws InputError on bad input).
+  static System load(const std::string& path);
+  // System wraps a task set built in code; tasks without code must be bound before run().
+  explicit System(TaskSet set);
+
+  // bind makes fn the job code of the named task, replacing its kernel. Throws InputError for an
+  // unknown task name. fn runs on the task's master thread; use job.team for parallelism.
+  System& bind(std::string_view task, std::function<void(JobContext&)> fn);
+
+  // taskset is the task set as loaded or built.
+  [[nodiscard]] const TaskSet& taskset() const noexcept { return set_; }
+  // plan validates the task set and runs its planner.
+  [[nodiscard]] Plan plan() const;
+  // run plans and executes for config.duration and returns the report. Throws InputError if the
+  // set is invalid or not schedulable, EnvironmentError if real-time scheduling is refused.
+  RunReport run(const RunConfig& config = {});
+
+ private:
+  TaskSet set_;
+};
+
+}  // namespace rtpar

@@ -1,0 +1,51 @@
+// system.cpp — see rtpar/system.hpp.
+#include "rtpar/system.hpp"
+
+#include <memory>
+#include <utility>
+
+namespace rtpar {
+
+namespace {
+
+// CallableKernel adapts a bound std::function to the Kernel interface.
+class CallableKernel final : public Kernel {
+ public:
+  explicit CallableKernel(std::function<void(JobContext&)> fn) : fn_(std::move(fn)) {}
+  void run(JobContext& job) override { fn_(job); }
+
+ private:
+  std::function<void(JobContext&)> fn_;
+};
+
+}  // namespace
+
+System System::load(const std::string& path) { return System(load_taskset(path)); }
+
+System::System(TaskSet set) : set_(std::move(set)) {
+  if (set_.source.empty()) set_.source = "<memory>";
+}
+
+System& System::bind(std::string_view task, std::function<void(JobContext&)> fn) {
+  for (TaskSpec& t : set_.tasks) {
+    if (t.name == task) {
+      t.code = std::make_shared<CallableKernel>(std::move(fn));
+      t.kernel = "<bound>";
+      return *this;
+    }
+  }
+  throw InputError(SourceLocation{set_.source, 0, 0}, "task",
+                   "no task named '" + std::string(task) + "' to bind");
+}
+
+Plan System::plan() const {
+  validate_taskset(set_);
+  return plan_taskset(set_);
+}
+
+RunReport System::run(const RunConfig& config) {
+  const Plan p = plan();
+  return execute(set_, p, config);
+}
+
+}  // namespace rtpar

@@ -1,0 +1,27 @@
+// commands.hpp — the `rtpar` subcommands. Each registers its options on the CLI11 app and
+// returns the process exit status (0 ok, 1 not schedulable / misses, 2 bad input, 3 environment).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace rtpar::cli {
+
+// Command is a subcommand's action, run after parsing; it returns the exit status.
+using Command = std::function<int()>;
+
+// add_check registers `rtpar check FILE [--json]`.
+Command add_check(CLI::App& app);
+
+// add_run registers `rtpar run FILE [--duration D] [--json] [--out DIR] [--fail-on-miss]
+// [--best-effort] [--no-mlock]`.
+Command add_run(CLI::App& app);
+
+// Exit statuses shared by all subcommands.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitEnvironment = 3;
+
+}  // namespace rtpar::cli

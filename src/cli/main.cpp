@@ -1,0 +1,48 @@
+// main.cpp — the `rtpar` command: dispatches to one subcommand and maps errors to exit statuses.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "rtpar/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rtpar::cli;
+  CLI::App app{"rtpar — parallel real-time tasks on multicore Linux"};
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, Command>> commands;
+  CLI::App* check = app.add_subcommand("check", "Admission control: print the Plan of a task set");
+  commands.emplace_back(check, add_check(*check));
+  CLI::App* run = app.add_subcommand("run", "Run a task set on pinned real-time threads");
+  commands.emplace_back(run, add_run(*run));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+
+  try {
+    for (auto& [sub, action] : commands) {
+      if (sub->parsed()) return action();
+    }
+  } catch (const rtpar::InputError& e) {
+    fmt::print(stderr, "rtpar: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const rtpar::EnvironmentError& e) {
+    fmt::print(stderr, "rtpar: environment refused: {}\nhint: {}\n", e.what(), e.hint());
+    return kExitEnvironment;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rtpar: internal error: {}\n", e.what());
+    return 4;
+  }
+  return kExitBadInput;
+}

@@ -1,0 +1,107 @@
+// run.cpp — `rtpar run FILE`: plan, execute on real-time threads, report.
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "rtpar/executor.hpp"
+#include "rtpar/report_io.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string file;
+  std::string duration = "10s";
+  std::string out;
+  bool json = false;
+  bool fail_on_miss = false;
+  bool best_effort = false;
+  bool no_mlock = false;
+};
+
+Duration parse_cli_duration(const std::string& text) {
+  try {
+    const Duration d = parse_duration(text);
+    if (d.count() <= 0) throw std::invalid_argument("must be > 0");
+    return d;
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration",
+                     "'" + text + "': " + e.what());
+  }
+}
+
+// confine_to_nonrt_cores moves the control thread (progress, signals, report writing) onto the
+// cores the task set reserves for non-real-time work, if it names any.
+void confine_to_nonrt_cores(const TaskSet& set) {
+  if (set.system.nonrt_cores.empty()) return;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int c : set.system.nonrt_cores) CPU_SET(c, &mask);
+  sched_setaffinity(0, sizeof(mask), &mask);
+}
+
+}  // namespace
+
+Command add_run(CLI::App& app) {
+  auto opts = std::make_shared<RunOptions>();
+  app.add_option("file", opts->file, "Task-set file (TOML)")->required();
+  app.add_option("--duration", opts->duration, "How long to release jobs (e.g. 10s, 500ms)")
+      ->capture_default_str();
+  app.add_flag("--json", opts->json, "Print the per-task summary as JSON on stdout");
+  app.add_option("--out", opts->out, "Write report.json, jobs.csv and trace.json into DIR");
+  app.add_flag("--fail-on-miss", opts->fail_on_miss, "Exit 1 if any deadline was missed");
+  app.add_flag("--best-effort", opts->best_effort,
+               "Run at normal priority if real-time scheduling is not available (said in reports)");
+  app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
+  return [opts]() {
+    const Duration duration = parse_cli_duration(opts->duration);
+    const TaskSet set = load_taskset(opts->file);
+    const Plan plan = plan_taskset(set);
+    if (!plan.schedulable) {
+      fmt::print(stderr, "{}", plan_table(plan, set));
+      fmt::print(stderr, "rtpar: refusing to run a task set that is not schedulable\n");
+      return kExitFail;
+    }
+    if (!opts->json) fmt::print("{}", plan_table(plan, set));
+
+    RunConfig config;
+    config.duration = duration;
+    config.best_effort = opts->best_effort;
+    config.lock_memory = !opts->no_mlock;
+    config.handle_signals = true;
+    const bool live = !opts->json && isatty(STDERR_FILENO) != 0;
+    if (live) {
+      config.progress = [total = duration.count()](std::int64_t elapsed, std::int64_t jobs,
+                                                   std::int64_t misses) {
+        fmt::print(stderr, "\r  {:6.1f}s / {:.1f}s   jobs {:>9}   misses {:>6}   ",
+                   static_cast<double>(elapsed) / 1e9, static_cast<double>(total) / 1e9, jobs,
+                   misses);
+        std::fflush(stderr);
+      };
+    }
+    confine_to_nonrt_cores(set);
+    const RunReport report = execute(set, plan, config);
+    if (live) fmt::print(stderr, "\n");
+
+    if (!opts->out.empty()) write_report_dir(report, opts->out);
+    if (opts->json) {
+      fmt::print("{}\n", run_json(report));
+    } else {
+      fmt::print("{}", stats_table(report));
+      if (!opts->out.empty()) fmt::print("reports written to {}/\n", opts->out);
+    }
+    if (opts->fail_on_miss && report.total_misses() > 0) return kExitFail;
+    return kExitOk;
+  };
+}
+
+}  // namespace rtpar::cli

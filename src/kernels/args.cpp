@@ -1,0 +1,101 @@
+// args.cpp — see args.hpp.
+#include "kernels/args.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace rtpar::kernels {
+
+Args::Args(const toml::table* table, std::string file, std::string prefix,
+           toml::source_region where)
+    : table_(table), file_(std::move(file)), prefix_(std::move(prefix)), where_(where) {}
+
+SourceLocation Args::location(const toml::source_region& region) const {
+  return SourceLocation{file_, static_cast<int>(region.begin.line),
+                        static_cast<int>(region.begin.column)};
+}
+
+std::string Args::field(std::string_view key) const {
+  return prefix_ + "." + std::string(key);
+}
+
+void Args::error(const toml::node* node, const std::string& field,
+                 const std::string& message) const {
+  const toml::source_region& region =
+      node != nullptr ? node->source() : (table_ != nullptr ? table_->source() : where_);
+  throw InputError(location(region), field, message);
+}
+
+void Args::allow_only(std::initializer_list<std::string_view> keys) const {
+  if (table_ == nullptr) return;
+  for (const auto& [key, node] : *table_) {
+    bool known = false;
+    for (std::string_view k : keys) known = known || key.str() == k;
+    if (!known) {
+      std::string list;
+      for (std::string_view k : keys) list += (list.empty() ? "" : ", ") + std::string(k);
+      error(&node, field(key.str()),
+            "unknown key '" + std::string(key.str()) + "'" +
+                (list.empty() ? std::string(" (this kernel takes no args)")
+                              : " (expected: " + list + ")"));
+    }
+  }
+}
+
+bool Args::has(std::string_view key) const {
+  return table_ != nullptr && table_->contains(key);
+}
+
+std::int64_t Args::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+  const toml::node* node = table_ != nullptr ? table_->get(key) : nullptr;
+  if (node == nullptr) error(nullptr, field(key), "required integer is missing");
+  const auto* value = node->as_integer();
+  if (value == nullptr) error(node, field(key), "expected an integer");
+  const std::int64_t v = value->get();
+  if (v < lo || v > hi) {
+    error(node, field(key),
+          "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+              std::to_string(v));
+  }
+  return v;
+}
+
+const toml::array& Args::array_of_tables(std::string_view key) const {
+  const toml::node* node = table_ != nullptr ? table_->get(key) : nullptr;
+  if (node == nullptr) error(nullptr, field(key), "required array is missing");
+  const auto* array = node->as_array();
+  if (array == nullptr || !array->is_array_of_tables() || array->empty()) {
+    error(node, field(key), "expected a non-empty array of tables, e.g. [{...}, {...}]");
+  }
+  return *array;
+}
+
+Duration duration_value(const toml::node& node, const std::string& file, const std::string& field,
+                        bool positive) {
+  const auto where = node.source();
+  const SourceLocation loc{file, static_cast<int>(where.begin.line),
+                           static_cast<int>(where.begin.column)};
+  Duration d{0};
+  if (const auto* s = node.as_string()) {
+    try {
+      d = parse_duration(s->get());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(loc, field, e.what());
+    }
+  } else if (const auto* i = node.as_integer()) {
+    const std::int64_t us = i->get();
+    if (us < 0) throw InputError(loc, field, "duration must not be negative");
+    if (us > std::numeric_limits<std::int64_t>::max() / 1000) {
+      throw InputError(loc, field, "duration overflows 64-bit nanoseconds");
+    }
+    d = Duration(us * 1000);
+  } else {
+    throw InputError(loc, field,
+                     "expected a duration string like \"10ms\" or an integer number of "
+                     "microseconds");
+  }
+  if (positive && d.count() == 0) throw InputError(loc, field, "duration must be > 0");
+  return d;
+}
+
+}  // namespace rtpar::kernels

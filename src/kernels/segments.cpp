@@ -1,0 +1,76 @@
+// segments.cpp — the `segments` kernel: a parallel-synchronous (fork/join) job.
+//
+// args.segments = [{strands = 12, length = "500us"}, ...]: each segment is a parallel_for over its
+// strands on the task's team, each strand burning `length` of CPU time; segments run one after the
+// other (rtws.md §II "synchronous DAG"). Work C = Σ strands·length, span L = Σ length.
+#include <limits>
+#include <vector>
+
+#include "kernels/builtin.hpp"
+
+namespace rtpar::kernels {
+
+namespace {
+
+struct Segment {
+  std::int64_t strands;
+  Duration length;
+};
+
+class SegmentsKernel final : public Kernel {
+ public:
+  explicit SegmentsKernel(std::vector<Segment> segments) : segments_(std::move(segments)) {}
+
+  void run(JobContext& job) override {
+    for (const Segment& s : segments_) {
+      if (s.strands == 1 || job.team == nullptr) {
+        for (std::int64_t i = 0; i < s.strands; ++i) burn_cpu(s.length);
+        continue;
+      }
+      parallel_for_static(*job.team, 0, s.strands, [&](std::int64_t) { burn_cpu(s.length); });
+    }
+  }
+
+ private:
+  std::vector<Segment> segments_;
+};
+
+}  // namespace
+
+KernelBuild make_segments(const Args& args, const std::string& file) {
+  args.allow_only({"segments"});
+  const toml::array& list = args.array_of_tables("segments");
+  std::vector<Segment> segments;
+  __int128 work = 0;
+  __int128 span = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const toml::table& t = *list[i].as_table();
+    const std::string base = args.field("segments") + "[" + std::to_string(i) + "]";
+    for (const auto& [key, node] : t) {
+      if (key.str() != "strands" && key.str() != "length") {
+        args.error(&node, base + "." + std::string(key.str()),
+                   "unknown key (expected: strands, length)");
+      }
+    }
+    const toml::node* strands = t.get("strands");
+    const toml::node* length = t.get("length");
+    if (strands == nullptr) args.error(&t, base + ".strands", "required integer is missing");
+    if (length == nullptr) args.error(&t, base + ".length", "required duration is missing");
+    const auto* n = strands->as_integer();
+    if (n == nullptr || n->get() < 1 || n->get() > 1'000'000) {
+      args.error(strands, base + ".strands", "expected an integer between 1 and 1000000");
+    }
+    const Duration len = duration_value(*length, file, base + ".length", /*positive=*/true);
+    segments.push_back(Segment{n->get(), len});
+    work += static_cast<__int128>(n->get()) * len.count();
+    span += len.count();
+  }
+  if (work > std::numeric_limits<std::int64_t>::max()) {
+    args.error(&list, args.field("segments"), "total work overflows 64-bit nanoseconds");
+  }
+  return KernelBuild{std::make_shared<SegmentsKernel>(std::move(segments)),
+                     Duration(static_cast<std::int64_t>(work)),
+                     Duration(static_cast<std::int64_t>(span))};
+}
+
+}  // namespace rtpar::kernels

@@ -1,0 +1,21 @@
+// futex.hpp — thin wrappers over the Linux futex system call on a 32-bit atomic word.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace rtpar::detail {
+
+// futex_wait sleeps while *word == expected (returns at once otherwise, or on a spurious wake-up).
+// Callers always re-check their condition in a loop.
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected) noexcept;
+
+// futex_wait_until is futex_wait with an absolute CLOCK_MONOTONIC deadline (ns); it returns at
+// the deadline, on a wake-up, or at once if *word != expected.
+void futex_wait_until(std::atomic<std::uint32_t>& word, std::uint32_t expected,
+                      std::int64_t deadline_ns) noexcept;
+
+// futex_wake wakes up to `count` threads sleeping on word (INT32_MAX for all).
+void futex_wake(std::atomic<std::uint32_t>& word, int count) noexcept;
+
+}  // namespace rtpar::detail

@@ -1,0 +1,67 @@
+// task_runner.hpp — one task at run time: its master thread, its team and its job records.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
+#include "rtpar/taskset.hpp"
+#include "runtime/rt_thread.hpp"
+#include "runtime/run_control.hpp"
+
+namespace rtpar::detail {
+
+// TaskCounters are read by the progress display while the master updates them (relaxed: they are
+// statistics, not synchronisation).
+struct TaskCounters {
+  alignas(64) std::atomic<std::int64_t> jobs{0};
+  std::atomic<std::int64_t> misses{0};
+};
+
+// TaskRunner owns everything one task needs at run time, all allocated in the constructor.
+class TaskRunner {
+ public:
+  // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
+  // workers (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
+  TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
+             std::int64_t record_capacity, RunControl& control);
+  ~TaskRunner();
+  TaskRunner(const TaskRunner&) = delete;
+  TaskRunner& operator=(const TaskRunner&) = delete;
+
+  // start creates the master thread; it waits for control.go before its first release.
+  void start();
+  // join waits for the master to finish its last job (after control.end_ns or a stop).
+  void join();
+  // result moves the records out into a TaskRun (call after join).
+  TaskRun result();
+  // counters are the live statistics for progress output.
+  [[nodiscard]] const TaskCounters& counters() const noexcept { return counters_; }
+  // failure is the exception the task's code threw, if any (the task stopped releasing then).
+  [[nodiscard]] std::exception_ptr failure() const noexcept { return failure_; }
+
+ private:
+  void master_loop() noexcept;
+  void record(std::int64_t index, std::int64_t release, std::int64_t start,
+              std::int64_t finish) noexcept;
+
+  const TaskSpec& task_;
+  const TaskPlan& placement_;
+  RunControl& control_;
+  ThreadConfig master_config_;
+  std::unique_ptr<Team> team_;
+  std::vector<JobRecord> records_;  // sized once; records_used_ counts the filled prefix
+  std::size_t records_used_ = 0;
+  bool truncated_ = false;
+  std::int64_t skipped_ = 0;
+  TaskCounters counters_;
+  std::exception_ptr failure_;
+  std::unique_ptr<RtThread> master_;
+  int master_tid_ = 0;
+};
+
+}  // namespace rtpar::detail

@@ -1,0 +1,226 @@
+// test_executor.cpp — executor smoke tests: job counts, record consistency, overrun policies,
+// thread placement, and "no allocation after start-up" on the release and fork/join paths.
+#include <doctest/doctest.h>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <new>
+#include <thread>
+#include <vector>
+
+#include "rtpar/system.hpp"
+
+using namespace std::chrono_literals;
+
+// Counting allocator: every operator new on a thread bumps that thread's counter, so a test can
+// prove that a real-time thread allocated nothing between two points.
+namespace {
+thread_local long t_allocations = 0;
+}
+void* operator new(std::size_t n) {
+  ++t_allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) {
+  ++t_allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+rtpar::TaskSpec light(const char* name, rtpar::Duration period, rtpar::Duration work) {
+  rtpar::TaskSpec t;
+  t.name = name;
+  t.period = period;
+  t.deadline = period;
+  t.work = work;
+  t.span = work;
+  return t;
+}
+
+// run_system runs with real-time scheduling when permitted, else best effort (unprivileged CI).
+rtpar::RunReport run_system(rtpar::System& sys, rtpar::RunConfig config) {
+  config.lock_memory = false;
+  try {
+    return sys.run(config);
+  } catch (const rtpar::EnvironmentError&) {
+    config.best_effort = true;
+    return sys.run(config);
+  }
+}
+
+std::vector<int> machine_cores() {
+  std::vector<int> cpus = rtpar::online_cpus();
+  if (cpus.size() > 2) cpus.resize(2);
+  return cpus;
+}
+
+void check_records(const rtpar::TaskRun& run, std::int64_t period) {
+  std::int64_t prev_index = -1;
+  std::int64_t prev_finish = 0;
+  for (const rtpar::JobRecord& r : run.records) {
+    CHECK(r.index > prev_index);
+    CHECK(r.start_ns >= r.release_ns);
+    CHECK(r.finish_ns >= r.start_ns);
+    CHECK(r.start_ns >= prev_finish);  // one master: jobs of a task never overlap
+    if (prev_index >= 0) CHECK((r.release_ns - run.records.front().release_ns) % period == 0);
+    prev_index = r.index;
+    prev_finish = r.finish_ns;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("executor: light task releases the expected number of jobs with consistent records") {
+  rtpar::TaskSet set;
+  set.system.cores = {machine_cores().front()};
+  set.tasks = {light("tick", 10ms, 100us)};
+  rtpar::System sys(set);
+  std::atomic<int> calls{0};
+  sys.bind("tick", [&](rtpar::JobContext& job) {
+    CHECK(job.team->size() == 1);
+    calls.fetch_add(1);
+  });
+  rtpar::RunConfig config;
+  config.duration = 200ms;
+  const rtpar::RunReport report = run_system(sys, config);
+  REQUIRE(report.tasks.size() == 1);
+  const rtpar::TaskRun& run = report.tasks[0];
+  // Releases at 0, 10, ..., 190 ms: exactly 20 jobs, however late each one ran.
+  CHECK(run.records.size() == 20);
+  CHECK(calls.load() == 20);
+  CHECK(run.records.front().index == 0);
+  CHECK(run.records.back().index == 19);
+  CHECK(run.records.front().release_ns == report.start_ns);
+  check_records(run, rtpar::Duration(10ms).count());
+  CHECK(run.master_tid > 0);
+  const auto stats = report.stats();
+  CHECK(stats[0].jobs == 20);
+}
+
+TEST_CASE("executor: phase delays the first release") {
+  rtpar::TaskSet set;
+  set.system.cores = {machine_cores().front()};
+  rtpar::TaskSpec t = light("late", 10ms, 50us);
+  t.phase = 55ms;
+  set.tasks = {t};
+  rtpar::System sys(set);
+  sys.bind("late", [](rtpar::JobContext&) {});
+  rtpar::RunConfig config;
+  config.duration = 100ms;
+  const auto report = run_system(sys, config);
+  const auto& run = report.tasks[0];
+  // Releases at 55, 65, 75, 85, 95 ms.
+  CHECK(run.records.size() == 5);
+  CHECK(run.records.front().release_ns == report.start_ns + rtpar::Duration(55ms).count());
+}
+
+TEST_CASE("executor: heavy task runs fork/join regions on every core of its team") {
+  const std::vector<int> cores = machine_cores();
+  if (cores.size() < 2) return;  // needs two CPUs
+  rtpar::TaskSet set;
+  set.system.cores = cores;
+  rtpar::TaskSpec t = light("heavy", 20ms, 3ms);
+  t.deadline = 4ms;  // C = 3ms... made heavy below: C > D
+  t.work = 6ms;
+  t.span = 2ms;  // n = ceil((6-2)/(4-2)) = 2
+  set.tasks = {t};
+  rtpar::System sys(set);
+  constexpr int kJobs = 10;
+  std::vector<std::vector<int>> cpu_seen(2, std::vector<int>(kJobs * 4, -1));
+  std::atomic<int> regions{0};
+  sys.bind("heavy", [&](rtpar::JobContext& job) {
+    REQUIRE(job.team->size() == 2);
+    job.team->run([&](int rank) {
+      if (job.index < kJobs) cpu_seen[rank][job.index] = sched_getcpu();
+    });
+    regions.fetch_add(1);
+  });
+  const rtpar::Plan plan = sys.plan();
+  REQUIRE(plan.schedulable);
+  REQUIRE(plan.tasks[0].cores.size() == 2);
+  rtpar::RunConfig config;
+  config.duration = 200ms;
+  const auto report = run_system(sys, config);
+  CHECK(report.tasks[0].records.size() == 10);
+  CHECK(report.tasks[0].worker_tids.size() == 1);
+  CHECK(regions.load() == 10);
+  for (int j = 0; j < kJobs; ++j) {
+    CHECK(cpu_seen[0][j] == plan.tasks[0].cores[0]);  // each member stays pinned on its core
+    CHECK(cpu_seen[1][j] == plan.tasks[0].cores[1]);
+  }
+}
+
+TEST_CASE("executor: skip policy drops releases that passed during an overrun; queue keeps them") {
+  for (const auto policy : {rtpar::OverrunPolicy::skip, rtpar::OverrunPolicy::queue}) {
+    rtpar::TaskSet set;
+    set.system.cores = {machine_cores().front()};
+    rtpar::TaskSpec t = light("overrun", 10ms, 1ms);
+    t.overrun = policy;
+    set.tasks = {t};
+    rtpar::System sys(set);
+    sys.bind("overrun", [](rtpar::JobContext& job) {
+      // Job 0 sleeps 35 ms: releases at 10, 20, 30 ms pass while it runs.
+      if (job.index == 0) std::this_thread::sleep_for(35ms);
+    });
+    rtpar::RunConfig config;
+    config.duration = 100ms;
+    const auto report = run_system(sys, config);
+    const auto& run = report.tasks[0];
+    if (policy == rtpar::OverrunPolicy::skip) {
+      CHECK(run.skipped == 3);
+      CHECK(run.records.size() == 7);        // releases 0, 40, 50, ..., 90
+      CHECK(run.records[1].index == 4);
+    } else {
+      CHECK(run.skipped == 0);
+      CHECK(run.records.size() == 10);       // late jobs run back to back
+      CHECK(run.records[1].start_ns >= run.records[0].finish_ns);
+    }
+    CHECK(report.stats()[0].misses >= 1);    // job 0 itself missed its 10 ms deadline
+  }
+}
+
+TEST_CASE("executor: no allocation on the release and fork/join paths after start-up") {
+  const std::vector<int> cores = machine_cores();
+  rtpar::TaskSet set;
+  set.system.cores = cores;
+  rtpar::TaskSpec t = light("alloc", 5ms, 1ms);
+  if (cores.size() >= 2) {
+    t.deadline = 4ms;
+    t.work = 6ms;
+    t.span = 2ms;  // heavy: two members
+  }
+  set.tasks = {t};
+  rtpar::System sys(set);
+  constexpr int kJobs = 30;
+  // counts[rank][job]: the member's own allocation counter when it ran that job's region.
+  std::vector<std::vector<long>> counts(2, std::vector<long>(kJobs, -1));
+  sys.bind("alloc", [&](rtpar::JobContext& job) {
+    const auto j = job.index;
+    job.team->run([&](int rank) {
+      if (j < kJobs) counts[rank][j] = t_allocations;
+    });
+    rtpar::parallel_for_static(*job.team, 0, 64, [](std::int64_t) {});
+  });
+  rtpar::RunConfig config;
+  config.duration = 150ms;
+  const auto report = run_system(sys, config);
+  REQUIRE(report.tasks[0].records.size() == static_cast<std::size_t>(kJobs));
+  const int members = static_cast<int>(set.tasks[0].work > set.tasks[0].deadline ? 2 : 1);
+  for (int rank = 0; rank < members; ++rank) {
+    // From the second job on, the counter of every real-time thread must stand still.
+    for (int j = 2; j < kJobs; ++j) {
+      CHECK_MESSAGE(counts[rank][j] == counts[rank][1], "rank ", rank, " allocated before job ", j);
+    }
+  }
+}
