@@ -58,6 +58,16 @@ void check_runnable(const TaskSet& set, const Plan& plan) {
   }
   const std::vector<int> online = online_cpus();
   const std::set<int> available(online.begin(), online.end());
+  std::vector<int> declared = set.system.cores;
+  declared.insert(declared.end(), set.system.nonrt_cores.begin(), set.system.nonrt_cores.end());
+  for (int c : declared) {
+    if (available.count(c) == 0) {
+      throw InputError(set.system.where, "system.cores",
+                       "CPU " + std::to_string(c) + " is declared but not online for this process " +
+                           "(online: " + cpu_list(online) + "); `rtpar check` can still analyse " +
+                           "the task set for that machine");
+    }
+  }
   for (const TaskPlan& t : plan.tasks) {
     for (int c : t.cores) {
       if (available.count(c) == 0) {
@@ -92,6 +102,9 @@ bool lock_memory(const RunConfig& config) {
 #else
   if (!config.lock_memory) return false;
   if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) return true;
+  const int err = errno;
+  munlockall();  // leave no partial MCL_FUTURE state behind
+  errno = err;
   if (config.best_effort) return false;
   throw EnvironmentError(std::string("mlockall failed: ") + std::strerror(errno),
                          "raise RLIMIT_MEMLOCK (ulimit -l unlimited), run as root, or pass "
@@ -161,8 +174,9 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
         control));
   }
   try {
-    report.memory_locked = lock_memory(config);
     for (auto& r : runners) r->start();
+    // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
+    report.memory_locked = lock_memory(config);
   } catch (...) {
     // Masters already started wait for `go`; let them see `stop` and leave before unwinding.
     control.stop.store(1, std::memory_order_release);

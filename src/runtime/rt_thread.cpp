@@ -34,6 +34,10 @@ std::string describe(const ThreadConfig& c) {
     throw EnvironmentError("the kernel refused " + describe(c) + ": " + std::strerror(err),
                            kPrivilegeHint);
   }
+  if (err == EAGAIN) {
+    throw EnvironmentError("cannot create a thread with " + describe(c) + ": " + std::strerror(err),
+                           "the process or locked-memory limit is exhausted (ulimit -u, ulimit -l)");
+  }
   if (err == EINVAL && c.cpu >= 0) {
     throw EnvironmentError("cannot run a thread with " + describe(c) + ": " + std::strerror(err),
                            "the CPU may be offline or outside this process's cpuset");
