@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run.sh SOURCE_DIR BUILD_DIR WORK — install rtpar into a staging prefix, then configure, build
+# and run the consumer project against it with find_package(rtpar), and check pkg-config.
+set -euo pipefail
+src=$1 build=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+cmake -S "$src/tests/consumer" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_BUILD_RPATH="$work/prefix/lib" > "$work/configure.log"
+cmake --build "$work/build" > "$work/build.log"
+"$work/build/consumer"
+PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs rtpar | grep -q -- -lrtpar
+echo "consumer OK"
