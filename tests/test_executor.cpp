@@ -7,34 +7,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <new>
 #include <thread>
 #include <vector>
 
+#include "counting_allocator.hpp"
 #include "rtpar/system.hpp"
 
 using namespace std::chrono_literals;
-
-// Counting allocator: every operator new on a thread bumps that thread's counter, so a test can
-// prove that a real-time thread allocated nothing between two points.
-namespace {
-thread_local long t_allocations = 0;
-}
-void* operator new(std::size_t n) {
-  ++t_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  ++t_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -208,7 +187,7 @@ TEST_CASE("executor: no allocation on the release and fork/join paths after star
   sys.bind("alloc", [&](rtpar::JobContext& job) {
     const auto j = job.index;
     job.team->run([&](int rank) {
-      if (j < kJobs) counts[rank][j] = t_allocations;
+      if (j < kJobs) counts[rank][j] = rtpar::test::thread_allocations();
     });
     rtpar::parallel_for_static(*job.team, 0, 64, [](std::int64_t) {});
   });
@@ -223,4 +202,16 @@ TEST_CASE("executor: no allocation on the release and fork/join paths after star
       CHECK_MESSAGE(counts[rank][j] == counts[rank][1], "rank ", rank, " allocated before job ", j);
     }
   }
+}
+
+TEST_CASE("executor: a task without code is refused before any thread starts") {
+  rtpar::TaskSet set;
+  set.system.cores = {machine_cores().front()};
+  set.tasks = {light("unbound", 10ms, 1ms)};
+  rtpar::System sys(set);
+  CHECK(sys.plan().schedulable);  // planning needs no code
+  rtpar::RunConfig config;
+  config.duration = 50ms;
+  CHECK_THROWS_AS(sys.run(config), rtpar::InputError);
+  CHECK_THROWS_AS(sys.bind("nosuchtask", [](rtpar::JobContext&) {}), rtpar::InputError);
 }

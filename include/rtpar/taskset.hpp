@@ -77,7 +77,8 @@ TaskSet load_taskset(const std::string& path);
 TaskSet parse_taskset(std::string_view text, const std::string& source);
 
 // validate_taskset checks a task set built in code against the same rules as the file format.
-// Throws InputError (with field paths, and locations when known).
+// Throws InputError (with field paths, and locations when known). Task code is not required here
+// (planning needs none); the executor refuses a task without code.
 void validate_taskset(const TaskSet& set);
 
 // to_string names planners, overrun policies and runtimes as the file spells them.

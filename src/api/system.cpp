@@ -1,6 +1,7 @@
 // system.cpp — see rtpar/system.hpp.
 #include "rtpar/system.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -24,6 +25,9 @@ System System::load(const std::string& path) { return System(load_taskset(path))
 
 System::System(TaskSet set) : set_(std::move(set)) {
   if (set_.source.empty()) set_.source = "<memory>";
+  // Code-built sets may list cores in any order; the model keeps them ascending.
+  std::sort(set_.system.cores.begin(), set_.system.cores.end());
+  std::sort(set_.system.nonrt_cores.begin(), set_.system.nonrt_cores.end());
 }
 
 System& System::bind(std::string_view task, std::function<void(JobContext&)> fn) {

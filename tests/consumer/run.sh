@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# run.sh SOURCE_DIR BUILD_DIR WORK — install rtpar into a staging prefix, then configure, build
+# run.sh SOURCE_DIR BUILD_DIR WORK [SANITIZERS] — install rtpar into a staging prefix, then configure, build
 # and run the consumer project against it with find_package(rtpar), and check pkg-config.
 set -euo pipefail
-src=$1 build=$2 work=$3
+src=$1 build=$2 work=$3 sanitize=${4:-}
+flags=()
+# A sanitized librtpar needs a consumer built with the same runtime.
+[ -n "$sanitize" ] && flags=(-DCMAKE_CXX_FLAGS="-fsanitize=$sanitize" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$sanitize")
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 cmake -S "$src/tests/consumer" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
-      -DCMAKE_BUILD_RPATH="$work/prefix/lib" > "$work/configure.log"
+      -DCMAKE_BUILD_RPATH="$work/prefix/lib" "${flags[@]}" > "$work/configure.log"
 cmake --build "$work/build" > "$work/build.log"
 "$work/build/consumer"
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs rtpar | grep -q -- -lrtpar

@@ -1,0 +1,280 @@
+// taskset_parse.cpp — the TOML task-set format v1 (docs/taskset.md): load_taskset, parse_taskset.
+//
+// Parsing is two passes over a strict file. The first (this file) checks structure and TOML types,
+// fills in defaults and builds each task's kernel; the second (check_taskset) applies the semantic
+// rules shared with validate_taskset, using the value locations recorded by the first pass.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "kernels/registry.hpp"
+#include "model/taskset_check.hpp"
+#include "model/toml_fields.hpp"
+#include "rtpar/executor.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar {
+
+namespace model {
+
+namespace {
+
+// clamp_to_int narrows a TOML integer. Out-of-range values saturate, which keeps them out of
+// range for check_taskset (CPU ids, priorities) so that it reports them with one message.
+int clamp_to_int(std::int64_t value) {
+  return static_cast<int>(std::clamp<std::int64_t>(value, std::numeric_limits<int>::min(),
+                                                   std::numeric_limits<int>::max()));
+}
+
+// cpu_list reads an array of CPU ids in ascending order. Each id's location is recorded under its
+// index after sorting ("system.cores[0]" is the smallest), which is the index check_taskset
+// reports; the sort is stable so a repeated id is reported at its second occurrence.
+std::vector<int> cpu_list(const TableReader& reader, std::string_view key, const toml::node& value,
+                          FieldLocations& locations) {
+  const toml::array* array = value.as_array();
+  if (array == nullptr) reader.fail(&value, key, "expected an array of CPU ids like [0, 1, 2]");
+  std::vector<std::pair<int, SourceLocation>> ids;
+  for (const toml::node& element : *array) {
+    if (!element.is_integer()) reader.fail(&element, key, "expected an integer CPU id");
+    ids.emplace_back(clamp_to_int(element.as_integer()->get()),
+                     location(reader.file(), element.source()));
+  }
+  std::stable_sort(ids.begin(), ids.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<int> cpus;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    cpus.push_back(ids[k].first);
+    locations.add(reader.field(key) + "[" + std::to_string(k) + "]", ids[k].second);
+  }
+  return cpus;
+}
+
+// parse_system reads [system] (table may be null when the file has none).
+SystemSpec parse_system(const toml::table* table, const std::string& file,
+                        FieldLocations& locations) {
+  SystemSpec spec;
+  if (table == nullptr) {
+    spec.where = SourceLocation{file, 0, 0};
+    spec.cores = online_cpus();
+    return spec;
+  }
+  const TableReader reader(*table, file, "system", locations);
+  reader.allow_only({"cores", "planner", "delta", "nonrt_cores"});
+  spec.where = reader.where();
+
+  if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
+    // No cores: run on whatever this process may use (its affinity mask).
+    spec.cores = online_cpus();
+  } else if (const auto* count = cores->as_integer()) {
+    // A count describes a target machine, e.g. for analysing a set on a bigger box.
+    if (count->get() < 1 || count->get() > kMaxCpus) {
+      reader.fail(cores, "cores", "a core count must be between 1 and " + std::to_string(kMaxCpus));
+    }
+    for (int cpu = 0; cpu < count->get(); ++cpu) spec.cores.push_back(cpu);
+    spec.cores_from_count = true;
+  } else if (cores->is_array()) {
+    spec.cores = cpu_list(reader, "cores", *cores, locations);
+  } else {
+    reader.fail(cores, "cores", "expected an array of CPU ids like [0, 1, 2] or a core count");
+  }
+
+  if (const auto planner = reader.string("planner")) {
+    if (*planner == "federated") {
+      spec.planner = PlannerKind::federated;
+    } else if (*planner == "federated-ws") {
+      spec.planner = PlannerKind::federated_ws;
+    } else {
+      reader.fail(
+          reader.node("planner"), "planner",
+          "unknown planner \"" + *planner + "\" (expected \"federated\" or \"federated-ws\")");
+    }
+  }
+
+  if (const toml::node* delta = reader.node("delta")) {
+    if (const auto* real = delta->as_floating_point()) {
+      spec.delta = real->get();
+    } else if (const auto* whole = delta->as_integer()) {
+      spec.delta = static_cast<double>(whole->get());
+    } else {
+      reader.fail(delta, "delta", "expected a number");
+    }
+  }
+
+  if (const toml::node* nonrt = reader.node("nonrt_cores")) {
+    spec.nonrt_cores = cpu_list(reader, "nonrt_cores", *nonrt, locations);
+  }
+  return spec;
+}
+
+// parse_choice maps the string value of key to one of the enumerators in `choices`.
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse_choice(const TableReader& reader, std::string_view key,
+                                 const std::pair<std::string_view, Enum> (&choices)[N]) {
+  const auto text = reader.string(key);
+  if (!text) return std::nullopt;
+  std::string expected;
+  for (const auto& [name, value] : choices) {
+    if (*text == name) return value;
+    expected += (expected.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+  }
+  reader.fail(reader.node(key), key, "unknown value \"" + *text + "\" (expected " + expected + ")");
+}
+
+// parse_task reads the [[task]] at index i, builds its kernel, and fills in defaults.
+TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& file,
+                    FieldLocations& locations) {
+  const std::string prefix = "task[" + std::to_string(i) + "]";
+  TableReader reader(table, file, prefix, locations);
+  TaskSpec task;
+  task.where = reader.where();
+  // The name is read first so that every later message can say which task it is about.
+  const auto name = reader.string("name");
+  if (name) {
+    task.name = *name;
+    reader.set_label(task_label(task.name));
+  }
+  reader.allow_only({"name", "period", "deadline", "phase", "work", "span", "priority", "kernel",
+                     "args", "runtime", "overrun"});
+  if (!name) reader.fail(nullptr, "name", "required");
+
+  const auto period = reader.duration("period");
+  if (!period) reader.fail(nullptr, "period", "required");
+  task.period = *period;
+  task.deadline = reader.duration("deadline").value_or(task.period);
+  task.phase = reader.duration("phase").value_or(Duration::zero());
+  const auto work = reader.duration("work");
+  const auto span = reader.duration("span");
+  if (const auto priority = reader.integer("priority")) task.priority = clamp_to_int(*priority);
+
+  static constexpr std::pair<std::string_view, RuntimeKind> kRuntimes[] = {
+      {"team", RuntimeKind::team}};
+  task.runtime = parse_choice(reader, "runtime", kRuntimes).value_or(RuntimeKind::team);
+  static constexpr std::pair<std::string_view, OverrunPolicy> kOverruns[] = {
+      {"queue", OverrunPolicy::queue}, {"skip", OverrunPolicy::skip}};
+  task.overrun = parse_choice(reader, "overrun", kOverruns).value_or(OverrunPolicy::queue);
+
+  const toml::node* args = reader.node("args");
+  if (args != nullptr && !args->is_table()) {
+    reader.fail(args, "args", "expected a table, e.g. args = { n = 256 }");
+  }
+  task.kernel = reader.string("kernel").value_or("spin");
+  const toml::node* kernel_node = reader.node("kernel");
+  const toml::source_region kernel_where =
+      kernel_node != nullptr ? kernel_node->source() : table.source();
+  // make_kernel reports bad args itself (as InputError at the offending arg).
+  kernels::KernelBuild built = kernels::make_kernel(kernels::KernelRequest{
+      task.kernel, args != nullptr ? args->as_table() : nullptr, file, prefix, kernel_where});
+  task.code = std::move(built.kernel);
+
+  // Work and span the kernel derived are reported at the kernel when a rule rejects them.
+  if (work) {
+    task.work = *work;
+  } else if (built.work) {
+    task.work = *built.work;
+    locations.add(prefix + ".work", location(file, kernel_where));
+  } else {
+    reader.fail(nullptr, "work", "required (kernel '" + task.kernel + "' cannot derive it)");
+  }
+  if (span) {
+    task.span = *span;
+  } else if (built.span) {
+    task.span = *built.span;
+    locations.add(prefix + ".span", location(file, kernel_where));
+  } else {
+    task.span = task.work;  // a sequential task: the critical path is the whole job
+  }
+  return task;
+}
+
+// read_file returns the whole file, or throws InputError naming it with the system's reason.
+std::string read_file(const std::string& path) {
+  auto fail = [&path](const char* what) {
+    const std::string reason = std::error_code(errno, std::generic_category()).message();
+    throw InputError(SourceLocation{path, 0, 0}, "", std::string(what) + ": " + reason);
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open task-set file");
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int saved = errno;
+      ::close(fd);
+      errno = saved;
+      fail("cannot read task-set file");
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
+}  // namespace
+
+}  // namespace model
+
+TaskSet parse_taskset(std::string_view text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(source));
+  } catch (const toml::parse_error& e) {
+    throw InputError(model::location(source, e.source()), "", std::string(e.description()));
+  }
+
+  model::FieldLocations locations;
+  TaskSet set;
+  set.source = source;
+  for (const auto& [key, value] : root) {
+    if (key.str() != "system" && key.str() != "task") {
+      throw InputError(model::location(source, key.source()), std::string(key.str()),
+                       "unknown top-level key \"" + std::string(key.str()) +
+                           "\" (a task set has a [system] table and [[task]] tables)");
+    }
+  }
+
+  const toml::node* system = root.get("system");
+  if (system != nullptr && !system->is_table()) {
+    throw InputError(model::location(source, system->source()), "system",
+                     "expected a table ([system])");
+  }
+  set.system =
+      model::parse_system(system != nullptr ? system->as_table() : nullptr, source, locations);
+
+  if (const toml::node* tasks = root.get("task")) {
+    const toml::array* array = tasks->as_array();
+    if (array == nullptr) {
+      throw InputError(model::location(source, tasks->source()), "task",
+                       "expected an array of tables: write each task as [[task]], not [task]");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& element = (*array)[i];
+      if (!element.is_table()) {
+        throw InputError(model::location(source, element.source()),
+                         "task[" + std::to_string(i) + "]", "expected a table");
+      }
+      set.tasks.push_back(model::parse_task(*element.as_table(), i, source, locations));
+    }
+  }
+
+  model::check_taskset(set, &locations);
+  return set;
+}
+
+TaskSet load_taskset(const std::string& path) {
+  return parse_taskset(model::read_file(path), path);
+}
+
+}  // namespace rtpar
