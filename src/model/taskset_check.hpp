@@ -48,4 +48,10 @@ std::string task_label(std::string_view name);
 // code); when given, errors point at the recorded value instead of the enclosing table.
 void check_taskset(const TaskSet& set, const FieldLocations* locations);
 
+// check_task_parameters enforces the per-task rules only (0 < L ≤ C, 0 < D ≤ T, phase ≥ 0,
+// priority range, valid unique names). Planners call it: their formulas are sound only for such
+// parameters, while an empty core set or task list is a legitimate (unschedulable or trivial)
+// question for the analysis rather than bad input.
+void check_task_parameters(const TaskSet& set);
+
 }  // namespace rtpar::model

@@ -23,10 +23,10 @@ class Checker {
   void system() const;
   // tasks checks that there is at least one task and each one on its own and against the others.
   void tasks() const;
-
- private:
   // task checks task i; names maps each valid name seen so far to its task index.
   void task(std::size_t i, std::map<std::string, std::size_t, std::less<>>& names) const;
+
+ private:
 
   // locate prefers the recorded location of key, then of field, then fallback.
   [[nodiscard]] SourceLocation locate(const std::string& key, const std::string& field,
@@ -192,6 +192,12 @@ void check_taskset(const TaskSet& set, const FieldLocations* locations) {
   const Checker checker(set, locations);
   checker.system();
   checker.tasks();
+}
+
+void check_task_parameters(const TaskSet& set) {
+  const Checker checker(set, nullptr);
+  std::map<std::string, std::size_t, std::less<>> names;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) checker.task(i, names);
 }
 
 }  // namespace model

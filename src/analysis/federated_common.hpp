@@ -1,0 +1,35 @@
+// federated_common.hpp — the planner both federated variants share.
+//
+// federated and federated-ws differ only in how a heavy task's core count n (and the bound
+// reported for it) is computed; that part is passed in as a HeavySizer. Everything else —
+// classification, dedicated cores, first-fit of light tasks, reasons and notes — is here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::analysis {
+
+// HeavySizing is what a planner's formula says about one heavy task.
+struct HeavySizing {
+  int cores_needed = 0;                           // n (0 when no number of cores suffices)
+  std::optional<std::int64_t> response_bound_ns;  // worst-case bound on n cores, if one exists
+  std::optional<double> expected_response_ns;     // bound on E[R] on n cores, if one exists
+  std::optional<std::string> infeasible;          // why no n works; then the other fields are unset
+};
+
+// HeavySizer computes the HeavySizing of one validated heavy task (C > D).
+using HeavySizer = std::function<HeavySizing(const TaskSpec&)>;
+
+// plan_federated_family is the planner both federated variants share: it validates the task
+// parameters (model::check_task_parameters: InputError naming task[i].field), classifies heavy (C > D) and light, sizes heavy
+// tasks with `size_heavy`, gives them dedicated cores in file order (lowest-numbered free cores
+// first), first-fits the light tasks on the rest and assembles the Plan with reasons and notes.
+Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy);
+
+}  // namespace rtpar::analysis
