@@ -17,8 +17,10 @@ using Duration = std::chrono::nanoseconds;
 // unit, NaN, negative, overflow). Zero is accepted here; callers decide whether zero is allowed.
 Duration parse_duration(std::string_view text);
 
-// format_duration renders d with the largest unit that keeps it short, e.g. "1.5ms", "20ms", "800ns".
-std::string format_duration(Duration d);
+// format_duration renders d in the largest unit not exceeding it, e.g. "1.5ms", "20ms", "800ns".
+// By default the text is exact (it parses back to d: "12.020867ms"); with max_decimals ≥ 0 the
+// fraction is rounded half up to that many places for display ("12.021ms" with 3).
+std::string format_duration(Duration d, int max_decimals = -1);
 
 // monotonic_now reads CLOCK_MONOTONIC in nanoseconds since boot (the clock releases use).
 std::int64_t monotonic_now() noexcept;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,17 @@ Duration parse_cli_duration(const std::string& text) {
   }
 }
 
+// check_out_dir creates the report directory and checks that it is writable.
+void check_out_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
+    throw InputError(SourceLocation{dir, 0, 0}, "--out",
+                     "cannot create or write the report directory" +
+                         (ec ? ": " + ec.message() : std::string()));
+  }
+}
+
 // confine_to_nonrt_cores moves the control thread (progress, signals, report writing) onto the
 // cores the task set reserves for non-real-time work, if it names any.
 void confine_to_nonrt_cores(const TaskSet& set) {
@@ -60,7 +72,7 @@ Command add_run(CLI::App& app) {
   app.add_option("--out", opts->out, "Write report.json, jobs.csv and trace.json into DIR");
   app.add_flag("--fail-on-miss", opts->fail_on_miss, "Exit 1 if any deadline was missed");
   app.add_flag("--best-effort", opts->best_effort,
-               "Run at normal priority if real-time scheduling is not available (said in reports)");
+               "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in every report");
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
   return [opts]() {
     const Duration duration = parse_cli_duration(opts->duration);
@@ -71,6 +83,8 @@ Command add_run(CLI::App& app) {
       fmt::print(stderr, "rtpar: refusing to run a task set that is not schedulable\n");
       return kExitFail;
     }
+    // A bad --out must fail before a long run, not after it.
+    if (!opts->out.empty()) check_out_dir(opts->out);
     if (!opts->json) fmt::print("{}", plan_table(plan, set));
 
     RunConfig config;
@@ -92,12 +106,16 @@ Command add_run(CLI::App& app) {
     const RunReport report = execute(set, plan, config);
     if (live) fmt::print(stderr, "\n");
 
-    if (!opts->out.empty()) write_report_dir(report, opts->out);
+    // The summary goes out first: it is not lost if writing the files fails afterwards.
     if (opts->json) {
       fmt::print("{}\n", run_json(report));
     } else {
       fmt::print("{}", stats_table(report));
-      if (!opts->out.empty()) fmt::print("reports written to {}/\n", opts->out);
+    }
+    std::fflush(stdout);
+    if (!opts->out.empty()) {
+      write_report_dir(report, opts->out);
+      if (!opts->json) fmt::print("reports written to {}/\n", opts->out);
     }
     if (opts->fail_on_miss && report.total_misses() > 0) return kExitFail;
     return kExitOk;

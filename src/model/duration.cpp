@@ -146,7 +146,7 @@ Duration parse_duration(std::string_view text) {
   return to_nanoseconds(original, scaled_whole, round_up);
 }
 
-std::string format_duration(Duration d) {
+std::string format_duration(Duration d, int max_decimals) {
   struct Scale {
     const char* suffix;
     std::uint64_t ns;
@@ -169,12 +169,27 @@ std::string format_duration(Duration d) {
       break;
     }
   }
+  std::uint64_t whole = magnitude / scale->ns;
+  std::uint64_t rest = magnitude % scale->ns;
+  int digits = scale->digits;
+  if (max_decimals >= 0 && digits > max_decimals) {
+    // Display form: round half up to max_decimals places, carrying into the whole part.
+    std::uint64_t unit = 1;
+    for (int k = max_decimals; k < digits; ++k) unit *= 10;
+    rest = (rest + unit / 2) / unit;
+    digits = max_decimals;
+    if (rest * unit >= scale->ns) {
+      ++whole;
+      rest = 0;
+    }
+  }
   std::string out = count < 0 ? "-" : "";
-  out += std::to_string(magnitude / scale->ns);
-  // The remainder is printed exactly (trailing zeros trimmed) so the text parses back to d.
-  if (const std::uint64_t rest = magnitude % scale->ns; rest != 0) {
+  out += std::to_string(whole);
+  // By default the remainder is printed exactly (trailing zeros trimmed) so the text parses back
+  // to d.
+  if (rest != 0) {
     std::string fraction = std::to_string(rest);
-    fraction.insert(0, static_cast<std::size_t>(scale->digits) - fraction.size(), '0');
+    fraction.insert(0, static_cast<std::size_t>(digits) - fraction.size(), '0');
     while (fraction.back() == '0') fraction.pop_back();
     out += '.' + fraction;
   }

@@ -1,0 +1,145 @@
+// plan_output.cpp — the Plan for programs (`rtpar check --json`) and for people (the check table).
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/table.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/report_io.hpp"
+#include "rtpar/taskset.hpp"
+#include "rtpar/time.hpp"
+
+namespace rtpar {
+namespace {
+
+// Json keeps keys in insertion order so documents read in the order docs/cli.md lists them.
+using Json = nlohmann::ordered_json;
+
+// find_spec returns the TaskSpec for plan task i. Plans keep TaskSet order, so index i is tried
+// first; the name lookup only guards against a plan and set that drifted apart. Null if absent.
+const TaskSpec* find_spec(const TaskSet& set, std::size_t i, const std::string& name) {
+  if (i < set.tasks.size() && set.tasks[i].name == name) return &set.tasks[i];
+  for (const TaskSpec& spec : set.tasks) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+// optional_json maps an absent analysis result to JSON null, as the schema promises.
+template <typename T>
+Json optional_json(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// compact_cores renders CPU ids as ranges ("0-3,6") so wide heavy tasks fit in a table column.
+std::string compact_cores(const std::vector<int>& cores) {
+  if (cores.empty()) return "-";
+  std::string out;
+  std::size_t i = 0;
+  while (i < cores.size()) {
+    std::size_t j = i;
+    while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j == i ? fmt::format("{}", cores[i]) : fmt::format("{}-{}", cores[i], cores[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// duration_cell formats a nanosecond count, or "-" for a missing value.
+std::string duration_cell(std::optional<std::int64_t> ns) {
+  return ns ? format_duration(Duration(*ns), 3) : std::string("-");
+}
+
+}  // namespace
+
+std::string plan_json(const Plan& plan, const TaskSet& set) {
+  Json tasks = Json::array();
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    const TaskPlan& task = plan.tasks[i];
+    Json entry = {
+        {"name", task.name},
+        {"heavy", task.heavy},
+        {"cores", task.cores},
+        {"priority", task.priority},
+        {"utilization", task.utilization},
+        {"response_bound_ns", optional_json(task.response_bound_ns)},
+        {"reason", optional_json(task.reason)},
+        {"cores_needed", task.cores_needed},
+        {"expected_response_ns", optional_json(task.expected_response_ns)},
+    };
+    // The task parameters come from the set; they are omitted (not guessed) if it lacks the task.
+    if (const TaskSpec* spec = find_spec(set, i, task.name)) {
+      entry["period_ns"] = spec->period.count();
+      entry["deadline_ns"] = spec->deadline.count();
+      entry["work_ns"] = spec->work.count();
+      entry["span_ns"] = spec->span.count();
+    }
+    tasks.push_back(std::move(entry));
+  }
+  const Json doc = {
+      {"schedulable", plan.schedulable},
+      {"planner", to_string(plan.planner)},
+      {"cores", plan.cores},
+      {"tasks", std::move(tasks)},
+      {"notes", plan.notes},
+  };
+  return doc.dump(2);
+}
+
+std::string plan_table(const Plan& plan, const TaskSet& set) {
+  const bool ws = plan.planner == PlannerKind::federated_ws;
+  std::string out;
+  out += fmt::format("planner  {}\n", to_string(plan.planner));
+  out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
+  out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
+
+  if (!plan.tasks.empty()) {
+    // federated-ws bounds the expected response, so its column says E[R] rather than R ≤.
+    std::vector<std::vector<std::string>> rows = {
+        {"task", "kind", "C", "L", "D", "T", "U", "cores", "prio", ws ? "E[R]" : "R bound"}};
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+      const TaskPlan& task = plan.tasks[i];
+      const TaskSpec* spec = find_spec(set, i, task.name);
+      auto param = [&](Duration TaskSpec::*field) {
+        return spec ? format_duration(spec->*field, 3) : std::string("-");
+      };
+      std::string bound = duration_cell(task.response_bound_ns);
+      if (ws) {
+        bound = task.expected_response_ns
+                    ? format_duration(Duration(std::llround(*task.expected_response_ns)), 3)
+                    : std::string("-");
+      }
+      rows.push_back({task.name, task.heavy ? "heavy" : "light", param(&TaskSpec::work),
+                      param(&TaskSpec::span), param(&TaskSpec::deadline), param(&TaskSpec::period),
+                      fmt::format("{:.3f}", task.utilization), compact_cores(task.cores),
+                      task.priority > 0 ? fmt::format("{}", task.priority) : std::string("-"),
+                      bound});
+    }
+    out += '\n';
+    out += report::render_table(rows, {false, false, true, true, true, true, true, false, true, true});
+  }
+
+  bool reasons_header = false;
+  for (const TaskPlan& task : plan.tasks) {
+    if (!task.reason) continue;
+    if (!reasons_header) out += "\nreasons\n";
+    reasons_header = true;
+    out += fmt::format("  {}: {}\n", task.name, *task.reason);
+  }
+  if (!plan.notes.empty()) {
+    out += "\nnotes\n";
+    for (const std::string& note : plan.notes) out += fmt::format("  {}\n", note);
+  }
+  return out;
+}
+
+}  // namespace rtpar

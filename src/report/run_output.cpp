@@ -1,0 +1,121 @@
+// run_output.cpp — a RunReport for programs (`rtpar run --json`, report.json) and for people (the
+// summary table printed when a run ends).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/table.hpp"
+#include <nlohmann/json.hpp>
+
+#include "rtpar/report.hpp"
+#include "rtpar/report_io.hpp"
+#include "rtpar/taskset.hpp"
+#include "rtpar/time.hpp"
+
+namespace rtpar {
+namespace {
+
+// Json keeps keys in insertion order so documents read in the order docs/cli.md lists them.
+using Json = nlohmann::ordered_json;
+
+// task_stats_json is one entry of run_json's "tasks": the statistics of one task.
+Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
+  return {
+      {"name", stats.name},
+      {"jobs", stats.jobs},
+      {"misses", stats.misses},
+      {"skipped", stats.skipped},
+      {"miss_ratio", stats.miss_ratio},
+      {"response_ns",
+       {{"min", stats.response_min_ns},
+        {"p50", stats.response_p50_ns},
+        {"p99", stats.response_p99_ns},
+        {"max", stats.response_max_ns}}},
+      {"max_relative_response", stats.max_relative_response},
+      {"records_truncated", run.records_truncated},
+  };
+}
+
+// run_document builds the run_json object; report_json extends the same object so the two
+// documents can never disagree on a statistic.
+Json run_document(const RunReport& report) {
+  const std::vector<TaskStats> stats = report.stats();
+  Json tasks = Json::array();
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    tasks.push_back(task_stats_json(stats[i], report.tasks[i]));
+  }
+  return {
+      {"duration_ns", report.duration_ns},
+      {"best_effort", report.best_effort},
+      {"interrupted", report.interrupted},
+      {"tasks", std::move(tasks)},
+  };
+}
+
+}  // namespace
+
+std::string run_json(const RunReport& report) { return run_document(report).dump(2); }
+
+std::string report_json(const RunReport& report) {
+  Json doc = run_document(report);
+  for (std::size_t i = 0; i < report.tasks.size(); ++i) {
+    const TaskRun& run = report.tasks[i];
+    Json& task = doc["tasks"][i];
+    task["cores"] = run.cores;
+    task["master_tid"] = run.master_tid;
+    task["worker_tids"] = run.worker_tids;
+    task["period_ns"] = run.period_ns;
+    task["deadline_ns"] = run.deadline_ns;
+  }
+  doc["start_ns"] = report.start_ns;
+  doc["memory_locked"] = report.memory_locked;
+  doc["total_misses"] = report.total_misses();
+  // The report has no TaskSet, so the plan goes through the public plan_json with an empty one:
+  // the plan's own fields are all there and the per-task C/L/D/T extras are simply omitted
+  // (D and T are in "tasks" above).
+  doc["plan"] = Json::parse(plan_json(report.plan, TaskSet{}));
+  return doc.dump(2);
+}
+
+std::string stats_table(const RunReport& report) {
+  const std::vector<TaskStats> stats = report.stats();
+  std::string out;
+  // Best effort comes first and loud: without SCHED_FIFO the numbers are not real-time evidence.
+  if (report.best_effort) out += "*** BEST EFFORT (no real-time scheduling) ***\n";
+  std::int64_t misses = 0;
+  for (const TaskStats& s : stats) misses += s.misses;
+  out += fmt::format("run {}{}, {} task{}, {} deadline miss{}\n",
+                     format_duration(Duration(report.duration_ns), 3),
+                     report.interrupted ? " (interrupted: stopped early by a signal)" : "",
+                     stats.size(), stats.size() == 1 ? "" : "s", misses, misses == 1 ? "" : "es");
+
+  std::vector<std::vector<std::string>> rows = {
+      {"task", "jobs", "misses", "miss%", "skipped", "min", "p50", "p99", "max", "max R/D"}};
+  for (const TaskStats& s : stats) {
+    auto response = [&](std::int64_t ns) {
+      return s.jobs > 0 ? format_duration(Duration(ns), 3) : std::string("-");
+    };
+    rows.push_back({s.name, fmt::format("{}", s.jobs), fmt::format("{}", s.misses),
+                    fmt::format("{:.2f}%", s.miss_ratio * 100.0), fmt::format("{}", s.skipped),
+                    response(s.response_min_ns), response(s.response_p50_ns),
+                    response(s.response_p99_ns), response(s.response_max_ns),
+                    s.jobs > 0 ? fmt::format("{:.3f}", s.max_relative_response) : "-"});
+  }
+  out += '\n';
+  out += report::render_table(rows, {false, true, true, true, true, true, true, true, true, true});
+
+  for (const TaskRun& run : report.tasks) {
+    if (!run.records_truncated) continue;
+    out += fmt::format(
+        "warning: {}: more jobs ran than the record storage held; statistics cover only the {} "
+        "recorded jobs\n",
+        run.name, run.records.size());
+  }
+  return out;
+}
+
+}  // namespace rtpar
