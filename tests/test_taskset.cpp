@@ -246,6 +246,16 @@ TEST_CASE("taskset: duration fields") {
   CHECK(parse(task_doc("period = \"10ms\"\nphase = 0\nwork = 1\n")).tasks[0].phase == 0ns);
 }
 
+TEST_CASE("taskset: wait policy of the task's team") {
+  const std::string head = "period = \"10ms\"\nwork = 1\n";
+  CHECK(parse(task_doc(head)).tasks[0].wait.kind == rtpar::WaitKind::hybrid);
+  CHECK(parse(task_doc(head)).tasks[0].wait.spin_ns == 50us);
+  CHECK(parse(task_doc(head + "wait = \"spin\"\n")).tasks[0].wait.kind == rtpar::WaitKind::spin);
+  CHECK(parse(task_doc(head + "wait = \"block\"\n")).tasks[0].wait.kind == rtpar::WaitKind::block);
+  const auto hybrid = parse(task_doc(head + "wait = \"hybrid\"\nwait_spin = \"5us\"\n"));
+  CHECK(hybrid.tasks[0].wait.spin_ns == 5us);
+}
+
 TEST_CASE("taskset: priority, kernel, args, runtime, overrun and unknown keys") {
   const std::string head = "period = \"10ms\"\nwork = 1\n";  // lines 5–6
   check_rejected({
@@ -261,6 +271,10 @@ TEST_CASE("taskset: priority, kernel, args, runtime, overrun and unknown keys") 
       {task_doc(head + "overrun = \"drop\"\n"), "task[0].overrun", 7, 11,
        "expected \"queue\", \"skip\""},
       {task_doc(head + "deadlne = \"5ms\"\n"), "task[0].deadlne", 7, 1, "unknown key \"deadlne\""},
+      {task_doc(head + "wait = \"poll\"\n"), "task[0].wait", 7, 8,
+       "expected \"spin\", \"block\""},
+      {task_doc(head + "wait = \"spin\"\nwait_spin = \"10us\"\n"), "task[0].wait_spin", 8, 13,
+       "only applies to wait = \"hybrid\""},
       {task_doc("period = \"10ms\"\nkernel = \"matmul\"\nargs = { n = 16 }\n"), "task[0].work", 3,
        1, "kernel 'matmul' cannot derive it"},
   });

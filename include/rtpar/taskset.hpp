@@ -53,6 +53,7 @@ struct TaskSpec {
   std::shared_ptr<Kernel> code;  // the job code (built from `kernel`, or bound via System)
   RuntimeKind runtime = RuntimeKind::team;
   OverrunPolicy overrun = OverrunPolicy::queue;
+  WaitPolicy wait;               // how team members wait inside a job (default hybrid, 50 µs)
   SourceLocation where;          // location of this [[task]] table
 
   // utilization is C/T.

@@ -1,17 +1,42 @@
 // rtpar/team.hpp — the fork/join team that runs one parallel job on a task's cores.
 //
-// Extension point: Team is an interface. The executor builds teams through make_team(); a faster
-// implementation (spin / hybrid waiting, tree wake-up) replaces the default behind this interface.
+// Extension point: Team is an interface; make_team() builds rtpar's implementation (wait-free
+// fork/join with spin, block or hybrid waiting and tree wake-up, see
+// docs/internals/forkjoin.md). Another runtime can be plugged in behind the same interface.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "rtpar/function_ref.hpp"
 #include "rtpar/thread_config.hpp"
+#include "rtpar/time.hpp"
 
 namespace rtpar {
+
+// WaitKind is how a team member waits for the next region, for the join, or at a barrier.
+enum class WaitKind {
+  spin,    // busy-wait on a cache line of its own: lowest latency, burns the core while waiting
+  block,   // sleep on a futex at once: frees the core, costs a wake-up (an IPI) per member
+  hybrid,  // spin for WaitPolicy::spin_ns, then sleep
+};
+
+// WaitPolicy is a team's waiting behaviour inside a job. Between jobs (after Team::park()) members
+// always sleep, whatever the policy: spinning there at SCHED_FIFO would hit RT throttling.
+struct WaitPolicy {
+  WaitKind kind = WaitKind::hybrid;
+  Duration spin_ns{std::chrono::microseconds(50)};  // hybrid: how long to spin before sleeping
+
+  // spin, block and hybrid build the three policies.
+  static WaitPolicy spin() { return {WaitKind::spin, Duration(0)}; }
+  static WaitPolicy block() { return {WaitKind::block, Duration(0)}; }
+  static WaitPolicy hybrid(Duration spin_for) { return {WaitKind::hybrid, spin_for}; }
+};
+
+// to_string names a wait kind as the task-set file spells it ("spin", "block", "hybrid").
+const char* to_string(WaitKind kind) noexcept;
 
 // Team is a fixed set of threads that execute fork/join regions. The thread that calls run() is
 // the master and participates as rank 0; size()-1 workers were created up front.
@@ -26,8 +51,17 @@ class Team {
   [[nodiscard]] virtual int size() const noexcept = 0;
 
   // run executes fn(rank) once on every member, rank in [0, size()), and returns when all have
-  // finished. Must be called by the master thread only; regions do not nest. Does not allocate.
+  // finished. Must be called by the master thread only; regions do not nest. Takes no lock, does
+  // not allocate, and makes no system call unless a member is asleep (block/hybrid policies).
   virtual void run(FunctionRef<void(int rank)> fn) = 0;
+
+  // barrier waits, inside a region, until every member has reached it. Every member must call it
+  // the same number of times in a region.
+  virtual void barrier() = 0;
+
+  // park tells the workers that the job is over: they stop spinning and sleep until the next
+  // run(). The executor calls it after every job. Cheap (one store); never blocks.
+  virtual void park() noexcept = 0;
 
   // worker_tids lists the Linux thread ids of the workers (for reports and traces).
   [[nodiscard]] virtual std::vector<int> worker_tids() const = 0;
@@ -37,27 +71,70 @@ class Team {
 // the master (the caller of run(), which the team does not create).
 struct TeamConfig {
   std::vector<ThreadConfig> members;
+  WaitPolicy wait;             // waiting inside a job
+  int tree_wakeup_min = 4;     // block/hybrid: at or above this size, woken workers wake the rest
+                               // (a binary tree, FJOS's multicast) instead of the master alone
 };
 
-// make_team creates a blocking fork/join team: workers are created pinned at their configured
-// scheduling class before this returns and sleep on a futex between regions, so they never spin at
-// SCHED_FIFO while no job runs. Throws EnvironmentError if the kernel refuses the scheduling class.
+// make_team creates the team: workers are created pinned at their configured scheduling class
+// before this returns and start asleep. Throws EnvironmentError if the kernel refuses the
+// scheduling class.
 std::unique_ptr<Team> make_team(const TeamConfig& config);
 
-// parallel_for_static splits [begin, end) into size() contiguous blocks (the real-time default:
-// each member's share is known in advance) and calls body(i) for every i on the owning member.
+// Range is the half-open iteration space [begin, end) of a parallel loop.
+struct Range {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+
+// Schedule says how a parallel loop's iterations are divided among the members.
+struct Schedule {
+  enum class Kind { static_blocks, dynamic } kind = Kind::static_blocks;
+  std::int64_t chunk = 1;  // dynamic: iterations taken per grab
+
+  // static_blocks: one contiguous block per member, sizes differing by at most one — each
+  // member's share is known in advance, the real-time default (fjos.md §II).
+  static Schedule static_blocks() { return {Kind::static_blocks, 1}; }
+  // dynamic: members grab `chunk` iterations at a time from a shared counter (fetch-and-add).
+  static Schedule dynamic(std::int64_t chunk) { return {Kind::dynamic, chunk < 1 ? 1 : chunk}; }
+};
+
+// parallel_for runs body(i) for every i in range on the team's members, as schedule divides them,
+// and returns when all are done. Allocation-free: the dynamic counter lives on the caller's stack.
+template <class Body>
+void parallel_for(Team& team, Range range, Body&& body,
+                  Schedule schedule = Schedule::static_blocks()) {
+  const std::int64_t n = range.end > range.begin ? range.end - range.begin : 0;
+  const int p = team.size();
+  if (schedule.kind == Schedule::Kind::static_blocks) {
+    team.run([&](int rank) {
+      // The first n % p members take one extra iteration.
+      const std::int64_t base = n / p;
+      const std::int64_t extra = n % p;
+      const std::int64_t lo = range.begin + rank * base + (rank < extra ? rank : extra);
+      const std::int64_t hi = lo + base + (rank < extra ? 1 : 0);
+      for (std::int64_t i = lo; i < hi; ++i) body(i);
+    });
+    return;
+  }
+  // Relaxed is enough: the counter only hands out disjoint index ranges; the join publishes the
+  // members' writes to the caller.
+  std::atomic<std::int64_t> next{range.begin};
+  const std::int64_t chunk = schedule.chunk;
+  team.run([&](int) {
+    for (;;) {
+      const std::int64_t lo = next.fetch_add(chunk, std::memory_order_relaxed);
+      if (lo >= range.end) return;
+      const std::int64_t hi = lo + chunk < range.end ? lo + chunk : range.end;
+      for (std::int64_t i = lo; i < hi; ++i) body(i);
+    }
+  });
+}
+
+// parallel_for_static is parallel_for with the static schedule over [begin, end).
 template <class Body>
 void parallel_for_static(Team& team, std::int64_t begin, std::int64_t end, Body&& body) {
-  const std::int64_t n = end > begin ? end - begin : 0;
-  const int p = team.size();
-  team.run([&](int rank) {
-    // Block sizes differ by at most one: the first n % p members get one extra iteration.
-    const std::int64_t base = n / p;
-    const std::int64_t extra = n % p;
-    const std::int64_t lo = begin + rank * base + (rank < extra ? rank : extra);
-    const std::int64_t hi = lo + base + (rank < extra ? 1 : 0);
-    for (std::int64_t i = lo; i < hi; ++i) body(i);
-  });
+  parallel_for(team, Range{begin, end}, static_cast<Body&&>(body), Schedule::static_blocks());
 }
 
 }  // namespace rtpar

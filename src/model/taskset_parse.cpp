@@ -144,7 +144,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     reader.set_label(task_label(task.name));
   }
   reader.allow_only({"name", "period", "deadline", "phase", "work", "span", "priority", "kernel",
-                     "args", "runtime", "overrun"});
+                     "args", "runtime", "overrun", "wait", "wait_spin"});
   if (!name) reader.fail(nullptr, "name", "required");
 
   const auto period = reader.duration("period");
@@ -162,6 +162,15 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
   static constexpr std::pair<std::string_view, OverrunPolicy> kOverruns[] = {
       {"queue", OverrunPolicy::queue}, {"skip", OverrunPolicy::skip}};
   task.overrun = parse_choice(reader, "overrun", kOverruns).value_or(OverrunPolicy::queue);
+  static constexpr std::pair<std::string_view, WaitKind> kWaits[] = {
+      {"spin", WaitKind::spin}, {"block", WaitKind::block}, {"hybrid", WaitKind::hybrid}};
+  task.wait.kind = parse_choice(reader, "wait", kWaits).value_or(WaitKind::hybrid);
+  if (const auto spin = reader.duration("wait_spin")) {
+    if (task.wait.kind != WaitKind::hybrid) {
+      reader.fail(reader.node("wait_spin"), "wait_spin", "only applies to wait = \"hybrid\"");
+    }
+    task.wait.spin_ns = *spin;
+  }
 
   const toml::node* args = reader.node("args");
   if (args != nullptr && !args->is_table()) {

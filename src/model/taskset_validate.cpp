@@ -160,6 +160,7 @@ void Checker::task(std::size_t i, std::map<std::string, std::size_t, std::less<>
   if (t.phase < Duration::zero()) fail_task(i, "phase", "must not be negative");
   if (t.work <= Duration::zero()) fail_task(i, "work", "must be > 0");
   if (t.span <= Duration::zero()) fail_task(i, "span", "must be > 0");
+  if (t.wait.spin_ns < Duration::zero()) fail_task(i, "wait_spin", "must not be negative");
   // span > deadline is deliberately accepted: it is valid input that no planner can schedule,
   // and the planner's rejection explains that better than a parse error would.
   if (t.span > t.work) {

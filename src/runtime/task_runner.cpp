@@ -26,6 +26,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   master_config_ = member_config(task, placement, best_effort, 0);
   records_.resize(static_cast<std::size_t>(record_capacity));
   TeamConfig team;
+  team.wait = task.wait;
   const std::size_t members = placement.cores.empty() ? 1 : placement.cores.size();
   for (std::size_t r = 0; r < members; ++r) {
     team.members.push_back(member_config(task, placement, best_effort, r));
@@ -94,6 +95,9 @@ void TaskRunner::master_loop() noexcept {
       break;
     }
     const std::int64_t finish = monotonic_now();
+    // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
+    // runs would hit RT throttling and steal the cores from everything else.
+    team_->park();
     record(k, release, start, finish);
     ++k;
     if (skip) {

@@ -1,0 +1,207 @@
+// test_team.cpp — the fork/join team: loop coverage for both schedules, barriers, many regions,
+// every wait policy, tree wake-up, no allocation after construction, and clean shutdown.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "counting_allocator.hpp"
+#include "rtpar/team.hpp"
+
+using namespace std::chrono_literals;
+
+namespace {
+
+// make_test_team builds a team of `size` unpinned SCHED_OTHER members (tests must not need RT
+// privileges, and sizes above the core count oversubscribe on purpose).
+std::unique_ptr<rtpar::Team> make_test_team(int size, rtpar::WaitPolicy wait,
+                                            int tree_wakeup_min = 4) {
+  rtpar::TeamConfig config;
+  config.wait = wait;
+  config.tree_wakeup_min = tree_wakeup_min;
+  for (int r = 0; r < size; ++r) {
+    rtpar::ThreadConfig member;
+    member.sched = rtpar::SchedClass::other;
+    member.name = "test" + std::to_string(r);
+    config.members.push_back(member);
+  }
+  return rtpar::make_team(config);
+}
+
+const rtpar::WaitPolicy kPolicies[] = {rtpar::WaitPolicy::spin(), rtpar::WaitPolicy::block(),
+                                       rtpar::WaitPolicy::hybrid(20us)};
+
+}  // namespace
+
+TEST_CASE("team: every index is visited exactly once, static and dynamic, many sizes") {
+  for (const rtpar::WaitPolicy& wait : kPolicies) {
+    for (int threads = 1; threads <= 4; ++threads) {
+      auto team = make_test_team(threads, wait);
+      CHECK(team->size() == threads);
+      for (std::int64_t n : {0, 1, 2, 3, 7, 64, 1000, 4097}) {
+        for (const rtpar::Schedule schedule :
+             {rtpar::Schedule::static_blocks(), rtpar::Schedule::dynamic(1),
+              rtpar::Schedule::dynamic(3), rtpar::Schedule::dynamic(1000)}) {
+          std::vector<std::atomic<int>> visits(static_cast<std::size_t>(n) + 2);
+          // An offset range checks that begin is honoured.
+          rtpar::parallel_for(
+              *team, rtpar::Range{1, n + 1},
+              [&](std::int64_t i) { visits[static_cast<std::size_t>(i)].fetch_add(1); }, schedule);
+          int wrong = 0;
+          for (std::int64_t i = 0; i < n + 2; ++i) {
+            const int want = (i >= 1 && i <= n) ? 1 : 0;
+            wrong += visits[static_cast<std::size_t>(i)].load() != want ? 1 : 0;
+          }
+          CHECK_MESSAGE(wrong == 0, "threads=", threads, " n=", n, " wait=",
+                        rtpar::to_string(wait.kind));
+        }
+        team->park();
+      }
+    }
+  }
+}
+
+TEST_CASE("team: static blocks are contiguous, one per member, sizes differ by at most one") {
+  for (int threads : {2, 3, 4}) {
+    auto team = make_test_team(threads, rtpar::WaitPolicy::block());
+    for (std::int64_t n : {3, 10, 11, 100}) {
+      std::vector<std::thread::id> owner(static_cast<std::size_t>(n));
+      rtpar::parallel_for(*team, rtpar::Range{0, n}, [&](std::int64_t i) {
+        owner[static_cast<std::size_t>(i)] = std::this_thread::get_id();
+      });
+      // Split into runs of equal owner: one run per member, no member owns two runs.
+      std::vector<std::int64_t> runs;
+      std::vector<std::thread::id> seen;
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (i == 0 || owner[static_cast<std::size_t>(i)] != owner[static_cast<std::size_t>(i - 1)]) {
+          for (const auto& id : seen) CHECK(id != owner[static_cast<std::size_t>(i)]);
+          seen.push_back(owner[static_cast<std::size_t>(i)]);
+          runs.push_back(0);
+        }
+        ++runs.back();
+      }
+      CHECK(static_cast<int>(runs.size()) == std::min<std::int64_t>(n, threads));
+      const auto [lo, hi] = std::minmax_element(runs.begin(), runs.end());
+      CHECK(*hi - *lo <= 1);
+      CHECK(runs.front() >= runs.back());  // the first n % p members take the extra iteration
+    }
+  }
+}
+
+TEST_CASE("team: barriers inside a region order every member's writes") {
+  for (const rtpar::WaitPolicy& wait : kPolicies) {
+    for (int threads : {1, 2, 3, 5}) {
+      // Spinning members oversubscribed on a 2-core machine only burn time slices: skip that.
+      if (wait.kind == rtpar::WaitKind::spin && threads > 2) continue;
+      auto team = make_test_team(threads, wait);
+      constexpr int kPhases = 200;
+      std::vector<int> cell(static_cast<std::size_t>(threads), 0);  // plain ints: TSan checks
+      std::atomic<int> errors{0};
+      team->run([&](int rank) {
+        for (int phase = 1; phase <= kPhases; ++phase) {
+          cell[static_cast<std::size_t>(rank)] = phase;
+          team->barrier();
+          for (int other = 0; other < threads; ++other) {
+            if (cell[static_cast<std::size_t>(other)] != phase) errors.fetch_add(1);
+          }
+          team->barrier();  // nobody overwrites a cell before everyone has read it
+        }
+      });
+      CHECK_MESSAGE(errors.load() == 0, "threads=", threads, " wait=",
+                    rtpar::to_string(wait.kind));
+    }
+  }
+}
+
+TEST_CASE("team: a million back-to-back regions with spinning workers") {
+  auto team = make_test_team(2, rtpar::WaitPolicy::spin());
+  std::vector<long> count(2, 0);  // each member touches only its own counter; the join publishes
+  constexpr long kRegions = 1'000'000;
+  for (long i = 0; i < kRegions; ++i) {
+    team->run([&](int rank) { ++count[static_cast<std::size_t>(rank)]; });
+  }
+  team->park();
+  CHECK(count[0] == kRegions);
+  CHECK(count[1] == kRegions);
+}
+
+TEST_CASE("team: sleeping policies survive many regions, with and without parking") {
+  for (const rtpar::WaitPolicy& wait : {rtpar::WaitPolicy::block(),
+                                        rtpar::WaitPolicy::hybrid(5us)}) {
+    auto team = make_test_team(2, wait);
+    long total = 0;
+    for (long i = 0; i < 20'000; ++i) {
+      std::atomic<int> ran{0};
+      team->run([&](int) { ran.fetch_add(1, std::memory_order_relaxed); });
+      total += ran.load();
+      if (i % 7 == 0) team->park();  // like the end of a job: next fork must wake sleepers
+    }
+    CHECK(total == 40'000);
+  }
+}
+
+TEST_CASE("team: tree wake-up reaches every member of a large sleeping team") {
+  for (const rtpar::WaitPolicy& wait : {rtpar::WaitPolicy::block(),
+                                        rtpar::WaitPolicy::hybrid(2us)}) {
+    auto team = make_test_team(7, wait, /*tree_wakeup_min=*/2);
+    for (int i = 0; i < 500; ++i) {
+      std::atomic<unsigned> mask{0};
+      team->run([&](int rank) { mask.fetch_or(1U << rank); });
+      REQUIRE(mask.load() == 0x7FU);
+      team->park();
+    }
+  }
+}
+
+TEST_CASE("team: no allocation after construction (regions, loops, barriers)") {
+  for (const rtpar::WaitPolicy& wait : kPolicies) {
+    const int members = wait.kind == rtpar::WaitKind::spin ? 2 : 3;  // no spinning oversubscription
+    auto team = make_test_team(members, wait);
+    std::vector<long> before(3, -1), after(3, -1);  // allocated before measuring
+    std::atomic<long> sink{0};
+    auto body = [&] {
+      team->run([&](int) { sink.fetch_add(1, std::memory_order_relaxed); });
+      rtpar::parallel_for(*team, rtpar::Range{0, 100},
+                          [&](std::int64_t i) { sink.fetch_add(i, std::memory_order_relaxed); });
+      rtpar::parallel_for(
+          *team, rtpar::Range{0, 100},
+          [&](std::int64_t i) { sink.fetch_add(i, std::memory_order_relaxed); },
+          rtpar::Schedule::dynamic(7));
+      team->run([&](int) { team->barrier(); });
+      team->park();
+    };
+    body();  // warm-up: thread start-up may allocate (thread-locals, TSan shadow)
+    team->run([&](int rank) { before[static_cast<std::size_t>(rank)] =
+                                  rtpar::test::thread_allocations(); });
+    for (int i = 0; i < 100; ++i) body();
+    team->run([&](int rank) { after[static_cast<std::size_t>(rank)] =
+                                  rtpar::test::thread_allocations(); });
+    for (int r = 0; r < members; ++r) {
+      CHECK_MESSAGE(after[static_cast<std::size_t>(r)] == before[static_cast<std::size_t>(r)],
+                    "rank ", r, " allocated with wait=", rtpar::to_string(wait.kind));
+    }
+  }
+}
+
+TEST_CASE("team: destruction is clean with workers spinning, asleep, or never used") {
+  for (const rtpar::WaitPolicy& wait : kPolicies) {
+    {
+      auto team = make_test_team(3, wait);  // never ran a region: workers asleep from the start
+    }
+    {
+      auto team = make_test_team(3, wait);
+      team->run([](int) {});  // not parked: spin/hybrid workers are spinning right now
+    }
+    {
+      auto team = make_test_team(3, wait);
+      team->run([](int) {});
+      team->park();
+      std::this_thread::sleep_for(1ms);  // workers have gone to sleep
+    }
+  }
+  CHECK(true);
+}
