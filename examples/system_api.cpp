@@ -46,8 +46,8 @@ int main(int argc, char** argv) {
   std::fputs(rtpar::plan_table(plan, system.taskset()).c_str(), stdout);
 
   rtpar::RunConfig config;
-  config.duration = std::chrono::duration_cast<rtpar::Duration>(
-      std::chrono::duration<double>(seconds));
+  config.duration =
+      std::chrono::duration_cast<rtpar::Duration>(std::chrono::duration<double>(seconds));
   config.lock_memory = false;
   rtpar::RunReport report;
   try {

@@ -135,7 +135,7 @@ TEST_CASE("duration: display rounding with max_decimals") {
   CHECK(format_duration(rtpar::Duration(12'020'867), 3) == "12.021ms");
   CHECK(format_duration(rtpar::Duration(12'020'467), 3) == "12.02ms");
   CHECK(format_duration(rtpar::Duration(12'000'400), 3) == "12ms");
-  CHECK(format_duration(rtpar::Duration(1'999'999'999), 3) == "2s");      // carry into the whole
+  CHECK(format_duration(rtpar::Duration(1'999'999'999), 3) == "2s");  // carry into the whole
   CHECK(format_duration(rtpar::Duration(999'999), 3) == "999.999us");
   CHECK(format_duration(rtpar::Duration(999'9995), 0) == "10ms");
   CHECK(format_duration(rtpar::Duration(-1'500'400), 1) == "-1.5ms");

@@ -158,14 +158,14 @@ TEST_CASE("executor: skip policy drops releases that passed during an overrun; q
     const auto& run = report.tasks[0];
     if (policy == rtpar::OverrunPolicy::skip) {
       CHECK(run.skipped == 3);
-      CHECK(run.records.size() == 7);        // releases 0, 40, 50, ..., 90
+      CHECK(run.records.size() == 7);  // releases 0, 40, 50, ..., 90
       CHECK(run.records[1].index == 4);
     } else {
       CHECK(run.skipped == 0);
-      CHECK(run.records.size() == 10);       // late jobs run back to back
+      CHECK(run.records.size() == 10);  // late jobs run back to back
       CHECK(run.records[1].start_ns >= run.records[0].finish_ns);
     }
-    CHECK(report.stats()[0].misses >= 1);    // job 0 itself missed its 10 ms deadline
+    CHECK(report.stats()[0].misses >= 1);  // job 0 itself missed its 10 ms deadline
   }
 }
 

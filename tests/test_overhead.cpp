@@ -48,14 +48,13 @@ TEST_CASE("overhead: fork_join_bound takes the worst p99.9 of the nearest measur
     c.p999_ns = p999;
     return c;
   };
-  p.fork_join = {entry(2, rtpar::WaitKind::spin, false, 300),
-                 entry(2, rtpar::WaitKind::spin, true, 9000),
-                 entry(4, rtpar::WaitKind::spin, false, 700),
-                 entry(2, rtpar::WaitKind::block, true, 30000)};
-  CHECK(p.fork_join_bound(2, rtpar::WaitKind::spin) == 9000);   // parked first fork dominates
-  CHECK(p.fork_join_bound(3, rtpar::WaitKind::spin) == 700);    // next larger size measured
+  p.fork_join = {
+      entry(2, rtpar::WaitKind::spin, false, 300), entry(2, rtpar::WaitKind::spin, true, 9000),
+      entry(4, rtpar::WaitKind::spin, false, 700), entry(2, rtpar::WaitKind::block, true, 30000)};
+  CHECK(p.fork_join_bound(2, rtpar::WaitKind::spin) == 9000);  // parked first fork dominates
+  CHECK(p.fork_join_bound(3, rtpar::WaitKind::spin) == 700);   // next larger size measured
   CHECK(p.fork_join_bound(4, rtpar::WaitKind::spin) == 700);
-  CHECK(p.fork_join_bound(5, rtpar::WaitKind::spin) == -1);     // nothing large enough
+  CHECK(p.fork_join_bound(5, rtpar::WaitKind::spin) == -1);  // nothing large enough
   CHECK(p.fork_join_bound(1, rtpar::WaitKind::block) == 30000);
   CHECK(p.fork_join_bound(2, rtpar::WaitKind::hybrid) == -1);
 }

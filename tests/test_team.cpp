@@ -2,9 +2,9 @@
 // every wait policy, tree wake-up, no allocation after construction, and clean shutdown.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <algorithm>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -56,8 +56,8 @@ TEST_CASE("team: every index is visited exactly once, static and dynamic, many s
             const int want = (i >= 1 && i <= n) ? 1 : 0;
             wrong += visits[static_cast<std::size_t>(i)].load() != want ? 1 : 0;
           }
-          CHECK_MESSAGE(wrong == 0, "threads=", threads, " n=", n, " wait=",
-                        rtpar::to_string(wait.kind));
+          CHECK_MESSAGE(wrong == 0, "threads=", threads, " n=", n,
+                        " wait=", rtpar::to_string(wait.kind));
         }
         team->park();
       }
@@ -77,7 +77,8 @@ TEST_CASE("team: static blocks are contiguous, one per member, sizes differ by a
       std::vector<std::int64_t> runs;
       std::vector<std::thread::id> seen;
       for (std::int64_t i = 0; i < n; ++i) {
-        if (i == 0 || owner[static_cast<std::size_t>(i)] != owner[static_cast<std::size_t>(i - 1)]) {
+        if (i == 0 ||
+            owner[static_cast<std::size_t>(i)] != owner[static_cast<std::size_t>(i - 1)]) {
           for (const auto& id : seen) CHECK(id != owner[static_cast<std::size_t>(i)]);
           seen.push_back(owner[static_cast<std::size_t>(i)]);
           runs.push_back(0);
@@ -111,8 +112,7 @@ TEST_CASE("team: barriers inside a region order every member's writes") {
           team->barrier();  // nobody overwrites a cell before everyone has read it
         }
       });
-      CHECK_MESSAGE(errors.load() == 0, "threads=", threads, " wait=",
-                    rtpar::to_string(wait.kind));
+      CHECK_MESSAGE(errors.load() == 0, "threads=", threads, " wait=", rtpar::to_string(wait.kind));
     }
   }
 }
@@ -130,8 +130,8 @@ TEST_CASE("team: a million back-to-back regions with spinning workers") {
 }
 
 TEST_CASE("team: sleeping policies survive many regions, with and without parking") {
-  for (const rtpar::WaitPolicy& wait : {rtpar::WaitPolicy::block(),
-                                        rtpar::WaitPolicy::hybrid(5us)}) {
+  for (const rtpar::WaitPolicy& wait :
+       {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(5us)}) {
     auto team = make_test_team(2, wait);
     long total = 0;
     for (long i = 0; i < 20'000; ++i) {
@@ -145,8 +145,8 @@ TEST_CASE("team: sleeping policies survive many regions, with and without parkin
 }
 
 TEST_CASE("team: tree wake-up reaches every member of a large sleeping team") {
-  for (const rtpar::WaitPolicy& wait : {rtpar::WaitPolicy::block(),
-                                        rtpar::WaitPolicy::hybrid(2us)}) {
+  for (const rtpar::WaitPolicy& wait :
+       {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(2us)}) {
     auto team = make_test_team(7, wait, /*tree_wakeup_min=*/2);
     for (int i = 0; i < 500; ++i) {
       std::atomic<unsigned> mask{0};
@@ -175,11 +175,13 @@ TEST_CASE("team: no allocation after construction (regions, loops, barriers)") {
       team->park();
     };
     body();  // warm-up: thread start-up may allocate (thread-locals, TSan shadow)
-    team->run([&](int rank) { before[static_cast<std::size_t>(rank)] =
-                                  rtpar::test::thread_allocations(); });
+    team->run([&](int rank) {
+      before[static_cast<std::size_t>(rank)] = rtpar::test::thread_allocations();
+    });
     for (int i = 0; i < 100; ++i) body();
-    team->run([&](int rank) { after[static_cast<std::size_t>(rank)] =
-                                  rtpar::test::thread_allocations(); });
+    team->run([&](int rank) {
+      after[static_cast<std::size_t>(rank)] = rtpar::test::thread_allocations();
+    });
     for (int r = 0; r < members; ++r) {
       CHECK_MESSAGE(after[static_cast<std::size_t>(r)] == before[static_cast<std::size_t>(r)],
                     "rank ", r, " allocated with wait=", rtpar::to_string(wait.kind));

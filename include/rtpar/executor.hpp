@@ -13,7 +13,7 @@ namespace rtpar {
 
 // RunConfig holds the knobs of one run; named fields instead of growing argument lists.
 struct RunConfig {
-  Duration duration{std::chrono::seconds(10)};  // releases stop after this much time
+  Duration duration{std::chrono::seconds(10)};          // releases stop after this much time
   Duration start_delay{std::chrono::milliseconds(50)};  // first release = setup end + this
   bool best_effort = false;     // SCHED_OTHER instead of SCHED_FIFO (no RT privilege needed)
   bool lock_memory = true;      // mlockall(MCL_CURRENT|MCL_FUTURE) before the first release

@@ -14,7 +14,7 @@ namespace rtpar {
 struct ForkJoinCost {
   int threads = 1;
   WaitKind wait = WaitKind::hybrid;
-  bool parked = false;        // measured from parked (sleeping) workers, as at a job's first fork
+  bool parked = false;  // measured from parked (sleeping) workers, as at a job's first fork
   std::int64_t samples = 0;
   double mean_ns = 0;
   std::int64_t p50_ns = 0;

@@ -46,11 +46,11 @@ struct TaskRun {
 
 // RunReport is the whole run.
 struct RunReport {
-  std::int64_t start_ns = 0;      // CLOCK_MONOTONIC time of the first possible release
-  std::int64_t duration_ns = 0;   // requested run length
-  bool best_effort = false;       // ran without real-time scheduling (said in every output)
-  bool interrupted = false;       // stopped early by SIGINT/SIGTERM
-  bool memory_locked = false;     // mlockall succeeded
+  std::int64_t start_ns = 0;     // CLOCK_MONOTONIC time of the first possible release
+  std::int64_t duration_ns = 0;  // requested run length
+  bool best_effort = false;      // ran without real-time scheduling (said in every output)
+  bool interrupted = false;      // stopped early by SIGINT/SIGTERM
+  bool memory_locked = false;    // mlockall succeeded
   Plan plan;
   std::vector<TaskRun> tasks;
 

@@ -22,7 +22,8 @@ std::string run_json(const RunReport& report);
 // stats_table renders the per-task summary table printed at the end of `rtpar run`.
 std::string stats_table(const RunReport& report);
 
-// jobs_csv renders one row per job: task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed.
+// jobs_csv renders one row per job:
+// task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed.
 std::string jobs_csv(const RunReport& report);
 
 // trace_json renders the run in Chrome trace-event format (opens in ui.perfetto.dev): each job is

@@ -32,10 +32,10 @@ enum class RuntimeKind {
 
 // SystemSpec is the [system] table: the machine the task set is analysed for and run on.
 struct SystemSpec {
-  std::vector<int> cores;        // CPU ids usable by real-time tasks, ascending, distinct
-  bool cores_from_count = false; // true when the file gave a count (a target machine for analysis)
+  std::vector<int> cores;         // CPU ids usable by real-time tasks, ascending, distinct
+  bool cores_from_count = false;  // true when the file gave a count (a target machine for analysis)
   PlannerKind planner = PlannerKind::federated;
-  double delta = 1.5;            // δ, the critical-path coefficient of federated-ws (rtws.md §V-B)
+  double delta = 1.5;  // δ, the critical-path coefficient of federated-ws (rtws.md §V-B)
   std::vector<int> nonrt_cores;  // CPU ids reserved for non-real-time work (not given to RT tasks)
   SourceLocation where;          // location of [system] (or of the file when absent)
 };
@@ -53,8 +53,8 @@ struct TaskSpec {
   std::shared_ptr<Kernel> code;  // the job code (built from `kernel`, or bound via System)
   RuntimeKind runtime = RuntimeKind::team;
   OverrunPolicy overrun = OverrunPolicy::queue;
-  WaitPolicy wait;               // how team members wait inside a job (default hybrid, 50 µs)
-  SourceLocation where;          // location of this [[task]] table
+  WaitPolicy wait;       // how team members wait inside a job (default hybrid, 50 µs)
+  SourceLocation where;  // location of this [[task]] table
 
   // utilization is C/T.
   [[nodiscard]] double utilization() const {

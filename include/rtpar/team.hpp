@@ -71,9 +71,9 @@ class Team {
 // the master (the caller of run(), which the team does not create).
 struct TeamConfig {
   std::vector<ThreadConfig> members;
-  WaitPolicy wait;             // waiting inside a job
-  int tree_wakeup_min = 4;     // block/hybrid: at or above this size, woken workers wake the rest
-                               // (a binary tree, FJOS's multicast) instead of the master alone
+  WaitPolicy wait;          // waiting inside a job
+  int tree_wakeup_min = 4;  // block/hybrid: at or above this size, woken workers wake the rest
+                            // (a binary tree, FJOS's multicast) instead of the master alone
 };
 
 // make_team creates the team: workers are created pinned at their configured scheduling class

@@ -14,10 +14,10 @@ enum class SchedClass {
 // ThreadConfig names the affinity, scheduling class and priority of one thread. These are applied
 // through pthread attributes *before* the thread starts, so it never runs anywhere else.
 struct ThreadConfig {
-  int cpu = -1;                          // CPU id to pin to; -1 = no pinning
-  SchedClass sched = SchedClass::fifo;   // scheduling class
-  int priority = 1;                      // SCHED_FIFO priority 1..99 (ignored for `other`)
-  std::string name;                      // thread name (15 chars max are kept), for traces and ps
+  int cpu = -1;                         // CPU id to pin to; -1 = no pinning
+  SchedClass sched = SchedClass::fifo;  // scheduling class
+  int priority = 1;                     // SCHED_FIFO priority 1..99 (ignored for `other`)
+  std::string name;                     // thread name (15 chars max are kept), for traces and ps
 };
 
 }  // namespace rtpar

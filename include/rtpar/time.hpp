@@ -13,8 +13,9 @@ using Duration = std::chrono::nanoseconds;
 
 // parse_duration parses "10ms", "250us", "1.5s", "800ns", "2min" (units ns, us, ms, s, min).
 // The number may be a decimal fraction; the result is rounded to the nearest nanosecond and must
-// be representable. Throws std::invalid_argument with a message naming the problem (no unit, unknown
-// unit, NaN, negative, overflow). Zero is accepted here; callers decide whether zero is allowed.
+// be representable. Throws std::invalid_argument with a message naming the problem (no unit,
+// unknown unit, NaN, negative, overflow). Zero is accepted here; callers decide whether zero is
+// allowed.
 Duration parse_duration(std::string_view text);
 
 // format_duration renders d in the largest unit not exceeding it, e.g. "1.5ms", "20ms", "800ns".

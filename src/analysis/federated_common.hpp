@@ -27,9 +27,10 @@ struct HeavySizing {
 using HeavySizer = std::function<HeavySizing(const TaskSpec&)>;
 
 // plan_federated_family is the planner both federated variants share: it validates the task
-// parameters (model::check_task_parameters: InputError naming task[i].field), classifies heavy (C > D) and light, sizes heavy
-// tasks with `size_heavy`, gives them dedicated cores in file order (lowest-numbered free cores
-// first), first-fits the light tasks on the rest and assembles the Plan with reasons and notes.
+// parameters (model::check_task_parameters: InputError naming task[i].field), classifies heavy (C >
+// D) and light, sizes heavy tasks with `size_heavy`, gives them dedicated cores in file order
+// (lowest-numbered free cores first), first-fits the light tasks on the rest and assembles the Plan
+// with reasons and notes.
 Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy);
 
 }  // namespace rtpar::analysis

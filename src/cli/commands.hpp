@@ -18,6 +18,16 @@ Command add_check(CLI::App& app);
 // [--best-effort] [--no-mlock]`.
 Command add_run(CLI::App& app);
 
+// add_calibrate registers `rtpar calibrate [--threads N] [--iters K] [--fifo] [--out FILE]`.
+Command add_calibrate(CLI::App& app);
+
+// add_bench_forkjoin registers the options of `rtpar bench forkjoin` (bench_forkjoin.cpp).
+Command add_bench_forkjoin(CLI::App& app);
+
+// add_bench_latency registers the options of `rtpar bench latency`: the rt-openmp.md §VI-B
+// scheduling- and barrier-latency microbenchmarks (bench_latency.cpp).
+Command add_bench_latency(CLI::App& app);
+
 // Exit statuses shared by all subcommands.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFail = 1;

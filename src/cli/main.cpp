@@ -18,6 +18,17 @@ int main(int argc, char** argv) {
   commands.emplace_back(check, add_check(*check));
   CLI::App* run = app.add_subcommand("run", "Run a task set on pinned real-time threads");
   commands.emplace_back(run, add_run(*run));
+  CLI::App* calibrate =
+      app.add_subcommand("calibrate", "Measure fork/join cost per team size for the analysis");
+  commands.emplace_back(calibrate, add_calibrate(*calibrate));
+  CLI::App* bench = app.add_subcommand("bench", "Benchmarks against peer runtimes (same run)");
+  bench->require_subcommand(1);
+  CLI::App* forkjoin = bench->add_subcommand(
+      "forkjoin", "Fork/join cost of rtpar teams vs libgomp, LLVM libomp and oneTBB");
+  commands.emplace_back(forkjoin, add_bench_forkjoin(*forkjoin));
+  CLI::App* latency = bench->add_subcommand(
+      "latency", "Scheduling (preemption) and barrier latency (rt-openmp.md §VI-B)");
+  commands.emplace_back(latency, add_bench_latency(*latency));
 
   try {
     app.parse(argc, argv);

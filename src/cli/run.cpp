@@ -45,9 +45,9 @@ void check_out_dir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
-    throw InputError(SourceLocation{dir, 0, 0}, "--out",
-                     "cannot create or write the report directory" +
-                         (ec ? ": " + ec.message() : std::string()));
+    throw InputError(
+        SourceLocation{dir, 0, 0}, "--out",
+        "cannot create or write the report directory" + (ec ? ": " + ec.message() : std::string()));
   }
 }
 

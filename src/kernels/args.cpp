@@ -15,9 +15,7 @@ SourceLocation Args::location(const toml::source_region& region) const {
                         static_cast<int>(region.begin.column)};
 }
 
-std::string Args::field(std::string_view key) const {
-  return prefix_ + "." + std::string(key);
-}
+std::string Args::field(std::string_view key) const { return prefix_ + "." + std::string(key); }
 
 void Args::error(const toml::node* node, const std::string& field,
                  const std::string& message) const {
@@ -42,9 +40,7 @@ void Args::allow_only(std::initializer_list<std::string_view> keys) const {
   }
 }
 
-bool Args::has(std::string_view key) const {
-  return table_ != nullptr && table_->contains(key);
-}
+bool Args::has(std::string_view key) const { return table_ != nullptr && table_->contains(key); }
 
 std::int64_t Args::integer(std::string_view key, std::int64_t lo, std::int64_t hi) const {
   const toml::node* node = table_ != nullptr ? table_->get(key) : nullptr;

@@ -41,7 +41,8 @@ KernelBuild make_library(const KernelRequest& request, const Args& args) {
   const std::string_view spec = request.name.substr(4);  // after "lib:"
   const std::size_t colon = spec.rfind(':');
   if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec.size()) {
-    throw InputError(where, field, "expected \"lib:PATH:SYMBOL\", e.g. \"lib:./libcam.so:cam_job\"");
+    throw InputError(where, field,
+                     "expected \"lib:PATH:SYMBOL\", e.g. \"lib:./libcam.so:cam_job\"");
   }
   std::filesystem::path path(std::string(spec.substr(0, colon)));
   const std::string symbol(spec.substr(colon + 1));
@@ -63,8 +64,8 @@ KernelBuild make_library(const KernelRequest& request, const Args& args) {
                          (err != nullptr ? std::string(": ") + err : std::string()));
   }
   return KernelBuild{
-      std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym)),
-      std::nullopt, std::nullopt};
+      std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym)), std::nullopt,
+      std::nullopt};
 }
 
 }  // namespace rtpar::kernels

@@ -21,11 +21,11 @@ struct KernelBuild {
 
 // KernelRequest is what the task-set parser hands the registry.
 struct KernelRequest {
-  std::string_view name;          // as written: "spin", "segments", "matmul", "lib:PATH:SYMBOL"
-  const toml::table* args;        // the task's `args` table, or nullptr when absent
-  std::string file;               // task-set file (for error locations and relative lib: paths)
-  std::string field_prefix;       // e.g. "task[0]" — errors name "task[0].args.n"
-  toml::source_region where;      // location of the `kernel` value
+  std::string_view name;      // as written: "spin", "segments", "matmul", "lib:PATH:SYMBOL"
+  const toml::table* args;    // the task's `args` table, or nullptr when absent
+  std::string file;           // task-set file (for error locations and relative lib: paths)
+  std::string field_prefix;   // e.g. "task[0]" — errors name "task[0].args.n"
+  toml::source_region where;  // location of the `kernel` value
 };
 
 // make_kernel creates a built-in kernel. Throws InputError (file:line:column and field) for an

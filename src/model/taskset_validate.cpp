@@ -27,7 +27,6 @@ class Checker {
   void task(std::size_t i, std::map<std::string, std::size_t, std::less<>>& names) const;
 
  private:
-
   // locate prefers the recorded location of key, then of field, then fallback.
   [[nodiscard]] SourceLocation locate(const std::string& key, const std::string& field,
                                       const SourceLocation& fallback) const;

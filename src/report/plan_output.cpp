@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "report/table.hpp"
 #include <nlohmann/json.hpp>
+#include "report/table.hpp"
 
 #include "rtpar/plan.hpp"
 #include "rtpar/report_io.hpp"
@@ -125,7 +125,8 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
                       bound});
     }
     out += '\n';
-    out += report::render_table(rows, {false, false, true, true, true, true, true, false, true, true});
+    out +=
+        report::render_table(rows, {false, false, true, true, true, true, true, false, true, true});
   }
 
   bool reasons_header = false;

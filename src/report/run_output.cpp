@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "report/table.hpp"
 #include <nlohmann/json.hpp>
+#include "report/table.hpp"
 
 #include "rtpar/report.hpp"
 #include "rtpar/report_io.hpp"

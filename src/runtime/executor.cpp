@@ -63,7 +63,8 @@ void check_runnable(const TaskSet& set, const Plan& plan) {
   for (int c : declared) {
     if (available.count(c) == 0) {
       throw InputError(set.system.where, "system.cores",
-                       "CPU " + std::to_string(c) + " is declared but not online for this process " +
+                       "CPU " + std::to_string(c) +
+                           " is declared but not online for this process " +
                            "(online: " + cpu_list(online) + "); `rtpar check` can still analyse " +
                            "the task set for that machine");
     }
@@ -73,8 +74,8 @@ void check_runnable(const TaskSet& set, const Plan& plan) {
       if (available.count(c) == 0) {
         throw InputError(set.system.where, "system.cores",
                          "task '" + t.name + "' is planned on CPU " + std::to_string(c) +
-                             ", which is not online for this process (online: " +
-                             cpu_list(online) + "); `rtpar check` can still analyse it");
+                             ", which is not online for this process (online: " + cpu_list(online) +
+                             "); `rtpar check` can still analyse it");
       }
     }
   }
@@ -169,9 +170,9 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   std::vector<std::unique_ptr<detail::TaskRunner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
-    runners.push_back(std::make_unique<detail::TaskRunner>(
-        set.tasks[i], plan.tasks[i], config.best_effort, record_capacity(set.tasks[i], config),
-        control));
+    runners.push_back(
+        std::make_unique<detail::TaskRunner>(set.tasks[i], plan.tasks[i], config.best_effort,
+                                             record_capacity(set.tasks[i], config), control));
   }
   try {
     for (auto& r : runners) r->start();

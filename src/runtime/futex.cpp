@@ -13,8 +13,8 @@ static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t),
               "futex needs a plain 32-bit word");
 
 void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected) noexcept {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected,
-          nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, nullptr,
+          nullptr, 0);
 }
 
 void futex_wait_until(std::atomic<std::uint32_t>& word, std::uint32_t expected,

@@ -114,8 +114,8 @@ OverheadProfile load_overhead_profile(const std::string& path) {
       ++i;
     }
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(SourceLocation{path, 0, 0}, "", std::string("malformed overhead profile: ") +
-                                                         e.what());
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     std::string("malformed overhead profile: ") + e.what());
   }
   return profile;
 }

@@ -35,8 +35,9 @@ std::string describe(const ThreadConfig& c) {
                            kPrivilegeHint);
   }
   if (err == EAGAIN) {
-    throw EnvironmentError("cannot create a thread with " + describe(c) + ": " + std::strerror(err),
-                           "the process or locked-memory limit is exhausted (ulimit -u, ulimit -l)");
+    throw EnvironmentError(
+        "cannot create a thread with " + describe(c) + ": " + std::strerror(err),
+        "the process or locked-memory limit is exhausted (ulimit -u, ulimit -l)");
   }
   if (err == EINVAL && c.cpu >= 0) {
     throw EnvironmentError("cannot run a thread with " + describe(c) + ": " + std::strerror(err),

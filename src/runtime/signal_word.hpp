@@ -52,7 +52,7 @@ inline void publish(std::atomic<std::uint32_t>& word, std::uint32_t payload) noe
 // WaitSpec is how long a waiter may spin before sleeping, and what ends spinning early.
 struct WaitSpec {
   WaitKind kind = WaitKind::block;
-  std::int64_t spin_ns = 0;                        // hybrid: spin budget
+  std::int64_t spin_ns = 0;                                   // hybrid: spin budget
   const std::atomic<std::uint32_t>* stop_spinning = nullptr;  // nonzero → go to sleep now
 };
 

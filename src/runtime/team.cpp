@@ -93,8 +93,7 @@ class ForkJoinTeam final : public Team {
     }
     region_ = &fn;
     parked_.store(0, std::memory_order_relaxed);
-    join_.store(static_cast<std::uint32_t>(size_ - 1) * kGenerationStep,
-                std::memory_order_relaxed);
+    join_.store(static_cast<std::uint32_t>(size_ - 1) * kGenerationStep, std::memory_order_relaxed);
     generation_ += kGenerationStep;
     if (tree_) {
       wake_children(0, generation_);
