@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* rtpar_job describes the job being run. */
-typedef struct rtpar_job {
+typedef struct rtpar_job { /* NOLINT(readability-identifier-naming): C ABI */
   int64_t index;      /* 0-based job number within the task */
   int64_t release_ns; /* absolute CLOCK_MONOTONIC release time */
   int32_t threads;    /* size of the task's fork/join team */

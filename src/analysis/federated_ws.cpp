@@ -44,7 +44,7 @@ std::string wide_string(Wide v) {
 
 // exact_decimal renders num / kDeltaScale exactly ("15", "22.5", "0.000001"), num ≥ 0.
 std::string exact_decimal(Wide num) {
-  const std::string whole = wide_string(num / kDeltaScale);
+  std::string whole = wide_string(num / kDeltaScale);
   const auto frac = static_cast<std::int64_t>(num % kDeltaScale);
   if (frac == 0) return whole;
   std::string digits = fmt::format("{:06}", frac);

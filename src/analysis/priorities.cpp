@@ -27,7 +27,8 @@ PriorityScheme::PriorityScheme(const TaskSet& set, std::vector<bool> heavy)
       computed.push_back(i);
     }
   }
-  global_ = computed.size() <= static_cast<std::size_t>(kTopPriority - kBottomPriority + 1);
+  constexpr std::size_t kLevels = kTopPriority - kBottomPriority + 1;
+  global_ = computed.size() <= kLevels;
   std::sort(computed.begin(), computed.end(), [&](std::size_t a, std::size_t b) {
     if (heavy_[a] != heavy_[b]) return static_cast<bool>(heavy_[a]);  // heavy above light
     return dm_before(set.tasks[a], a, set.tasks[b], b);

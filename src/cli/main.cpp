@@ -9,7 +9,7 @@
 #include "cli/commands.hpp"
 #include "rtpar/error.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   using namespace rtpar::cli;
   CLI::App app{"rtpar — parallel real-time tasks on multicore Linux"};
   app.require_subcommand(1);
@@ -56,4 +56,8 @@ int main(int argc, char** argv) {
     return 4;
   }
   return kExitBadInput;
+} catch (const std::exception& e) {
+  // Building the command line itself failed (out of memory, say): still no uncaught exception.
+  std::fprintf(stderr, "rtpar: internal error: %s\n", e.what());
+  return 4;
 }

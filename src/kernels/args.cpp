@@ -8,7 +8,7 @@ namespace rtpar::kernels {
 
 Args::Args(const toml::table* table, std::string file, std::string prefix,
            toml::source_region where)
-    : table_(table), file_(std::move(file)), prefix_(std::move(prefix)), where_(where) {}
+    : table_(table), file_(std::move(file)), prefix_(std::move(prefix)), where_(std::move(where)) {}
 
 SourceLocation Args::location(const toml::source_region& region) const {
   return SourceLocation{file_, static_cast<int>(region.begin.line),
@@ -68,7 +68,7 @@ const toml::array& Args::array_of_tables(std::string_view key) const {
 
 Duration duration_value(const toml::node& node, const std::string& file, const std::string& field,
                         bool positive) {
-  const auto where = node.source();
+  const auto& where = node.source();
   const SourceLocation loc{file, static_cast<int>(where.begin.line),
                            static_cast<int>(where.begin.column)};
   Duration d{0};

@@ -1,0 +1,71 @@
+// program_files.hpp — where the orchestrator finds the bench programs, and the scratch directory
+// they write their raw samples into.
+#pragma once
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rtpar_bench {
+
+// program_dirs lists where bench programs may live, in search order: $RTPAR_BENCH_DIR if set,
+// then <dir of the running binary>/bench (build tree: build/rtpar, build/bench/rtpar-bench-*),
+// then <dir>/../libexec/rtpar (installed: bin/rtpar, libexec/rtpar/rtpar-bench-*).
+inline std::vector<std::filesystem::path> program_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("RTPAR_BENCH_DIR"); env != nullptr && *env != '\0') {
+    dirs.emplace_back(env);
+  }
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(self.parent_path() / "bench");
+    dirs.push_back((self.parent_path() / ".." / "libexec" / "rtpar").lexically_normal());
+  }
+  return dirs;
+}
+
+// find_program is the first executable `name` in program_dirs(), if any.
+inline std::optional<std::filesystem::path> find_program(const std::string& name) {
+  for (const std::filesystem::path& d : program_dirs()) {
+    const std::filesystem::path p = d / name;
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return std::nullopt;
+}
+
+// ScratchDir is a private temporary directory, removed with its contents on scope exit.
+class ScratchDir {
+ public:
+  // ScratchDir creates $TMPDIR/rtpar-bench-XXXXXX; throws std::runtime_error if it cannot.
+  ScratchDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "rtpar-bench-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      throw std::runtime_error("cannot create a temporary directory: " +
+                               std::string(std::strerror(errno)));
+    }
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  // path is the directory.
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace rtpar_bench

@@ -1,0 +1,91 @@
+// calibrate.cpp — `rtpar calibrate`: measure fork/join cost per team size and wait policy on this
+// machine and write the overhead profile that analyses charge per fork (fjos.md §VI).
+#include <unistd.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "rtpar/error.hpp"
+#include "rtpar/executor.hpp"
+#include "rtpar/overhead.hpp"
+#include "runtime/rt_thread.hpp"
+
+namespace rtpar::cli {
+
+namespace {
+struct CalibrateOptions {
+  int threads = 0;
+  int iters = 20'000;
+  bool fifo = false;
+  std::string out;
+};
+}  // namespace
+
+Command add_calibrate(CLI::App& app) {
+  auto opts = std::make_shared<CalibrateOptions>();
+  app.add_option("--threads", opts->threads, "Largest team size (default: all online CPUs)");
+  app.add_option("--iters", opts->iters, "Regions measured per configuration")
+      ->check(CLI::Range(100, 10'000'000))
+      ->capture_default_str();
+  app.add_flag("--fifo", opts->fifo, "Measure at SCHED_FIFO priority 50");
+  app.add_option("--out", opts->out, "Write the overhead profile (JSON) to this file");
+  return [opts]() {
+    const std::vector<int> cpus = online_cpus();
+    const int max_threads = opts->threads > 0 ? opts->threads : static_cast<int>(cpus.size());
+    if (max_threads > static_cast<int>(cpus.size())) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--threads",
+                       fmt::format("{} threads but only {} CPUs are online", max_threads,
+                                   cpus.size()));
+    }
+    char host[256] = "unknown";
+    gethostname(host, sizeof(host) - 1);
+    OverheadProfile profile;
+    profile.machine = fmt::format("{} ({} CPUs online, {})", host, cpus.size(),
+                                  opts->fifo ? "SCHED_FIFO 50" : "SCHED_OTHER");
+    // The master is this thread: it runs where and how members[0] is described.
+    ThreadConfig master;
+    master.cpu = cpus.front();
+    master.sched = opts->fifo ? SchedClass::fifo : SchedClass::other;
+    master.priority = 50;
+    detail::apply_to_current_thread(master);
+    fmt::print("{:>7}  {:<6}  {:<6}  {:>9}  {:>8}  {:>8}  {:>9}  {:>9}\n", "threads", "wait",
+               "first", "mean ns", "p50", "p99", "p99.9", "max");
+    for (int threads = 1; threads <= max_threads; ++threads) {
+      for (const WaitPolicy wait :
+           {WaitPolicy::spin(), WaitPolicy::block(), WaitPolicy::hybrid(Duration(50'000))}) {
+        for (const bool parked : {false, true}) {
+          TeamConfig config;
+          config.wait = wait;
+          for (int r = 0; r < threads; ++r) {
+            ThreadConfig member;
+            member.cpu = cpus[static_cast<std::size_t>(r)];
+            member.sched = opts->fifo ? SchedClass::fifo : SchedClass::other;
+            member.priority = 50;
+            member.name = "calib" + std::to_string(r);
+            config.members.push_back(member);
+          }
+          const ForkJoinCost c = measure_fork_join_cost(config, opts->iters, parked);
+          profile.fork_join.push_back(c);
+          fmt::print("{:>7}  {:<6}  {:<6}  {:>9.0f}  {:>8}  {:>8}  {:>9}  {:>9}\n", threads,
+                     to_string(wait.kind), parked ? "parked" : "b2b", c.mean_ns, c.p50_ns,
+                     c.p99_ns, c.p999_ns, c.max_ns);
+        }
+      }
+    }
+    if (!opts->out.empty()) {
+      std::ofstream f(opts->out);
+      f << overhead_profile_json(profile) << "\n";
+      if (!f) {
+        throw InputError(SourceLocation{opts->out, 0, 0}, "--out", "cannot write the profile");
+      }
+      fmt::print("overhead profile written to {}\n", opts->out);
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace rtpar::cli
