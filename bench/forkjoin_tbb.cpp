@@ -46,6 +46,7 @@ constexpr std::int64_t kRendezvousTimeoutNs = 1'000'000;
 // Rendezvous makes the pieces of one region wait for each other, by arena slot.
 class Rendezvous {
  public:
+  // Rendezvous waits for n distinct arena slots.
   explicit Rendezvous(int n) : n_(n) {}
 
   // arrive_and_wait marks the caller's slot and spins until all n slots arrived or the timeout.
@@ -73,12 +74,14 @@ class Rendezvous {
 // placed by main() after the workers exist, so none is created inheriting CPU 0 at SCHED_FIFO.
 class Placer : public tbb::task_scheduler_observer {
  public:
+  // Placer observes `arena`; slot s goes to cpus[s] in the given scheduling class.
   Placer(tbb::task_arena& arena, std::vector<int> cpus, bool fifo, int priority)
       : tbb::task_scheduler_observer(arena),
         cpus_(std::move(cpus)),
         fifo_(fifo),
         priority_(priority) {}
 
+  // on_scheduler_entry runs on each thread that joins the arena; it places workers only.
   void on_scheduler_entry(bool is_worker) override {
     if (!is_worker) return;
     const int slot = tbb::this_task_arena::current_thread_index();

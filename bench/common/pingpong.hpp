@@ -64,7 +64,7 @@ inline std::vector<std::int64_t> time_pingpong(PingPongKind kind, const Placemen
   // inflates the floor.
   struct alignas(64) Line {
     std::atomic<std::uint32_t> word{0};
-    char pad[64 - sizeof(std::atomic<std::uint32_t>)];
+    char pad[64 - sizeof(std::atomic<std::uint32_t>)] = {};
   };
   auto line = std::make_unique<Line>();
   std::atomic<std::uint32_t>& token = line->word;

@@ -30,7 +30,7 @@ class PinnedThread {
       CPU_SET(where.cpu, &mask);
       pthread_attr_setaffinity_np(&attr, sizeof(mask), &mask);
     }
-    sched_param param;
+    sched_param param{};
     const int policy = sched_policy_for(where, param);
     pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
     pthread_attr_setschedpolicy(&attr, policy);

@@ -54,7 +54,7 @@ inline std::string place_current_thread(const Placement& p) {
       return "cannot pin to CPU " + std::to_string(p.cpu) + ": " + std::strerror(rc);
     }
   }
-  sched_param param;
+  sched_param param{};
   const int policy = sched_policy_for(p, param);
   if (int rc = pthread_setschedparam(pthread_self(), policy, &param); rc != 0) {
     return std::string(p.fifo ? "cannot set SCHED_FIFO " + std::to_string(p.priority)

@@ -50,7 +50,9 @@ inline std::string pool_run(const nlohmann::ordered_json& doc, const std::filesy
       it->row = r;
     }
     const std::size_t before = it->samples.size();
-    const std::filesystem::path file = dir / (rt + "." + c + ".csv");
+    std::string name = rt;
+    name.append(".").append(c).append(".csv");
+    const std::filesystem::path file = dir / name;
     if (!read_samples_csv(file.string(), it->samples) ||
         it->samples.size() - before != r["samples"].get<std::size_t>()) {
       return "missing or short samples file " + file.string();
@@ -67,7 +69,8 @@ inline std::string pool_run(const nlohmann::ordered_json& doc, const std::filesy
 
 // pooled_row is the final row of a pool: statistics over all runs' samples, combined extras, and
 // "runs", "host_steal_ns" (summed over the runs) and "probe_rtt_ns" (one per run) added.
-inline nlohmann::ordered_json pooled_row(const Pool& p) {
+// Periodic rows (those with "overruns") also get "stalls": regions of at least stall_ns.
+inline nlohmann::ordered_json pooled_row(const Pool& p, std::int64_t stall_ns) {
   const Summary s = summarize(p.samples);
   nlohmann::ordered_json r = p.row;
   r["mean_ns"] = s.mean_ns;
@@ -77,7 +80,12 @@ inline nlohmann::ordered_json pooled_row(const Pool& p) {
   r["max_ns"] = s.max_ns;
   r["min_ns"] = s.min_ns;
   r["samples"] = s.count;
-  if (r.contains("overruns")) r["overruns"] = p.overruns;
+  if (r.contains("overruns")) {
+    r["overruns"] = p.overruns;
+    r["stall_threshold_ns"] = stall_ns;
+    r["stalls"] = std::count_if(p.samples.begin(), p.samples.end(),
+                                [&](std::int64_t v) { return v >= stall_ns; });
+  }
   if (r.contains("max_response_ns")) r["max_response_ns"] = p.max_response_ns;
   if (r.contains("all_threads_share") && s.count > 0) {
     r["all_threads_share"] = p.share_weighted / static_cast<double>(s.count);

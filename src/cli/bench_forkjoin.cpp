@@ -30,6 +30,7 @@
 #include "common/merged_rows.hpp"
 #include "common/pool.hpp"
 #include "common/program_files.hpp"
+#include "common/rt_throttle.hpp"
 #include "common/samples_csv.hpp"
 #include "common/steal.hpp"
 #include "report/table.hpp"
@@ -94,7 +95,8 @@ std::vector<ProgramRun> program_runs(const ForkjoinOptions& o) {
 
 // render_human prints the table: one row per (runtime, construct), ratios against libgomp-active
 // of the same construct, and against the futex floor for the rows that sleep (block, passive,
-// and the periodic variant, where every runtime but the active OpenMP ones sleeps between jobs).
+// and the periodic variant, where every runtime but the active OpenMP ones sleeps between jobs);
+// for periodic rows, releases that overran the period and RT-throttling stalls (rt_throttle.hpp).
 void render_human(const ForkjoinOptions& o, int rounds, const Json& rows, const Json& goals,
                   const Json& drift) {
   const auto ix = row_index(rows);
@@ -102,7 +104,7 @@ void render_human(const ForkjoinOptions& o, int rounds, const Json& rows, const 
   auto x = [](std::optional<double> r) { return r ? fmt::format("{:.2f}x", *r) : "-"; };
   std::vector<std::vector<std::string>> t{{"construct", "runtime", "mean", "p50", "p99", "p99.9",
                                            "max", "mean/gomp-act", "p99.9/gomp-act", "mean/futex",
-                                           "all-thr", "overruns", "steal ms"}};
+                                           "all-thr", "overrun/stall", "steal ms"}};
   for (const char* c :
        {"spin-pingpong", "futex-pingpong", "region", "parallel_for", "periodic-region"}) {
     for (const Json& r : rows) {
@@ -118,7 +120,9 @@ void render_human(const ForkjoinOptions& o, int rounds, const Json& rows, const 
                    r.contains("all_threads_share")
                        ? fmt::format("{:.4f}", r["all_threads_share"].get<double>())
                        : "-",
-                   r.contains("overruns") ? std::to_string(r["overruns"].get<std::int64_t>()) : "-",
+                   r.contains("stalls") ? fmt::format("{}/{}", r["overruns"].get<std::int64_t>(),
+                                                      r["stalls"].get<std::int64_t>())
+                                        : "-",
                    std::to_string(r["host_steal_ns"].get<std::int64_t>() / 1'000'000)});
     }
   }
@@ -132,8 +136,8 @@ void render_human(const ForkjoinOptions& o, int rounds, const Json& rows, const 
     fmt::print("host probe (median spin round trip of each program run): {}..{} ns{}\n",
                drift["rtt_min_ns"].get<std::int64_t>(), drift["rtt_max_ns"].get<std::int64_t>(),
                drift["unstable"].get<bool>()
-                   ? fmt::format(" — WARNING: {:.1f}x apart, the host changed state during the "
-                                 "run; ratios are unreliable, run again",
+                   ? fmt::format(" — WARNING: {:.1f}x apart: the host moved the vCPUs during "
+                                 "the run, rows mix fast and slow phases (docs/bench.md)",
                                  drift["spread"].get<double>())
                    : "");
   }
@@ -279,6 +283,7 @@ Command add_bench_forkjoin(CLI::App& app) {
     // landing on one. The periodic variant then runs whole, one program at a time: split up, it
     // would hide what spinning between releases does under RT throttling.
     std::vector<std::pair<std::int64_t, std::int64_t>> passes;  // (iters, periodic releases)
+    passes.reserve(static_cast<std::size_t>(rounds) + 1);
     for (int k = 0; k < rounds; ++k) passes.emplace_back(split(o->iters, rounds, k), 0);
     if (o->periodic_releases > 0) passes.emplace_back(0, o->periodic_releases);
     const rtpar_bench::ScratchDir scratch;
@@ -314,12 +319,13 @@ Command add_bench_forkjoin(CLI::App& app) {
       }
     }
 
+    const std::int64_t stall_ns = rtpar_bench::stall_threshold_ns();
     Json rows = Json::array();
     for (const auto& p : pools) {
       if (!o->samples.empty()) {
         rtpar_bench::write_samples_csv(o->samples, p.row["runtime"], p.row["construct"], p.samples);
       }
-      rows.push_back(rtpar_bench::pooled_row(p));
+      rows.push_back(rtpar_bench::pooled_row(p, stall_ns));
     }
     if (rows.empty()) {
       throw EnvironmentError("no bench program produced results",
@@ -327,7 +333,7 @@ Command add_bench_forkjoin(CLI::App& app) {
                                  ? "SCHED_FIFO needs root or CAP_SYS_NICE; or drop --fifo"
                                  : "build the bench/ programs (they install to libexec/rtpar)");
     }
-    const Json goals = rtpar_bench::targets(rows, period.count());
+    const Json goals = rtpar_bench::targets(rows);
     const Json drift = rtpar_bench::probe_drift(rows);
     if (o->json) {
       const Json out = {{"results", rows},
