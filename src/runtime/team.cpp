@@ -8,16 +8,17 @@
 // first publishes into its own children's slots, then runs the region (FJOS's multicast: the
 // O(P) futex wake-ups are spread over the workers instead of serialised on the master).
 //
-// Join. The join word's payload is the number of workers still running, in units of 2. Each
-// worker decrements it with one acq_rel fetch_sub (fetch-and-add, wait-free); the last one wakes
-// the master only if the master set the sleeper flag. The master spins, sleeps, or spins then
-// sleeps, per the policy.
+// Join. The join word counts arrivals cumulatively (P-1 per region, in units of 2), so the master
+// never resets it. Each worker adds one arrival with an acq_rel fetch_add (fetch-and-add,
+// wait-free); the one that completes the region's count wakes the master only if the master set
+// the sleeper flag (and the master clears the flag when it wakes). The master spins, sleeps, or
+// spins then sleeps, per the policy.
 //
-// Memory ordering. Region pointer and join count are plain/relaxed writes ordered before the
-// release exchange into a slot; a worker's acquire load of its slot sees them, and happens-before
-// is transitive along tree edges (parent's acquire, then parent's release into the child's slot).
-// Workers' writes inside the region happen-before their acq_rel fetch_sub; the fetch_subs form a
-// release sequence, so the master's acquire load that reads payload 0 sees all of them. A worker
+// Memory ordering. The master writes every slot's region pointer (plain) before its first release
+// exchange; a worker's acquire load of its slot sees it, and happens-before is transitive along
+// tree edges (parent's acquire, then parent's release into the child's slot). Workers' writes
+// inside the region happen-before their acq_rel fetch_add; the fetch_adds form a release
+// sequence, so the master's acquire load that reads the target count sees all of them. A worker
 // cannot miss a generation: the next fork happens only after the join completed, i.e. after every
 // worker finished the previous region and went back to its slot.
 //
@@ -55,9 +56,12 @@ namespace {
 
 constexpr std::uint32_t kGenerationStep = 2;  // payloads keep bit 0 free for the sleeper flag
 
-// Slot is one worker's fork word on a cache line of its own (no false sharing between workers).
+// Slot is one worker's activation record on a cache line of its own: the fork word and the region
+// to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
+// workers never share a line.
 struct alignas(64) Slot {
   std::atomic<std::uint32_t> word{0};
+  FunctionRef<void(int)>* region = nullptr;  // written by the master before it publishes `word`
 };
 
 class ForkJoinTeam final : public Team {
@@ -91,17 +95,24 @@ class ForkJoinTeam final : public Team {
       fn(0);
       return;
     }
-    region_ = &fn;
-    parked_.store(0, std::memory_order_relaxed);
-    join_.store(static_cast<std::uint32_t>(size_ - 1) * kGenerationStep, std::memory_order_relaxed);
+    // Only store when it changes: an unconditional store would pull the line from spinning
+    // workers (who poll it) on every fork.
+    if (parked_.load(std::memory_order_relaxed) != 0) parked_.store(0, std::memory_order_relaxed);
+    for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = &fn;
     generation_ += kGenerationStep;
+    const std::uint32_t target = join_target(generation_);
     if (tree_) {
       wake_children(0, generation_);
     } else {
       for (int r = 1; r < size_; ++r) detail::publish(slot(r), generation_);
     }
     fn(0);
-    detail::wait_until(join_, wait_, [](std::uint32_t v) { return (v >> 1) == 0; });
+    const std::uint32_t joined = detail::wait_until(
+        join_, wait_, [target](std::uint32_t v) { return (v & ~detail::kSleeper) == target; });
+    // The master slept: clear its flag, or every later join would make a needless wake-up call.
+    if ((joined & detail::kSleeper) != 0) {
+      join_.fetch_and(~detail::kSleeper, std::memory_order_relaxed);
+    }
   }
 
   void barrier() override {
@@ -126,6 +137,14 @@ class ForkJoinTeam final : public Team {
   }
 
  private:
+  // join_target is the join word's payload once every worker finished the region of generation
+  // g: arrivals accumulate (P-1 per region, in units of 2), so the master never resets the word
+  // and a fork does not have to pull its cache line back. Modulo 2^32 on both sides: the value
+  // wraps consistently with the generation.
+  [[nodiscard]] std::uint32_t join_target(std::uint32_t g) const noexcept {
+    return (g >> 1) * static_cast<std::uint32_t>(size_ - 1) * kGenerationStep;
+  }
+
   std::atomic<std::uint32_t>& slot(int rank) noexcept {
     return slots_[static_cast<std::size_t>(rank)].word;
   }
@@ -143,9 +162,12 @@ class ForkJoinTeam final : public Team {
       seen = detail::wait_change(slot(rank), seen, worker_wait_) & ~detail::kSleeper;
       if (stop_.load(std::memory_order_acquire)) return;
       if (tree_) wake_children(rank, seen);
-      (*region_)(rank);
-      const std::uint32_t before = join_.fetch_sub(kGenerationStep, std::memory_order_acq_rel);
-      if ((before >> 1) == 1 && (before & detail::kSleeper) != 0) detail::futex_wake(join_, 1);
+      (*slots_[static_cast<std::size_t>(rank)].region)(rank);
+      const std::uint32_t before = join_.fetch_add(kGenerationStep, std::memory_order_acq_rel);
+      if (((before + kGenerationStep) & ~detail::kSleeper) == join_target(seen) &&
+          (before & detail::kSleeper) != 0) {
+        detail::futex_wake(join_, 1);
+      }
     }
   }
 
@@ -163,7 +185,6 @@ class ForkJoinTeam final : public Team {
   const bool tree_;
   detail::WaitSpec wait_;         // master's join wait and barrier waits
   detail::WaitSpec worker_wait_;  // workers' fork wait: stops spinning when parked
-  FunctionRef<void(int)>* region_ = nullptr;
   std::uint32_t generation_ = 0;  // master-only
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<std::uint32_t> join_{0};
