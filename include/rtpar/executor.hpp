@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "rtpar/channel_set.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
@@ -23,6 +24,9 @@ struct RunConfig {
   // (elapsed ns, jobs finished so far, misses so far). Not called from real-time threads.
   std::function<void(std::int64_t, std::int64_t, std::int64_t)> progress;
   Duration progress_interval{std::chrono::milliseconds(250)};
+  // channels, when set, are the run's channels (created by the caller so that non-real-time
+  // threads can attach first, see System::open_channels); otherwise execute() creates them.
+  ChannelSet* channels = nullptr;
 };
 
 // execute runs the plan of a task set and returns the complete report. Throws InputError if the

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "rtpar/channel_set.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
@@ -36,8 +38,18 @@ class System {
   // set is invalid or not schedulable, EnvironmentError if real-time scheduling is refused.
   RunReport run(const RunConfig& config = {});
 
+  // open_channels creates the task set's channels for a run with config (once; later calls return
+  // the same set, and run() uses it). Call it before run() when threads of the program that are
+  // not real-time tasks must attach to channels declared with "nonrt".
+  ChannelSet& open_channels(const RunConfig& config = {});
+  // nonrt is the non-real-time program's endpoint: its writer and reader handles on the channels
+  // that name "nonrt". Opens the channels with default RunConfig if not open yet. Use it from
+  // one thread per handle (a channel has one writer; each reader handle serves one thread).
+  Endpoint& nonrt();
+
  private:
   TaskSet set_;
+  std::unique_ptr<ChannelSet> channels_;
 };
 
 }  // namespace rtpar

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rtpar/channel.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/kernel.hpp"
 #include "rtpar/time.hpp"
@@ -62,10 +63,26 @@ struct TaskSpec {
   }
 };
 
-// TaskSet is a validated system plus its tasks, in file order.
+// kNonRtEndpoint is the writer/reader name that stands for a non-real-time thread of the user's
+// program, which attaches to the channel through rtpar::System. No task may use this name.
+inline constexpr std::string_view kNonRtEndpoint = "nonrt";
+
+// ChannelSpec is one [[channel]]: a fixed-size value that one endpoint writes and others read.
+struct ChannelSpec {
+  std::string name;
+  ChannelKind kind = ChannelKind::latest;
+  std::size_t size_bytes = 0;
+  int numtries = 2;                  // retry only: attempts per read
+  std::string writer;                // a task name or kNonRtEndpoint
+  std::vector<std::string> readers;  // task names and/or kNonRtEndpoint, distinct
+  SourceLocation where;              // location of this [[channel]] table
+};
+
+// TaskSet is a validated system plus its tasks and channels, in file order.
 struct TaskSet {
   SystemSpec system;
   std::vector<TaskSpec> tasks;
+  std::vector<ChannelSpec> channels;
   std::string source;  // the file it was loaded from ("<memory>" when built in code)
 };
 

@@ -49,7 +49,16 @@ Plan System::plan() const {
 
 RunReport System::run(const RunConfig& config) {
   const Plan p = plan();
-  return execute(set_, p, config);
+  RunConfig with_channels = config;
+  if (channels_) with_channels.channels = channels_.get();
+  return execute(set_, p, with_channels);
 }
+
+ChannelSet& System::open_channels(const RunConfig& config) {
+  if (!channels_) channels_ = std::make_unique<ChannelSet>(set_, plan(), config.best_effort);
+  return *channels_;
+}
+
+Endpoint& System::nonrt() { return open_channels().endpoint(kNonRtEndpoint); }
 
 }  // namespace rtpar

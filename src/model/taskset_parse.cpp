@@ -18,6 +18,7 @@
 #include <toml++/toml.h>
 
 #include "kernels/registry.hpp"
+#include "model/channel_parse.hpp"
 #include "model/taskset_check.hpp"
 #include "model/toml_fields.hpp"
 #include "rtpar/executor.hpp"
@@ -247,10 +248,11 @@ TaskSet parse_taskset(std::string_view text, const std::string& source) {
   TaskSet set;
   set.source = source;
   for (const auto& [key, value] : root) {
-    if (key.str() != "system" && key.str() != "task") {
+    if (key.str() != "system" && key.str() != "task" && key.str() != "channel") {
       throw InputError(model::location(source, key.source()), std::string(key.str()),
                        "unknown top-level key \"" + std::string(key.str()) +
-                           "\" (a task set has a [system] table and [[task]] tables)");
+                           "\" (a task set has a [system] table, [[task]] and [[channel]] "
+                           "tables)");
     }
   }
 
@@ -275,6 +277,18 @@ TaskSet parse_taskset(std::string_view text, const std::string& source) {
                          "task[" + std::to_string(i) + "]", "expected a table");
       }
       set.tasks.push_back(model::parse_task(*element.as_table(), i, source, locations));
+    }
+  }
+
+  if (const toml::node* channels = root.get("channel")) {
+    const toml::array* array = channels->as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      throw InputError(model::location(source, channels->source()), "channel",
+                       "expected an array of tables: write each channel as [[channel]]");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      set.channels.push_back(
+          model::parse_channel(*(*array)[i].as_table(), i, source, locations));
     }
   }
 

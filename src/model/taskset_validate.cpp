@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/channel_parse.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
 
@@ -138,6 +139,9 @@ void Checker::task(std::size_t i, std::map<std::string, std::size_t, std::less<>
     fail_task(i, "name",
               "invalid task name \"" + t.name + "\": use only letters, digits, '_', '.' and '-'");
   }
+  if (t.name == kNonRtEndpoint) {
+    fail_task(i, "name", "\"nonrt\" is reserved: channels use it for non-real-time threads");
+  }
   if (const auto [it, inserted] = names.emplace(t.name, i); !inserted) {
     const std::string first = "task[" + std::to_string(it->second) + "]";
     const SourceLocation at =
@@ -192,6 +196,7 @@ void check_taskset(const TaskSet& set, const FieldLocations* locations) {
   const Checker checker(set, locations);
   checker.system();
   checker.tasks();
+  check_channels(set, locations);
 }
 
 void check_task_parameters(const TaskSet& set) {

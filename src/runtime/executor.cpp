@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "runtime/futex.hpp"
@@ -165,6 +166,15 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   report.best_effort = config.best_effort;
   report.duration_ns = config.duration.count();
 
+  std::unique_ptr<ChannelSet> own_channels;
+  ChannelSet* channels = config.channels;
+  if (channels == nullptr) {
+    own_channels = std::make_unique<ChannelSet>(set, plan, config.best_effort);
+    channels = own_channels.get();
+  } else if (channels->best_effort() != config.best_effort) {
+    throw std::invalid_argument("the channel set was opened for a different best-effort mode");
+  }
+
   SignalScope signals(config.handle_signals);
   detail::RunControl control;
   std::vector<std::unique_ptr<detail::TaskRunner>> runners;
@@ -172,7 +182,8 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     runners.push_back(
         std::make_unique<detail::TaskRunner>(set.tasks[i], plan.tasks[i], config.best_effort,
-                                             record_capacity(set.tasks[i], config), control));
+                                             record_capacity(set.tasks[i], config), control,
+                                             &channels->endpoint(set.tasks[i].name)));
   }
   try {
     for (auto& r : runners) r->start();

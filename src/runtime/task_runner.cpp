@@ -21,8 +21,8 @@ ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool
 }  // namespace
 
 TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-                       std::int64_t record_capacity, RunControl& control)
-    : task_(task), placement_(placement), control_(control) {
+                       std::int64_t record_capacity, RunControl& control, Endpoint* channels)
+    : task_(task), placement_(placement), control_(control), channels_(channels) {
   master_config_ = member_config(task, placement, best_effort, 0);
   records_.resize(static_cast<std::size_t>(record_capacity));
   TeamConfig team;
@@ -75,6 +75,7 @@ void TaskRunner::master_loop() noexcept {
   const bool skip = task_.overrun == OverrunPolicy::skip;
   JobContext job;
   job.team = team_.get();
+  job.channels = channels_;
 
   for (std::int64_t k = 0;;) {
     // Release times are computed from t0, never accumulated, so they do not drift.

@@ -28,7 +28,7 @@ class TaskRunner {
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
   // workers (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
   TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-             std::int64_t record_capacity, RunControl& control);
+             std::int64_t record_capacity, RunControl& control, Endpoint* channels);
   ~TaskRunner();
   TaskRunner(const TaskRunner&) = delete;
   TaskRunner& operator=(const TaskRunner&) = delete;
@@ -52,6 +52,7 @@ class TaskRunner {
   const TaskSpec& task_;
   const TaskPlan& placement_;
   RunControl& control_;
+  Endpoint* channels_;
   ThreadConfig master_config_;
   std::unique_ptr<Team> team_;
   std::vector<JobRecord> records_;  // sized once; records_used_ counts the filled prefix

@@ -1,0 +1,262 @@
+// rtpar/channel.hpp — inter-task channels: one writer publishes a fixed-size value, readers
+// copy it.
+//
+// Four protocols (openmp-rt.md §3.5), chosen per channel by ChannelKind; each is stated with its
+// memory-ordering argument in docs/internals/channels.md and next to its code in src/channel/.
+// Every channel allocates all of its memory in make_channel(): reads and writes never allocate,
+// and those of the three lock-free kinds never block and make no system call.
+//
+// Roles. Exactly one thread at a time may call write() (single producer). Each reading thread
+// claims a reader index once, at setup, with ByteChannel::reader(i), and reads through that
+// handle; an index is used by one thread at a time (the latest kind keeps per-reader state).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace rtpar {
+
+// ChannelKind is the protocol a channel uses between its writer and its readers.
+enum class ChannelKind {
+  retry,          // sequence counter (the paper's timestamps): lock-free, a read may fail after
+                  // numtries attempts; a successful read is never torn
+  double_buffer,  // the paper's double buffer: wait-free, but a reader lapped twice by the writer
+                  // during one copy gets a torn value (kept on purpose, for comparison)
+  latest,         // N+2 buffers (Chen & Burns): wait-free reads and writes, never torn (default)
+  lock,           // a mutex with the priority-ceiling protocol and a global lock order (baseline)
+};
+
+// to_string names a kind as the task-set file spells it ("retry", "double_buffer", ...).
+const char* to_string(ChannelKind kind) noexcept;
+
+// parse_channel_kind is the inverse of to_string; nullopt for an unknown name.
+std::optional<ChannelKind> parse_channel_kind(std::string_view name) noexcept;
+
+// kMaxChannelBytes bounds a channel's payload size (1 GiB; 1 MB payloads are the design case).
+inline constexpr std::size_t kMaxChannelBytes = std::size_t{1} << 30;
+// kMaxChannelReaders bounds a channel's reader count (the latest kind keeps readers + 2 copies).
+inline constexpr int kMaxChannelReaders = 256;
+// kMaxExplicitLockRank bounds ChannelConfig::lock_rank; automatic ranks are handed out above it.
+inline constexpr std::int64_t kMaxExplicitLockRank = std::int64_t{1} << 40;
+// kMaxHeldChannelLocks bounds how many lock channels one thread may hold at once (ChannelHold).
+inline constexpr int kMaxHeldChannelLocks = 16;
+
+// ChannelConfig describes a channel; make_channel() validates it (see validate_channel_config).
+struct ChannelConfig {
+  ChannelKind kind = ChannelKind::latest;
+  std::size_t size_bytes = 0;  // payload size, 1..kMaxChannelBytes
+  int max_readers = 1;         // reader indices 0..max_readers-1, 1..kMaxChannelReaders
+  int numtries = 2;            // retry: attempts per read before it reports failure (>= 1)
+  // lock: SCHED_FIFO priority ceiling (PTHREAD_PRIO_PROTECT), 1..99. Must be >= the priority of
+  // every thread that uses the channel — the task-set loader computes it as the maximum priority
+  // of the writer and readers. Such a lock can only be taken by SCHED_FIFO/SCHED_RR threads (glibc
+  // refuses SCHED_OTHER callers with EINVAL), which is why the loader refuses lock channels
+  // between RT and non-RT tasks. 0 = no ceiling (a plain mutex, for non-RT or best-effort use).
+  int ceiling_priority = 0;
+  // lock: position in the global lock order; a thread holding several channel locks must have
+  // acquired them in strictly increasing rank. -1 = assign automatically in creation order (after
+  // every explicit rank; explicit ranks are 0..kMaxExplicitLockRank-1). Ignored by the lock-free
+  // kinds.
+  std::int64_t lock_rank = -1;
+  std::string name;  // for error messages and reports
+};
+
+// validate_channel_config throws InputError (field = "<name>.<member>") if config is unusable.
+void validate_channel_config(const ChannelConfig& config);
+
+// channel_memory_bytes is the number of bytes make_channel(config) allocates, all at creation:
+// payload copies (size rounded up to 64 bytes, times 1, 2, readers + 2 or 1 by kind) plus
+// per-reader control lines and a fixed overhead. Validates config like make_channel.
+std::size_t channel_memory_bytes(const ChannelConfig& config);
+
+// ReadResult reports one read. ok = false is the paper's flag = 1 (retry only).
+struct ReadResult {
+  bool ok = false;  // the copy is a complete value (for double_buffer: unless lapped, see above)
+  int tries = 0;    // attempts made: 1..numtries for retry, 1 for the other kinds
+  // sequence is the number of writes that had completed when the value read was published: k
+  // means the value of the k-th write, 0 the initial value (all zero bytes). For one reader it
+  // never decreases between successful reads. On a failed retry read, the sequence the last
+  // attempt started from.
+  std::uint64_t sequence = 0;
+};
+
+// LockOrderError reports that a thread tried to take channel locks out of rank order (or more
+// than kMaxHeldChannelLocks at once). It is thrown before blocking, so it replaces a possible
+// deadlock by an error; it is a bug in the program or the task set, not in the input data.
+class LockOrderError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+class ByteChannel;
+
+// ChannelReader is one reader's handle on a channel, obtained once at setup with
+// ByteChannel::reader(i). Move-only; destroying it frees index i for a later reader(i). It must
+// not outlive its channel.
+class ChannelReader {
+ public:
+  // ChannelReader builds an empty handle (read() on it reports failure).
+  ChannelReader() = default;
+  ChannelReader(ChannelReader&& other) noexcept;
+  ChannelReader& operator=(ChannelReader&& other) noexcept;
+  ChannelReader(const ChannelReader&) = delete;
+  ChannelReader& operator=(const ChannelReader&) = delete;
+  ~ChannelReader();
+
+  // read copies the channel's current value (size_bytes() bytes) into dst. Lock-free kinds never
+  // block and never allocate. A failed retry read leaves in dst the bytes of its last attempt:
+  // each aligned 8-byte word of the payload comes whole from one write, but words may come from
+  // different writes. Lock kind: may throw LockOrderError or EnvironmentError (see ByteChannel).
+  ReadResult read(void* dst);
+
+  // index is this handle's reader index (-1 for an empty handle).
+  [[nodiscard]] int index() const noexcept { return index_; }
+  // channel is the channel read from (nullptr for an empty handle).
+  [[nodiscard]] ByteChannel* channel() const noexcept { return channel_; }
+  // valid says whether the handle refers to a channel.
+  explicit operator bool() const noexcept { return channel_ != nullptr; }
+
+ private:
+  friend class ByteChannel;
+  ChannelReader(ByteChannel* channel, int index) noexcept : channel_(channel), index_(index) {}
+  void reset() noexcept;
+
+  ByteChannel* channel_ = nullptr;
+  int index_ = -1;
+};
+
+// ByteChannel is a type-erased channel of size_bytes() bytes, created by make_channel().
+class ByteChannel {
+ public:
+  virtual ~ByteChannel();
+  ByteChannel(const ByteChannel&) = delete;
+  ByteChannel& operator=(const ByteChannel&) = delete;
+
+  // config is the configuration the channel was created with (lock_rank resolved).
+  [[nodiscard]] const ChannelConfig& config() const noexcept { return config_; }
+  // kind, size_bytes, max_readers and name are shorthands for config() fields.
+  [[nodiscard]] ChannelKind kind() const noexcept { return config_.kind; }
+  [[nodiscard]] std::size_t size_bytes() const noexcept { return config_.size_bytes; }
+  [[nodiscard]] int max_readers() const noexcept { return config_.max_readers; }
+  [[nodiscard]] const std::string& name() const noexcept { return config_.name; }
+
+  // memory_bytes is what the channel allocated (equals channel_memory_bytes(config())).
+  [[nodiscard]] virtual std::size_t memory_bytes() const noexcept = 0;
+
+  // write publishes size_bytes() bytes from src. One writer at a time. Lock-free kinds: bounded
+  // steps, no blocking, no allocation. Lock kind: blocks on the mutex; throws LockOrderError if the
+  // thread holds a channel lock of equal or higher rank, EnvironmentError if the mutex refuses
+  // the thread (priority above the ceiling, or a SCHED_OTHER thread on a ceiling lock).
+  virtual void write(const void* src) = 0;
+
+  // reader claims reader index i (0 <= i < max_readers()) and returns its handle. Setup-time
+  // only. Throws InputError if i is out of range or already claimed by a live handle.
+  ChannelReader reader(int index);
+
+ protected:
+  // ByteChannel stores the (validated, resolved) configuration and the reader claim flags.
+  explicit ByteChannel(ChannelConfig config);
+
+  // read_as is ChannelReader::read for reader index `index`.
+  virtual ReadResult read_as(int index, void* dst) = 0;
+  // hold and release back ChannelHold: lock kinds take and drop their mutex; others do nothing.
+  virtual void hold() {}
+  virtual void release() noexcept {}
+
+ private:
+  friend class ChannelReader;
+  friend class ChannelHold;
+
+  ChannelConfig config_;
+  std::unique_ptr<std::atomic<bool>[]> claimed_;  // one flag per reader index
+};
+
+// make_channel creates a channel; all its memory is allocated here. Throws InputError for an
+// invalid config, EnvironmentError if the kernel refuses the mutex (lock kind).
+std::unique_ptr<ByteChannel> make_channel(const ChannelConfig& config);
+
+// ChannelHold holds a lock channel's mutex for a scope, so one thread can read and write several
+// lock channels as one critical section (the paper's generated code locks all of a task's lock
+// channels in the total order, unlocks in reverse). Reads and writes by the holding thread then
+// do not lock again. Holds nest only in strictly increasing lock_rank: acquiring out of order
+// throws LockOrderError (before blocking). On a lock-free channel a hold does nothing.
+class ChannelHold {
+ public:
+  explicit ChannelHold(ByteChannel& channel) : channel_(channel) { channel_.hold(); }
+  ~ChannelHold() { channel_.release(); }
+  ChannelHold(const ChannelHold&) = delete;
+  ChannelHold& operator=(const ChannelHold&) = delete;
+
+ private:
+  ByteChannel& channel_;
+};
+
+// Channel is a typed view of a byte channel of sizeof(T) bytes; T must be trivially copyable.
+// It shares ownership of the byte channel, so a task-set loader can keep ByteChannels by name and
+// hand out typed channels to task code.
+template <class T>
+class Channel {
+  static_assert(std::is_trivially_copyable_v<T>, "channel payloads are copied as bytes");
+
+ public:
+  // Reader is a typed ChannelReader.
+  class Reader {
+   public:
+    Reader() = default;
+    // read copies the current value into out (see ChannelReader::read for failed retry reads).
+    ReadResult read(T& out) { return reader_.read(&out); }
+    // index is the reader index.
+    [[nodiscard]] int index() const noexcept { return reader_.index(); }
+
+   private:
+    friend class Channel;
+    explicit Reader(ChannelReader reader) noexcept : reader_(std::move(reader)) {}
+    ChannelReader reader_;
+  };
+
+  // Channel creates a channel of sizeof(T) bytes; config.size_bytes must be 0 or sizeof(T).
+  explicit Channel(ChannelConfig config) : bytes_(create(std::move(config))) {}
+  // Channel adopts an existing byte channel; throws InputError unless its size is sizeof(T).
+  explicit Channel(std::shared_ptr<ByteChannel> bytes) : bytes_(checked(std::move(bytes))) {}
+
+  // write publishes value (see ByteChannel::write).
+  void write(const T& value) { bytes_->write(&value); }
+  // reader claims reader index i (see ByteChannel::reader).
+  Reader reader(int index) { return Reader(bytes_->reader(index)); }
+  // bytes is the underlying byte channel.
+  [[nodiscard]] ByteChannel& bytes() const noexcept { return *bytes_; }
+  // shared is the owning pointer to the byte channel.
+  [[nodiscard]] const std::shared_ptr<ByteChannel>& shared() const noexcept { return bytes_; }
+
+ private:
+  static std::shared_ptr<ByteChannel> create(ChannelConfig config) {
+    if (config.size_bytes == 0) config.size_bytes = sizeof(T);
+    return checked(make_channel(config));
+  }
+  static std::shared_ptr<ByteChannel> checked(std::shared_ptr<ByteChannel> bytes);
+
+  std::shared_ptr<ByteChannel> bytes_;
+};
+
+namespace detail {
+// throw_channel_size_mismatch throws the InputError for a typed view of the wrong size.
+[[noreturn]] void throw_channel_size_mismatch(const ByteChannel* channel, std::size_t type_size);
+}  // namespace detail
+
+template <class T>
+std::shared_ptr<ByteChannel> Channel<T>::checked(std::shared_ptr<ByteChannel> bytes) {
+  if (bytes == nullptr || bytes->size_bytes() != sizeof(T)) {
+    detail::throw_channel_size_mismatch(bytes.get(), sizeof(T));
+  }
+  return bytes;
+}
+
+}  // namespace rtpar
