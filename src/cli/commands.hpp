@@ -28,6 +28,10 @@ Command add_bench_forkjoin(CLI::App& app);
 // scheduling- and barrier-latency microbenchmarks (bench_latency.cpp).
 Command add_bench_latency(CLI::App& app);
 
+// add_bench_channels registers the options of `rtpar bench channels`: openmp-rt.md Fig. 3 and
+// Fig. 4 reproduced on rtpar's channels (bench_channels.cpp).
+Command add_bench_channels(CLI::App& app);
+
 // Exit statuses shared by all subcommands.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFail = 1;
