@@ -10,6 +10,7 @@
 // next even one, so neither side can mistake an old value for a new one.
 #pragma once
 
+#include "rtpar/cpu_relax.hpp"
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,14 +41,7 @@ inline void futex_wake(std::atomic<std::uint32_t>& word) noexcept {
           nullptr, 0);
 }
 
-// cpu_relax tells the core we are spinning (frees pipeline resources; nicer to a hyper-twin).
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
+using rtpar::cpu_relax;
 
 // PingPongKind selects the waiting mechanism of both sides.
 enum class PingPongKind { spin, futex };

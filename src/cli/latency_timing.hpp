@@ -2,6 +2,7 @@
 // built from. Every busy-wait takes an absolute end time, so no SCHED_FIFO spin can run away.
 #pragma once
 
+#include "rtpar/cpu_relax.hpp"
 #include <sys/prctl.h>
 
 #include <cerrno>
@@ -12,14 +13,7 @@
 
 namespace rtpar::cli {
 
-// cpu_relax tells the core (and a hypervisor's pause-loop exiting) that this is a spin loop.
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
+using rtpar::cpu_relax;
 
 // sleep_until sleeps until the absolute CLOCK_MONOTONIC time t_ns (returns at once if it has
 // passed). Absolute, so the release time the benchmark compares against is exactly the timer's.

@@ -20,6 +20,7 @@
 // sequence, so the waiter that sees the final count sees every decrementer's writes.
 #pragma once
 
+#include "rtpar/cpu_relax.hpp"
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -33,14 +34,7 @@ namespace rtpar::detail {
 // kSleeper is the flag bit; payloads are multiples of 2.
 inline constexpr std::uint32_t kSleeper = 1;
 
-// cpu_relax tells the core we are spinning (frees pipeline resources for the sibling thread).
-inline void cpu_relax() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
+using rtpar::cpu_relax;
 
 // publish replaces the payload of word with `payload` (flag cleared) and wakes every sleeper.
 inline void publish(std::atomic<std::uint32_t>& word, std::uint32_t payload) noexcept {
