@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "kernels/builtin.hpp"
+#include "rtpar/channel_set.hpp"
 #include "rtpar/rtpar_kernel.h"
 
 namespace rtpar::kernels {
@@ -23,7 +24,7 @@ class LibraryKernel final : public Kernel {
 
   void run(JobContext& job) override {
     const rtpar_job c_job{job.index, job.release_ns, job.team != nullptr ? job.team->size() : 1,
-                          job.team};
+                          job.team, job.channels};
     fn_(&c_job);
   }
 
@@ -69,6 +70,34 @@ KernelBuild make_library(const KernelRequest& request, const Args& args) {
 }
 
 }  // namespace rtpar::kernels
+
+// The C entry points report errors as -1: exceptions must not cross the C ABI.
+extern "C" int rtpar_channel_write(const rtpar_job* job, const char* channel, const void* src,
+                                   size_t size) {
+  auto* endpoint = static_cast<rtpar::Endpoint*>(job->channels);
+  if (endpoint == nullptr || channel == nullptr) return -1;
+  try {
+    rtpar::ByteChannel& c = endpoint->writer(channel);
+    if (c.size_bytes() != size) return -1;
+    c.write(src);
+    return 0;
+  } catch (...) {
+    return -1;
+  }
+}
+
+extern "C" int rtpar_channel_read(const rtpar_job* job, const char* channel, void* dst,
+                                  size_t size) {
+  auto* endpoint = static_cast<rtpar::Endpoint*>(job->channels);
+  if (endpoint == nullptr || channel == nullptr) return -1;
+  try {
+    rtpar::ChannelReader& r = endpoint->reader(channel);
+    if (r.channel()->size_bytes() != size) return -1;
+    return r.read(dst).ok ? 1 : 0;
+  } catch (...) {
+    return -1;
+  }
+}
 
 extern "C" void rtpar_parallel_for(const rtpar_job* job, int64_t n,
                                    void (*body)(int64_t i, void* ctx), void* ctx) {
