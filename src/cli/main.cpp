@@ -29,6 +29,9 @@ int main(int argc, char** argv) try {
   CLI::App* latency = bench->add_subcommand(
       "latency", "Scheduling (preemption) and barrier latency (rt-openmp.md §VI-B)");
   commands.emplace_back(latency, add_bench_latency(*latency));
+  CLI::App* channels = bench->add_subcommand(
+      "channels", "Channel response time and failed reads (openmp-rt.md Fig. 3 and Fig. 4)");
+  commands.emplace_back(channels, add_bench_channels(*channels));
 
   try {
     app.parse(argc, argv);
