@@ -68,22 +68,24 @@ void fill(Matrix& m, std::uint64_t seq) {
 
 // square computes out = a·a with a naive i-k-j loop (the paper multiplies the two received
 // matrices with Strassen; any fixed O(n³) work on the received data serves the same purpose).
-std::int64_t square(const Matrix& a, std::array<std::int32_t, kN * kN>& out) {
+// Unsigned arithmetic: the products wrap (defined behaviour), the work is the same.
+std::int64_t square(const Matrix& a, std::array<std::uint32_t, kN * kN>& out) {
   out.fill(0);
   for (int i = 0; i < kN; ++i) {
     for (int k = 0; k < kN; ++k) {
-      const std::int32_t aik = a.v[i * kN + k];
-      for (int j = 0; j < kN; ++j) out[i * kN + j] += aik * a.v[k * kN + j];
+      const auto aik = static_cast<std::uint32_t>(a.v[i * kN + k]);
+      for (int j = 0; j < kN; ++j)
+        out[i * kN + j] += aik * static_cast<std::uint32_t>(a.v[k * kN + j]);
     }
   }
-  return out[0] + out[kN * kN - 1];
+  return static_cast<std::int64_t>(out[0]) + out[kN * kN - 1];
 }
 
 // Side is one pair's buffers and counters, allocated before the run (jobs never allocate).
 struct Side {
   Matrix source{};
   Matrix received{};
-  std::array<std::int32_t, kN * kN> product{};
+  std::array<std::uint32_t, kN * kN> product{};
   std::atomic<std::int64_t> reads{0};
   std::atomic<std::int64_t> failed{0};
   std::atomic<std::int64_t> torn{0};
