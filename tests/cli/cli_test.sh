@@ -90,6 +90,11 @@ no_rt_privilege)
   printf '[system]\ncores = [0]\n[[task]]\nname = "tick"\nperiod = "10ms"\nwork = "100us"\n' > tick.toml
   chmod 755 "$work"; chmod 644 tick.toml
   drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
+  # The unprivileged user must be able to reach the binary and the file (a checkout under a
+  # private home directory would not be): otherwise this environment cannot run the test.
+  if ! "${drop[@]}" test -x "$rtpar" -a -r tick.toml; then
+    echo "user 65534 cannot reach $rtpar or $work: skipped"; exit 0
+  fi
   expect_status 3 "${drop[@]}" prlimit --rtprio=0 "$rtpar" run tick.toml --duration 200ms --no-mlock
   grep -qi "hint" <<<"$err" || fail "no hint: $err"
   expect_status 0 "${drop[@]}" prlimit --rtprio=0 "$rtpar" run tick.toml --duration 200ms --best-effort --json
