@@ -93,8 +93,8 @@ TEST_CASE("channel taskset: static checks name the channel's line and field") {
                      "size = 8\nwriter = \"cam\"\nreaders = [\"track\"]\n",
                  "channel[1].name", 17, "duplicate channel name");
   try {
-    (void)rtpar::parse_taskset(
-        "[[task]]\nname = \"nonrt\"\nperiod = \"5ms\"\nwork = \"1ms\"\n", "r.toml");
+    (void)rtpar::parse_taskset("[[task]]\nname = \"nonrt\"\nperiod = \"5ms\"\nwork = \"1ms\"\n",
+                               "r.toml");
     FAIL_CHECK("accepted a task named nonrt");
   } catch (const rtpar::InputError& e) {
     CHECK(e.field() == "task[0].name");
@@ -122,11 +122,11 @@ TEST_CASE("channel taskset: lock ceilings come from the plan, lock order from th
 }
 
 TEST_CASE("channel taskset: tasks exchange values through job handles; a non-RT thread attaches") {
-  rtpar::System sys(parse(
-      "[[channel]]\nname = \"frames\"\nsize = 16\nwriter = \"cam\"\n"
-      "readers = [\"track\", \"nonrt\"]\n"
-      "[[channel]]\nname = \"cmd\"\nkind = \"retry\"\nsize = 16\nwriter = \"nonrt\"\n"
-      "readers = [\"cam\"]\n"));
+  rtpar::System sys(
+      parse("[[channel]]\nname = \"frames\"\nsize = 16\nwriter = \"cam\"\n"
+            "readers = [\"track\", \"nonrt\"]\n"
+            "[[channel]]\nname = \"cmd\"\nkind = \"retry\"\nsize = 16\nwriter = \"nonrt\"\n"
+            "readers = [\"cam\"]\n"));
   std::atomic<int> torn{0}, backwards{0}, reads{0}, commands{0};
   sys.bind("cam", [&](rtpar::JobContext& job) {
     Frame cmd{};

@@ -10,10 +10,10 @@
 // next even one, so neither side can mistake an old value for a new one.
 #pragma once
 
-#include "rtpar/cpu_relax.hpp"
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "rtpar/cpu_relax.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -16,9 +16,9 @@ class Endpoint;
 
 // JobContext is what a job sees: its index, its release time, and the team over its cores.
 struct JobContext {
-  std::int64_t index = 0;       // 0-based job number within the task
-  std::int64_t release_ns = 0;  // absolute CLOCK_MONOTONIC release time of this job
-  Team* team = nullptr;         // fork/join team on the task's cores (size 1 for a light task)
+  std::int64_t index = 0;        // 0-based job number within the task
+  std::int64_t release_ns = 0;   // absolute CLOCK_MONOTONIC release time of this job
+  Team* team = nullptr;          // fork/join team on the task's cores (size 1 for a light task)
   Endpoint* channels = nullptr;  // the task's channel handles (rtpar/channel_set.hpp)
 };
 

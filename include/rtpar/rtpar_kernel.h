@@ -15,11 +15,11 @@ extern "C" {
 
 /* rtpar_job describes the job being run. */
 typedef struct rtpar_job { /* NOLINT(readability-identifier-naming): C ABI */
-  int64_t index;      /* 0-based job number within the task */
-  int64_t release_ns; /* absolute CLOCK_MONOTONIC release time */
-  int32_t threads;    /* size of the task's fork/join team */
-  void* runtime;      /* opaque: pass the job to rtpar_parallel_for */
-  void* channels;     /* opaque: pass the job to rtpar_channel_write / rtpar_channel_read */
+  int64_t index;           /* 0-based job number within the task */
+  int64_t release_ns;      /* absolute CLOCK_MONOTONIC release time */
+  int32_t threads;         /* size of the task's fork/join team */
+  void* runtime;           /* opaque: pass the job to rtpar_parallel_for */
+  void* channels;          /* opaque: pass the job to rtpar_channel_write / rtpar_channel_read */
 } rtpar_job;
 
 /* rtpar_kernel_fn is the type of a kernel symbol. */

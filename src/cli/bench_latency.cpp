@@ -45,7 +45,7 @@ struct LatencyOptions {
 
 // Measurement is one row of the output: a benchmark, its wait policy (barrier only) and samples.
 struct Measurement {
-  std::string benchmark;          // "sched_latency" or "barrier_latency"
+  std::string benchmark;  // "sched_latency" or "barrier_latency"
   std::optional<std::string> wait;
   std::vector<std::int64_t> sorted;  // per-trial ns, ascending
 };
@@ -209,7 +209,8 @@ Command add_bench_latency(CLI::App& app) {
   app.add_flag("--best-effort", opts->best_effort,
                "Use SCHED_OTHER instead of SCHED_FIFO (no privilege needed); said in the output");
   app.add_flag("--json", opts->json, "Print the results as JSON on stdout");
-  app.add_option("--samples", opts->samples, "Write the raw per-trial samples (ns) as CSV into DIR");
+  app.add_option("--samples", opts->samples,
+                 "Write the raw per-trial samples (ns) as CSV into DIR");
   return [opts]() {
     const std::vector<int> cpus = pick_cpus(opts->threads);
     if (!opts->samples.empty()) check_samples_dir(opts->samples);
@@ -264,16 +265,17 @@ Command add_bench_latency(CLI::App& app) {
     if (opts->best_effort) fmt::print("*** BEST EFFORT (no real-time scheduling) ***\n");
     fmt::print("{} threads on CPUs {}, {} trials each, {}, memory {}\n", cpus.size(),
                cpu_list(cpus), opts->trials,
-               opts->best_effort ? "SCHED_OTHER"
-                                 : fmt::format("SCHED_FIFO (high {}, low {}, team {})",
-                                               sched.high_priority, sched.low_priority,
-                                               BarrierLatencyConfig{}.priority),
+               opts->best_effort
+                   ? "SCHED_OTHER"
+                   : fmt::format("SCHED_FIFO (high {}, low {}, team {})", sched.high_priority,
+                                 sched.low_priority, BarrierLatencyConfig{}.priority),
                locked ? "locked" : "NOT locked");
     fmt::print("{}", results_table(rows));
     if (late > 0) {
-      fmt::print("note: in {} scheduling trial(s) a low-priority thread started only after the "
-                 "release (its core was held by non-preemptible work): not preemptions\n",
-                 late);
+      fmt::print(
+          "note: in {} scheduling trial(s) a low-priority thread started only after the "
+          "release (its core was held by non-preemptible work): not preemptions\n",
+          late);
     }
     if (!opts->samples.empty()) fmt::print("samples written to {}/\n", opts->samples);
     return kExitOk;

@@ -37,9 +37,9 @@ Command add_calibrate(CLI::App& app) {
     const std::vector<int> cpus = online_cpus();
     const int max_threads = opts->threads > 0 ? opts->threads : static_cast<int>(cpus.size());
     if (max_threads > static_cast<int>(cpus.size())) {
-      throw InputError(SourceLocation{"<command line>", 0, 0}, "--threads",
-                       fmt::format("{} threads but only {} CPUs are online", max_threads,
-                                   cpus.size()));
+      throw InputError(
+          SourceLocation{"<command line>", 0, 0}, "--threads",
+          fmt::format("{} threads but only {} CPUs are online", max_threads, cpus.size()));
     }
     char host[256] = "unknown";
     gethostname(host, sizeof(host) - 1);
@@ -71,8 +71,8 @@ Command add_calibrate(CLI::App& app) {
           const ForkJoinCost c = measure_fork_join_cost(config, opts->iters, parked);
           profile.fork_join.push_back(c);
           fmt::print("{:>7}  {:<6}  {:<6}  {:>9.0f}  {:>8}  {:>8}  {:>9}  {:>9}\n", threads,
-                     to_string(wait.kind), parked ? "parked" : "b2b", c.mean_ns, c.p50_ns,
-                     c.p99_ns, c.p999_ns, c.max_ns);
+                     to_string(wait.kind), parked ? "parked" : "b2b", c.mean_ns, c.p50_ns, c.p99_ns,
+                     c.p999_ns, c.max_ns);
         }
       }
     }

@@ -2,8 +2,8 @@
 // built from. Every busy-wait takes an absolute end time, so no SCHED_FIFO spin can run away.
 #pragma once
 
-#include "rtpar/cpu_relax.hpp"
 #include <sys/prctl.h>
+#include "rtpar/cpu_relax.hpp"
 
 #include <cerrno>
 #include <cstdint>

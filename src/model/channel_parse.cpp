@@ -31,12 +31,12 @@ std::size_t parse_size(const TableReader& reader, const toml::node& value) {
     std::string_view name;
     std::uint64_t bytes;
   };
-  static constexpr Unit kUnits[] = {{"B", 1},          {"KiB", 1024},    {"MiB", 1024 * 1024},
-                                    {"kB", 1000},      {"KB", 1000},     {"MB", 1000 * 1000},
+  static constexpr Unit kUnits[] = {{"B", 1},         {"KiB", 1024}, {"MiB", 1024 * 1024},
+                                    {"kB", 1000},     {"KB", 1000},  {"MB", 1000 * 1000},
                                     {"GiB", 1U << 30}};
   if (ec != std::errc() || end == text.data()) {
-    reader.fail(&value, "size", "expected a byte count like \"64KiB\", got \"" +
-                                    std::string(text) + "\"");
+    reader.fail(&value, "size",
+                "expected a byte count like \"64KiB\", got \"" + std::string(text) + "\"");
   }
   for (const Unit& u : kUnits) {
     if (unit == u.name) {
@@ -115,8 +115,8 @@ void check_channels(const TaskSet& set, const FieldLocations* locations) {
     const auto fail = [&](const std::string& key, const std::string& message) {
       const SourceLocation fallback =
           c.where.file.empty() ? SourceLocation{set.source, 0, 0} : c.where;
-      const SourceLocation* at = locations != nullptr ? locations->find(prefix + "." + key)
-                                                      : nullptr;
+      const SourceLocation* at =
+          locations != nullptr ? locations->find(prefix + "." + key) : nullptr;
       const std::string base = key.substr(0, key.find('['));
       if (at == nullptr && locations != nullptr) at = locations->find(prefix + "." + base);
       throw InputError(at != nullptr ? *at : fallback, prefix + "." + base,

@@ -287,8 +287,7 @@ TaskSet parse_taskset(std::string_view text, const std::string& source) {
                        "expected an array of tables: write each channel as [[channel]]");
     }
     for (std::size_t i = 0; i < array->size(); ++i) {
-      set.channels.push_back(
-          model::parse_channel(*(*array)[i].as_table(), i, source, locations));
+      set.channels.push_back(model::parse_channel(*(*array)[i].as_table(), i, source, locations));
     }
   }
 

@@ -65,8 +65,8 @@ ChannelSet::ChannelSet(const TaskSet& set, const Plan& plan, bool best_effort)
     ByteChannel* channel = channels_.back().get();
     endpoint_of(spec.writer).writes_.emplace_back(spec.name, channel);
     for (std::size_t k = 0; k < spec.readers.size(); ++k) {
-      endpoint_of(spec.readers[k]).reads_.emplace_back(spec.name,
-                                                       channel->reader(static_cast<int>(k)));
+      endpoint_of(spec.readers[k])
+          .reads_.emplace_back(spec.name, channel->reader(static_cast<int>(k)));
     }
   }
   // Tasks without channels get an empty endpoint too, so every job has one.

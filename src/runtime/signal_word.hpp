@@ -20,10 +20,10 @@
 // sequence, so the waiter that sees the final count sees every decrementer's writes.
 #pragma once
 
-#include "rtpar/cpu_relax.hpp"
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include "rtpar/cpu_relax.hpp"
 
 #include "rtpar/team.hpp"
 #include "rtpar/time.hpp"
