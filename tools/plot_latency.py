@@ -54,7 +54,13 @@ def main():
     args = parser.parse_args()
 
     files = sorted(glob.glob(os.path.join(args.dir, "sched_latency.csv")))
-    files += sorted(glob.glob(os.path.join(args.dir, "barrier_latency_*.csv")))
+    order = {"spin": 0, "block": 1, "hybrid": 2}  # the CLI's row order
+
+    def wait_of(path):
+        return os.path.basename(path)[len("barrier_latency_"):-len(".csv")]
+
+    files += sorted(glob.glob(os.path.join(args.dir, "barrier_latency_*.csv")),
+                    key=lambda p: (order.get(wait_of(p), len(order)), p))
     if not files:
         sys.exit(f"plot_latency: no sched_latency.csv or barrier_latency_*.csv in {args.dir}")
     series = [(title_of(p), load(p)) for p in files]
