@@ -8,7 +8,7 @@ namespace rtpar {
 namespace {
 
 // describe builds "file:line:column: field: message", dropping the parts that are unknown so the
-// text never shows placeholders such as ":0:0" or an empty field.
+// text never shows meaningless parts such as ":0:0" or an empty field.
 std::string describe(const SourceLocation& where, const std::string& field,
                      const std::string& message) {
   std::string text = where.file;
