@@ -10,6 +10,7 @@
 #include "rtpar/channel.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/kernel.hpp"
+#include "rtpar/steal_config.hpp"
 #include "rtpar/time.hpp"
 
 namespace rtpar {
@@ -18,6 +19,16 @@ namespace rtpar {
 enum class PlannerKind {
   federated,     // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
   federated_ws,  // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
+  decomposition,  // rt-openmp.md §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
+  fork_join_rta,  // fjos.md §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
+  partitioned,    // openmp-rt.md §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
+};
+
+// FitKind is the bin-packing heuristic of the decomposition planner (system.fit).
+enum class FitKind {
+  fbb_ffd,    // Fisher–Baruah–Baker first-fit decreasing with the offset-aware RBF* (default)
+  first_fit,  // first core whose density/RBF test passes, strands in deadline order
+  worst_fit,  // the least-loaded core that passes
 };
 
 // OverrunPolicy says what happens to releases that pass while the previous job is still running.
@@ -28,7 +39,29 @@ enum class OverrunPolicy {
 
 // RuntimeKind names the parallel runtime that runs a task's jobs.
 enum class RuntimeKind {
-  team,  // fork/join team over the task's cores
+  team,   // fork/join team over the task's cores
+  steal,  // work-stealing runtime over the task's cores (rtpar/steal.hpp)
+};
+
+// SegmentSpec is one segment of a parallel-synchronous task ([[task.segment]]): `strands`
+// independent strands of `length` each, all released together once the previous segment is done.
+struct SegmentSpec {
+  std::int64_t strands = 1;
+  Duration length{0};
+  SourceLocation where;
+};
+
+// DagNode is one node of an explicit DAG task ([[task.node]]), for analysis-only use.
+struct DagNode {
+  std::string name;
+  Duration length{0};
+  std::vector<int> after;  // indices (into DagSpec::nodes) of the nodes that must finish first
+  SourceLocation where;
+};
+
+// DagSpec is an explicit DAG task: nodes in file order; edges are `after` lists (acyclic).
+struct DagSpec {
+  std::vector<DagNode> nodes;
 };
 
 // SystemSpec is the [system] table: the machine the task set is analysed for and run on.
@@ -38,6 +71,11 @@ struct SystemSpec {
   PlannerKind planner = PlannerKind::federated;
   double delta = 1.5;  // δ, the critical-path coefficient of federated-ws (rtws.md §V-B)
   std::vector<int> nonrt_cores;  // CPU ids reserved for non-real-time work (not given to RT tasks)
+  FitKind fit = FitKind::fbb_ffd;  // decomposition: how strands are packed onto cores
+  int sockets = 1;                 // sockets the cores are split into evenly (core-count targets)
+  // fork_join_overhead is charged per fork by fork-join-rta when no measured overhead profile is
+  // given (`rtpar check --overhead FILE`); zero when the file does not say.
+  Duration fork_join_overhead{0};
   SourceLocation where;          // location of [system] (or of the file when absent)
 };
 
@@ -53,6 +91,11 @@ struct TaskSpec {
   std::string kernel;            // kernel name as written ("spin", "segments", "lib:./x.so:f")
   std::shared_ptr<Kernel> code;  // the job code (built from `kernel`, or bound via System)
   RuntimeKind runtime = RuntimeKind::team;
+  StealConfig steal;                  // budget of runtime = "steal" ([task.steal])
+  std::vector<SegmentSpec> segments;  // parallel-synchronous structure (empty: unknown)
+  std::optional<DagSpec> dag;         // explicit DAG (analysis only; exclusive with segments)
+  std::vector<int> places;            // partitioned: the cores this task's threads may use
+  int threads = 0;                    // partitioned: team size (0: one thread per place)
   OverrunPolicy overrun = OverrunPolicy::queue;
   WaitPolicy wait;       // how team members wait inside a job (default hybrid, 50 µs)
   SourceLocation where;  // location of this [[task]] table
@@ -103,5 +146,6 @@ void validate_taskset(const TaskSet& set);
 const char* to_string(PlannerKind kind) noexcept;
 const char* to_string(OverrunPolicy policy) noexcept;
 const char* to_string(RuntimeKind kind) noexcept;
+const char* to_string(FitKind kind) noexcept;
 
 }  // namespace rtpar

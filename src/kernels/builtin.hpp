@@ -12,6 +12,9 @@ KernelBuild make_spin(const Args& args);
 // make_segments builds `segments`: a parallel-synchronous job, one parallel_for per segment.
 KernelBuild make_segments(const Args& args, const std::string& file);
 
+// make_segments_kernel builds the `segments` kernel for structure given as [[task.segment]].
+std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments);
+
 // make_matmul builds `matmul`: C = A·B on n×n doubles, rows split over the team.
 KernelBuild make_matmul(const Args& args);
 

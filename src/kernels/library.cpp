@@ -66,7 +66,7 @@ KernelBuild make_library(const KernelRequest& request, const Args& args) {
   }
   return KernelBuild{
       std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym)), std::nullopt,
-      std::nullopt};
+      std::nullopt, {}};
 }
 
 }  // namespace rtpar::kernels

@@ -52,7 +52,7 @@ KernelBuild make_matmul(const Args& args) {
   args.allow_only({"n"});
   const std::int64_t n = args.integer("n", 1, 8192);
   // Its execution time depends on the machine: the task must declare work (and span) itself.
-  return KernelBuild{std::make_shared<MatmulKernel>(n), std::nullopt, std::nullopt};
+  return KernelBuild{std::make_shared<MatmulKernel>(n), std::nullopt, std::nullopt, {}};
 }
 
 }  // namespace rtpar::kernels

@@ -5,10 +5,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
 #include "rtpar/kernel.hpp"
+#include "rtpar/taskset.hpp"
 
 namespace rtpar::kernels {
 
@@ -17,6 +19,7 @@ struct KernelBuild {
   std::shared_ptr<Kernel> kernel;
   std::optional<Duration> work;  // C implied by the arguments (segments), else nullopt
   std::optional<Duration> span;  // L implied by the arguments (segments, spin), else nullopt
+  std::vector<SegmentSpec> segments;  // parallel-synchronous structure (segments), else empty
 };
 
 // KernelRequest is what the task-set parser hands the registry.

@@ -68,9 +68,21 @@ KernelBuild make_segments(const Args& args, const std::string& file) {
   if (work > std::numeric_limits<std::int64_t>::max()) {
     args.error(&list, args.field("segments"), "total work overflows 64-bit nanoseconds");
   }
+  std::vector<SegmentSpec> structure;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const toml::node& entry = *list[i].as_table();
+    structure.push_back(SegmentSpec{segments[i].strands, segments[i].length,
+                                    args.location(entry.source())});
+  }
   return KernelBuild{std::make_shared<SegmentsKernel>(std::move(segments)),
                      Duration(static_cast<std::int64_t>(work)),
-                     Duration(static_cast<std::int64_t>(span))};
+                     Duration(static_cast<std::int64_t>(span)), std::move(structure)};
+}
+
+std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments) {
+  std::vector<Segment> list;
+  for (const SegmentSpec& s : segments) list.push_back(Segment{s.strands, s.length});
+  return std::make_shared<SegmentsKernel>(std::move(list));
 }
 
 }  // namespace rtpar::kernels

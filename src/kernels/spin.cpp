@@ -27,7 +27,7 @@ class SpinKernel final : public Kernel {
 KernelBuild make_spin(const Args& args) {
   args.allow_only({});
   // spin is sequential: its span equals its work, which the task must declare.
-  return KernelBuild{std::make_shared<SpinKernel>(), std::nullopt, std::nullopt};
+  return KernelBuild{std::make_shared<SpinKernel>(), std::nullopt, std::nullopt, {}};
 }
 
 }  // namespace rtpar::kernels

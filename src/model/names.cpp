@@ -12,6 +12,12 @@ const char* to_string(PlannerKind kind) noexcept {
       return "federated";
     case PlannerKind::federated_ws:
       return "federated-ws";
+    case PlannerKind::decomposition:
+      return "decomposition";
+    case PlannerKind::fork_join_rta:
+      return "fork-join-rta";
+    case PlannerKind::partitioned:
+      return "partitioned";
   }
   return "unknown";
 }
@@ -30,6 +36,20 @@ const char* to_string(RuntimeKind kind) noexcept {
   switch (kind) {
     case RuntimeKind::team:
       return "team";
+    case RuntimeKind::steal:
+      return "steal";
+  }
+  return "unknown";
+}
+
+const char* to_string(FitKind kind) noexcept {
+  switch (kind) {
+    case FitKind::fbb_ffd:
+      return "fbb-ffd";
+    case FitKind::first_fit:
+      return "first-fit";
+    case FitKind::worst_fit:
+      return "worst-fit";
   }
   return "unknown";
 }

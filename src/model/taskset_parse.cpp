@@ -17,8 +17,10 @@
 
 #include <toml++/toml.h>
 
+#include "kernels/builtin.hpp"
 #include "kernels/registry.hpp"
 #include "model/channel_parse.hpp"
+#include "model/structure_parse.hpp"
 #include "model/taskset_check.hpp"
 #include "model/toml_fields.hpp"
 #include "rtpar/executor.hpp"
@@ -37,27 +39,18 @@ int clamp_to_int(std::int64_t value) {
                                                    std::numeric_limits<int>::max()));
 }
 
-// cpu_list reads an array of CPU ids in ascending order. Each id's location is recorded under its
-// index after sorting ("system.cores[0]" is the smallest), which is the index check_taskset
-// reports; the sort is stable so a repeated id is reported at its second occurrence.
-std::vector<int> cpu_list(const TableReader& reader, std::string_view key, const toml::node& value,
-                          FieldLocations& locations) {
-  const toml::array* array = value.as_array();
-  if (array == nullptr) reader.fail(&value, key, "expected an array of CPU ids like [0, 1, 2]");
-  std::vector<std::pair<int, SourceLocation>> ids;
-  for (const toml::node& element : *array) {
-    if (!element.is_integer()) reader.fail(&element, key, "expected an integer CPU id");
-    ids.emplace_back(clamp_to_int(element.as_integer()->get()),
-                     location(reader.file(), element.source()));
+// parse_choice maps the string value of key to one of the enumerators in `choices`.
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse_choice(const TableReader& reader, std::string_view key,
+                                 const std::pair<std::string_view, Enum> (&choices)[N]) {
+  const auto text = reader.string(key);
+  if (!text) return std::nullopt;
+  std::string expected;
+  for (const auto& [name, value] : choices) {
+    if (*text == name) return value;
+    expected += (expected.empty() ? "\"" : ", \"") + std::string(name) + "\"";
   }
-  std::stable_sort(ids.begin(), ids.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<int> cpus;
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    cpus.push_back(ids[k].first);
-    locations.add(reader.field(key) + "[" + std::to_string(k) + "]", ids[k].second);
-  }
-  return cpus;
+  reader.fail(reader.node(key), key, "unknown value \"" + *text + "\" (expected " + expected + ")");
 }
 
 // parse_system reads [system] (table may be null when the file has none).
@@ -70,7 +63,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
     return spec;
   }
   const TableReader reader(*table, file, "system", locations);
-  reader.allow_only({"cores", "planner", "delta", "nonrt_cores"});
+  reader.allow_only(
+      {"cores", "planner", "delta", "nonrt_cores", "fit", "sockets", "fork_join_overhead"});
   spec.where = reader.where();
 
   if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
@@ -89,17 +83,19 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
     reader.fail(cores, "cores", "expected an array of CPU ids like [0, 1, 2] or a core count");
   }
 
-  if (const auto planner = reader.string("planner")) {
-    if (*planner == "federated") {
-      spec.planner = PlannerKind::federated;
-    } else if (*planner == "federated-ws") {
-      spec.planner = PlannerKind::federated_ws;
-    } else {
-      reader.fail(
-          reader.node("planner"), "planner",
-          "unknown planner \"" + *planner + "\" (expected \"federated\" or \"federated-ws\")");
-    }
-  }
+  static constexpr std::pair<std::string_view, PlannerKind> kPlanners[] = {
+      {"federated", PlannerKind::federated},
+      {"federated-ws", PlannerKind::federated_ws},
+      {"decomposition", PlannerKind::decomposition},
+      {"fork-join-rta", PlannerKind::fork_join_rta},
+      {"partitioned", PlannerKind::partitioned}};
+  spec.planner = parse_choice(reader, "planner", kPlanners).value_or(PlannerKind::federated);
+  static constexpr std::pair<std::string_view, FitKind> kFits[] = {
+      {"fbb-ffd", FitKind::fbb_ffd}, {"first-fit", FitKind::first_fit},
+      {"worst-fit", FitKind::worst_fit}};
+  spec.fit = parse_choice(reader, "fit", kFits).value_or(FitKind::fbb_ffd);
+  if (const auto sockets = reader.integer("sockets")) spec.sockets = clamp_to_int(*sockets);
+  spec.fork_join_overhead = reader.duration("fork_join_overhead").value_or(Duration::zero());
 
   if (const toml::node* delta = reader.node("delta")) {
     if (const auto* real = delta->as_floating_point()) {
@@ -117,20 +113,6 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   return spec;
 }
 
-// parse_choice maps the string value of key to one of the enumerators in `choices`.
-template <typename Enum, std::size_t N>
-std::optional<Enum> parse_choice(const TableReader& reader, std::string_view key,
-                                 const std::pair<std::string_view, Enum> (&choices)[N]) {
-  const auto text = reader.string(key);
-  if (!text) return std::nullopt;
-  std::string expected;
-  for (const auto& [name, value] : choices) {
-    if (*text == name) return value;
-    expected += (expected.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-  }
-  reader.fail(reader.node(key), key, "unknown value \"" + *text + "\" (expected " + expected + ")");
-}
-
 // parse_task reads the [[task]] at index i, builds its kernel, and fills in defaults.
 TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& file,
                     FieldLocations& locations) {
@@ -145,7 +127,8 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     reader.set_label(task_label(task.name));
   }
   reader.allow_only({"name", "period", "deadline", "phase", "work", "span", "priority", "kernel",
-                     "args", "runtime", "overrun", "wait", "wait_spin"});
+                     "args", "runtime", "overrun", "wait", "wait_spin", "segment", "node", "places",
+                     "threads", "steal"});
   if (!name) reader.fail(nullptr, "name", "required");
 
   const auto period = reader.duration("period");
@@ -158,7 +141,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
   if (const auto priority = reader.integer("priority")) task.priority = clamp_to_int(*priority);
 
   static constexpr std::pair<std::string_view, RuntimeKind> kRuntimes[] = {
-      {"team", RuntimeKind::team}};
+      {"team", RuntimeKind::team}, {"steal", RuntimeKind::steal}};
   task.runtime = parse_choice(reader, "runtime", kRuntimes).value_or(RuntimeKind::team);
   static constexpr std::pair<std::string_view, OverrunPolicy> kOverruns[] = {
       {"queue", OverrunPolicy::queue}, {"skip", OverrunPolicy::skip}};
@@ -173,17 +156,71 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     task.wait.spin_ns = *spin;
   }
 
+  if (const toml::node* steal = reader.node("steal")) {
+    task.steal = parse_steal(reader, *steal, locations);
+  }
+  if (const toml::node* places = reader.node("places")) {
+    task.places = cpu_list(reader, "places", *places, locations);
+    if (task.places.empty()) reader.fail(places, "places", "must name at least one CPU");
+  }
+  if (const auto threads = reader.integer("threads")) {
+    if (*threads < 1 || *threads > 1024) {
+      reader.fail(reader.node("threads"), "threads", "expected an integer between 1 and 1024");
+    }
+    task.threads = static_cast<int>(*threads);
+  }
+  const toml::node* segment_node = reader.node("segment");
+  const toml::node* dag_node = reader.node("node");
+  if (segment_node != nullptr && dag_node != nullptr) {
+    reader.fail(dag_node, "node",
+                "a task is either parallel-synchronous ([[task.segment]]) or a DAG "
+                "([[task.node]]), not both");
+  }
+  if (segment_node != nullptr) task.segments = parse_segments(reader, *segment_node, locations);
+  if (dag_node != nullptr) task.dag = parse_dag(reader, *dag_node, locations);
+
   const toml::node* args = reader.node("args");
   if (args != nullptr && !args->is_table()) {
     reader.fail(args, "args", "expected a table, e.g. args = { n = 256 }");
   }
-  task.kernel = reader.string("kernel").value_or("spin");
+  const auto kernel_name = reader.string("kernel");
   const toml::node* kernel_node = reader.node("kernel");
   const toml::source_region kernel_where =
       kernel_node != nullptr ? kernel_node->source() : table.source();
-  // make_kernel reports bad args itself (as InputError at the offending arg).
-  kernels::KernelBuild built = kernels::make_kernel(kernels::KernelRequest{
-      task.kernel, args != nullptr ? args->as_table() : nullptr, file, prefix, kernel_where});
+  kernels::KernelBuild built;
+  if (!kernel_name && !task.segments.empty()) {
+    // [[task.segment]] without a kernel: the job burns each strand's length (the segments kernel).
+    if (args != nullptr) reader.fail(args, "args", "args need a kernel (none is given)");
+    task.kernel = "segments";
+    built.kernel = kernels::make_segments_kernel(task.segments);
+    built.work = model::segments_work(task.segments);
+    built.span = model::segments_span(task.segments);
+  } else if (!kernel_name && task.dag) {
+    // An explicit DAG is for analysis: it has no code unless a kernel is named (run refuses it).
+    if (args != nullptr) reader.fail(args, "args", "args need a kernel (none is given)");
+    built.work = model::dag_work(*task.dag);
+    built.span = model::dag_span(*task.dag);
+  } else {
+    task.kernel = kernel_name.value_or("spin");
+    // make_kernel reports bad args itself (as InputError at the offending arg).
+    built = kernels::make_kernel(kernels::KernelRequest{
+        task.kernel, args != nullptr ? args->as_table() : nullptr, file, prefix, kernel_where});
+    if (!built.segments.empty()) {
+      if (!task.segments.empty()) {
+        reader.fail(segment_node, "segment",
+                    "the segments kernel's args already give the structure; drop "
+                    "[[task.segment]] or the kernel");
+      }
+      task.segments = std::move(built.segments);
+    } else if (!task.segments.empty() || task.dag) {
+      // The structure then describes a kernel the planners cannot see into; the sums still
+      // have to agree with the task's work and span (checked below and by check_taskset).
+      if (!built.work) built.work = task.dag ? model::dag_work(*task.dag)
+                                             : model::segments_work(task.segments);
+      if (!built.span) built.span = task.dag ? model::dag_span(*task.dag)
+                                             : model::segments_span(task.segments);
+    }
+  }
   task.code = std::move(built.kernel);
 
   // Work and span the kernel derived are reported at the kernel when a rule rejects them.

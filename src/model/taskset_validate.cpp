@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/channel_parse.hpp"
+#include "model/structure_parse.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
 
@@ -26,6 +27,8 @@ class Checker {
   void tasks() const;
   // task checks task i; names maps each valid name seen so far to its task index.
   void task(std::size_t i, std::map<std::string, std::size_t, std::less<>>& names) const;
+  // structure checks task i's segments or DAG, places, threads and work-stealing budget.
+  void structure(std::size_t i) const;
 
  private:
   // locate prefers the recorded location of key, then of field, then fallback.
@@ -119,6 +122,86 @@ void Checker::system() const {
   if (!std::isfinite(sys.delta) || sys.delta <= 0.0) {
     fail_system("delta", -1, "must be a finite number > 0");
   }
+  if (sys.sockets < 1 || static_cast<std::size_t>(sys.sockets) > sys.cores.size()) {
+    fail_system("sockets", -1,
+                "must be between 1 and the number of cores (" + std::to_string(sys.cores.size()) +
+                    ")");
+  }
+  if (sys.fork_join_overhead < Duration::zero()) {
+    fail_system("fork_join_overhead", -1, "must not be negative");
+  }
+}
+
+void Checker::structure(std::size_t i) const {
+  const TaskSpec& t = set_.tasks[i];
+  if (!t.segments.empty() && t.dag) {
+    fail_task(i, "node", "a task is either parallel-synchronous or a DAG, not both");
+  }
+  for (std::size_t k = 0; k < t.segments.size(); ++k) {
+    const SegmentSpec& s = t.segments[k];
+    const std::string key = "segment[" + std::to_string(k) + "]";
+    if (s.strands < 1) fail_task(i, key + ".strands", "must be ≥ 1");
+    if (s.length <= Duration::zero()) fail_task(i, key + ".length", "must be > 0");
+  }
+  Duration work{0};
+  Duration span{0};
+  const char* what = nullptr;
+  if (!t.segments.empty()) {
+    work = segments_work(t.segments);
+    span = segments_span(t.segments);
+    what = "segments";
+  } else if (t.dag) {
+    if (t.dag->nodes.empty()) fail_task(i, "node", "a DAG task needs at least one node");
+    for (std::size_t k = 0; k < t.dag->nodes.size(); ++k) {
+      const DagNode& node = t.dag->nodes[k];
+      const std::string key = "node[" + std::to_string(k) + "]";
+      if (node.length <= Duration::zero()) fail_task(i, key + ".length", "must be > 0");
+      for (const int p : node.after) {
+        if (p < 0 || static_cast<std::size_t>(p) >= t.dag->nodes.size() ||
+            static_cast<std::size_t>(p) == k) {
+          fail_task(i, key + ".after", "refers to node index " + std::to_string(p) +
+                                           ", which is not another node of this task");
+        }
+      }
+    }
+    if (const int bad = dag_cycle(*t.dag); bad >= 0) {
+      fail_task(i, "node[" + std::to_string(bad) + "].after", "is on a cycle");
+    }
+    work = dag_work(*t.dag);
+    span = dag_span(*t.dag);
+    what = "nodes";
+  }
+  if (what != nullptr) {
+    // The structure and the declared C and L describe one job: they must agree exactly, or the
+    // planners that read the structure and those that read C and L would analyse different tasks.
+    if (work != t.work) {
+      fail_task(i, "work",
+                "work (C = " + format_duration(t.work) + ") disagrees with the " + what +
+                    " (total " + format_duration(work) + ")");
+    }
+    if (span != t.span) {
+      fail_task(i, "span",
+                "span (L = " + format_duration(t.span) + ") disagrees with the " + what +
+                    " (longest path " + format_duration(span) + ")");
+    }
+  }
+  for (std::size_t k = 0; k < t.places.size(); ++k) {
+    const int cpu = t.places[k];
+    const std::string key = "places[" + std::to_string(k) + "]";
+    if (cpu < 0 || cpu >= kMaxCpus) {
+      fail_task(i, key,
+                "CPU id " + std::to_string(cpu) + " is out of range 0.." +
+                    std::to_string(kMaxCpus - 1));
+    }
+    if (k > 0 && cpu <= t.places[k - 1]) {
+      fail_task(i, key, cpu == t.places[k - 1] ? "CPU " + std::to_string(cpu) + " is listed twice"
+                                               : std::string("CPU ids must be in ascending order"));
+    }
+  }
+  if (t.threads < 0 || t.threads > 1024) fail_task(i, "threads", "must be between 1 and 1024");
+  if (t.steal.max_depth < 1) fail_task(i, "steal.max_depth", "must be ≥ 1");
+  if (t.steal.frames_per_worker < 1) fail_task(i, "steal.frames_per_worker", "must be ≥ 1");
+  if (t.steal.stack_bytes < 64 * 1024) fail_task(i, "steal.stack_bytes", "must be ≥ 65536");
 }
 
 void Checker::tasks() const {
@@ -174,6 +257,7 @@ void Checker::task(std::size_t i, std::map<std::string, std::size_t, std::less<>
   if (t.priority && (*t.priority < 1 || *t.priority > 99)) {
     fail_task(i, "priority", "must be between 1 and 99 (SCHED_FIFO priorities)");
   }
+  structure(i);
 }
 
 }  // namespace

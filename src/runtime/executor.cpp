@@ -83,7 +83,11 @@ void check_runnable(const TaskSet& set, const Plan& plan) {
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     if (!set.tasks[i].code) {
       throw InputError(set.tasks[i].where, "task[" + std::to_string(i) + "].kernel",
-                       "task '" + set.tasks[i].name + "' has no code bound");
+                       "task '" + set.tasks[i].name + "' has no code bound" +
+                           (set.tasks[i].dag ? std::string(" (a [[task.node]] DAG without a kernel "
+                                                           "is for analysis only; name a kernel "
+                                                           "to run it)")
+                                             : std::string()));
     }
   }
 }

@@ -1,0 +1,24 @@
+// stages.hpp — the parallel-synchronous view of a task that the strand-level planners
+// (decomposition, fork-join-rta) analyse, and the deadline-monotonic priorities they share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::analysis {
+
+// stages_of returns the task's segments: its [[task.segment]] structure, or a single one-strand
+// segment of length C for a sequential task (C = L). A DAG task or a parallel task without
+// structure has no stages; then `why` says so and nullopt is returned.
+std::optional<std::vector<SegmentSpec>> stages_of(const TaskSpec& task, std::string& why);
+
+// dm_priorities gives every task a SCHED_FIFO priority in deadline-monotonic order (dm_before):
+// 90, 89, ... down to 1, where tasks beyond the 90th share priority 1; an explicit
+// TaskSpec::priority replaces the computed value. Equal priorities are analysed as interfering
+// with each other (SCHED_FIFO runs a queued equal-priority job first).
+std::vector<int> dm_priorities(const TaskSet& set);
+
+}  // namespace rtpar::analysis
