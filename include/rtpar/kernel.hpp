@@ -38,6 +38,21 @@ class Kernel {
   virtual void prepare(const KernelSetup& setup) { (void)setup; }
   // run executes one job. Runs on the task's master thread at its real-time priority.
   virtual void run(JobContext& job) = 0;
+
+  // run_strand executes strand `strand` of segment `segment` of a job, for strand-level plans
+  // (planners decomposition and fork-join-rta), where the executor calls it on the thread and at
+  // the priority the plan gives that strand; `job.team` is null then. Extension point: kernels
+  // whose jobs are parallel-synchronous override it and return true; the default returns false,
+  // and the executor refuses a strand-level plan for a kernel that cannot run strand by strand.
+  virtual bool run_strand(JobContext& job, int segment, std::int64_t strand) {
+    (void)job;
+    (void)segment;
+    (void)strand;
+    return false;
+  }
+
+  // supports_strands tells whether run_strand is implemented (checked before the first release).
+  [[nodiscard]] virtual bool supports_strands() const { return false; }
 };
 
 }  // namespace rtpar

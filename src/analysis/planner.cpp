@@ -1,12 +1,38 @@
 // planner.cpp — plan_taskset / plan_with: the entry points that pick a planner.
+#include <algorithm>
 #include <string>
 
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/topology.hpp"
 
 namespace rtpar {
 
+namespace {
+
+// on_target is the set as it would be on `target`: its cores and sockets become the target's and
+// nothing is reserved for non-real-time work (the target is a machine described from outside).
+TaskSet on_target(const TaskSet& set, const Topology& target) {
+  TaskSet copy = set;
+  copy.system.cores = target.cpus();
+  copy.system.cores_from_count = true;
+  copy.system.sockets = static_cast<int>(std::max<std::size_t>(target.sockets.size(), 1));
+  copy.system.nonrt_cores.clear();
+  return copy;
+}
+
+}  // namespace
+
 Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+  // The federated planners and partitioned read the machine from the set only; give them the
+  // target's cores. decomposition and fork-join-rta read options.target themselves (sockets).
+  if (options.target != nullptr && (planner == PlannerKind::federated ||
+                                    planner == PlannerKind::federated_ws ||
+                                    planner == PlannerKind::partitioned)) {
+    PlanOptions rest = options;
+    rest.target = nullptr;
+    return plan_with(planner, on_target(set, *options.target), rest);
+  }
   switch (planner) {
     case PlannerKind::federated:
       return plan_federated(set);

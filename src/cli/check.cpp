@@ -1,11 +1,19 @@
-// check.cpp — `rtpar check FILE [--json]`: load, validate, plan, print. Exit 0 schedulable,
-// 1 not schedulable, 2 bad input.
+// check.cpp — `rtpar check FILE [--planner NAME|all] [--target SPEC] [--overhead FILE] [--json]`:
+// load, validate, plan, print. Exit 0 schedulable (with `all`: at least one planner admits the
+// set), 1 not schedulable, 2 bad input.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/plan_options.hpp"
+#include "report/table.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
@@ -13,25 +21,103 @@
 namespace rtpar::cli {
 
 namespace {
+
 struct CheckOptions {
   std::string file;
   bool json = false;
+  PlanningFlags planning;
 };
+
+// cores_used counts the distinct CPUs a plan gives its tasks (team threads, strands, cores).
+std::size_t cores_used(const Plan& plan) {
+  std::set<int> used;
+  for (const TaskPlan& t : plan.tasks) {
+    used.insert(t.cores.begin(), t.cores.end());
+    used.insert(t.thread_cores.begin(), t.thread_cores.end());
+    for (const SegmentPlan& s : t.segments) {
+      for (const StrandPlan& st : s.strands) used.insert(st.core);
+    }
+  }
+  return used.size();
+}
+
+// ratio_cell is a task's predicted response over its deadline: the worst-case bound when the
+// plan gives one, else "E" and the expected-response bound (federated-ws), "fail" for a task that
+// does not fit, "-" when the planner states no bound.
+std::string ratio_cell(const TaskPlan& t, const TaskSpec& spec) {
+  const double d = static_cast<double>(spec.deadline.count());
+  if (t.reason) return "fail";
+  if (t.response_bound_ns)
+    return fmt::format("{:.3f}", static_cast<double>(*t.response_bound_ns) / d);
+  if (t.expected_response_ns) return fmt::format("E {:.3f}", *t.expected_response_ns / d);
+  return "-";
+}
+
+// comparison_table renders `--planner all`: one column per planner; rows for the verdict, the
+// cores used and each task's R/D; then every planner's reasons and notes.
+std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({""});
+  rows.push_back({"verdict"});
+  rows.push_back({"cores used"});
+  for (const TaskSpec& spec : set.tasks) rows.push_back({spec.name + " R/D"});
+  for (const Plan& plan : plans) {
+    rows[0].push_back(to_string(plan.planner));
+    rows[1].push_back(plan.schedulable ? "yes" : "no");
+    rows[2].push_back(fmt::format("{}", cores_used(plan)));
+    for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+      rows[3 + i].push_back(i < plan.tasks.size() ? ratio_cell(plan.tasks[i], set.tasks[i]) : "-");
+    }
+  }
+  std::vector<bool> align(plans.size() + 1, true);
+  align[0] = false;
+  // The plans' core lists reflect --target; the file's may describe another machine.
+  std::string out = fmt::format("task set  {} ({} tasks, {} cores)\n\n", set.source,
+                                set.tasks.size(), plans.front().cores.size());
+  out += report::render_table(rows, align);
+  out +=
+      "\nR/D: worst-case response bound / deadline (E: bound on the expected response, "
+      "federated-ws); fail: the task does not fit\n";
+  for (const Plan& plan : plans) {
+    std::string details;
+    for (const TaskPlan& t : plan.tasks) {
+      if (t.reason) details += fmt::format("  {}: {}\n", t.name, *t.reason);
+    }
+    for (const std::string& note : plan.notes) details += fmt::format("  note: {}\n", note);
+    if (!details.empty()) out += fmt::format("\n{}\n{}", to_string(plan.planner), details);
+  }
+  return out;
+}
+
 }  // namespace
 
 Command add_check(CLI::App& app) {
   auto opts = std::make_shared<CheckOptions>();
   app.add_option("file", opts->file, "Task-set file (TOML)")->required();
-  app.add_flag("--json", opts->json, "Print the plan as JSON on stdout");
+  app.add_flag("--json", opts->json,
+               "Print the plan as JSON on stdout (with --planner all: a list of plans)");
+  add_planning_flags(app, opts->planning, /*allow_all=*/true);
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
-    const Plan plan = plan_taskset(set);
-    if (opts->json) {
-      fmt::print("{}\n", plan_json(plan, set));
-    } else {
-      fmt::print("{}", plan_table(plan, set));
+    const std::unique_ptr<Planning> planning = resolve_planning(opts->planning, set);
+    std::vector<Plan> plans;
+    for (const PlannerKind kind : planning->planners) {
+      plans.push_back(plan_with(kind, set, planning->options));
     }
-    return plan.schedulable ? kExitOk : kExitFail;
+    const bool admitted =
+        std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return p.schedulable; });
+    if (!planning->all) {
+      fmt::print("{}", opts->json ? plan_json(plans[0], set) + "\n" : plan_table(plans[0], set));
+    } else if (opts->json) {
+      // The list holds each planner's `check --json` document unchanged.
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const Plan& plan : plans)
+        list.push_back(nlohmann::ordered_json::parse(plan_json(plan, set)));
+      fmt::print("{}\n", list.dump(2));
+    } else {
+      fmt::print("{}", comparison_table(plans, set));
+    }
+    return admitted ? kExitOk : kExitFail;
   };
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/simulate.hpp"
 #include "rtpar/error.hpp"
 
 int main(int argc, char** argv) try {
@@ -18,6 +19,9 @@ int main(int argc, char** argv) try {
   commands.emplace_back(check, add_check(*check));
   CLI::App* run = app.add_subcommand("run", "Run a task set on pinned real-time threads");
   commands.emplace_back(run, add_run(*run));
+  CLI::App* simulate =
+      app.add_subcommand("simulate", "Simulate the Plan of a task set (any machine, no privilege)");
+  commands.emplace_back(simulate, add_simulate(*simulate));
   CLI::App* calibrate =
       app.add_subcommand("calibrate", "Measure fork/join cost per team size for the analysis");
   commands.emplace_back(calibrate, add_calibrate(*calibrate));

@@ -31,6 +31,16 @@ class SegmentsKernel final : public Kernel {
     }
   }
 
+  bool run_strand(JobContext& job, int segment, std::int64_t strand) override {
+    (void)job;
+    const auto index = static_cast<std::size_t>(segment);
+    if (index >= segments_.size() || strand < 0 || strand >= segments_[index].strands) return false;
+    burn_cpu(segments_[index].length);
+    return true;
+  }
+
+  [[nodiscard]] bool supports_strands() const override { return true; }
+
  private:
   std::vector<Segment> segments_;
 };

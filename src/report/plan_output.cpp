@@ -54,6 +54,54 @@ std::string compact_cores(const std::vector<int>& cores) {
   return out;
 }
 
+// scheduling_name spells CoreScheduling as the JSON schema does.
+const char* scheduling_name(CoreScheduling s) {
+  return s == CoreScheduling::edf ? "edf" : "fixed_priority";
+}
+
+// segments_json renders the strand-level placement (decomposition, fork-join-rta).
+Json segments_json(const std::vector<SegmentPlan>& segments) {
+  Json out = Json::array();
+  for (const SegmentPlan& seg : segments) {
+    Json strands = Json::array();
+    for (const StrandPlan& st : seg.strands) {
+      strands.push_back(Json{{"core", st.core}, {"priority", st.priority}});
+    }
+    out.push_back(Json{{"length_ns", seg.length_ns},
+                       {"offset_ns", seg.offset_ns},
+                       {"deadline_ns", seg.deadline_ns},
+                       {"strands", std::move(strands)}});
+  }
+  return out;
+}
+
+// strands_cell summarizes a segment's strands as "core/priority" groups with their counts in
+// strand order ("0/90×4, 1/90×4"), so a 1000-strand segment stays one short line.
+std::string strands_cell(const SegmentPlan& seg) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < seg.strands.size()) {
+    std::size_t j = i;
+    while (j + 1 < seg.strands.size() && seg.strands[j + 1].core == seg.strands[i].core &&
+           seg.strands[j + 1].priority == seg.strands[i].priority) {
+      ++j;
+    }
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{}/{}", seg.strands[i].core, seg.strands[i].priority);
+    if (j > i) out += fmt::format("×{}", j - i + 1);
+    i = j + 1;
+  }
+  return out.empty() ? std::string("-") : out;
+}
+
+// join_cores lists CPU ids in order, repeats included (a partitioned team may put several
+// threads on one CPU).
+std::string join_cores(const std::vector<int>& cores) {
+  std::string out;
+  for (const int c : cores) out += (out.empty() ? "" : ",") + std::to_string(c);
+  return out.empty() ? std::string("-") : out;
+}
+
 // duration_cell formats a nanosecond count, or "-" for a missing value.
 std::string duration_cell(std::optional<std::int64_t> ns) {
   return ns ? format_duration(Duration(*ns), 3) : std::string("-");
@@ -75,6 +123,9 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
         {"reason", optional_json(task.reason)},
         {"cores_needed", task.cores_needed},
         {"expected_response_ns", optional_json(task.expected_response_ns)},
+        {"scheduling", scheduling_name(task.scheduling)},
+        {"thread_cores", task.thread_cores},
+        {"segments", segments_json(task.segments)},
     };
     // The task parameters come from the set; they are omitted (not guessed) if it lacks the task.
     if (const TaskSpec* spec = find_spec(set, i, task.name)) {
@@ -102,10 +153,14 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
   out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
   out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
 
+  // The threads column appears only when a plan places team threads explicitly (partitioned).
+  const bool threads = std::any_of(plan.tasks.begin(), plan.tasks.end(),
+                                   [](const TaskPlan& t) { return !t.thread_cores.empty(); });
   if (!plan.tasks.empty()) {
     // federated-ws bounds the expected response, so its column says E[R] rather than R ≤.
     std::vector<std::vector<std::string>> rows = {
         {"task", "kind", "C", "L", "D", "T", "U", "cores", "prio", ws ? "E[R]" : "R bound"}};
+    if (threads) rows[0].insert(rows[0].begin() + 8, "threads");
     for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
       const TaskPlan& task = plan.tasks[i];
       const TaskSpec* spec = find_spec(set, i, task.name);
@@ -118,15 +173,35 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
                     ? format_duration(Duration(std::llround(*task.expected_response_ns)), 3)
                     : std::string("-");
       }
+      // An EDF task has no SCHED_FIFO level of its own: its column says so.
+      std::string prio = task.priority > 0 ? fmt::format("{}", task.priority) : std::string("-");
+      if (task.scheduling == CoreScheduling::edf) prio = "EDF";
       rows.push_back({task.name, task.heavy ? "heavy" : "light", param(&TaskSpec::work),
                       param(&TaskSpec::span), param(&TaskSpec::deadline), param(&TaskSpec::period),
-                      fmt::format("{:.3f}", task.utilization), compact_cores(task.cores),
-                      task.priority > 0 ? fmt::format("{}", task.priority) : std::string("-"),
+                      fmt::format("{:.3f}", task.utilization), compact_cores(task.cores), prio,
                       bound});
+      if (threads) rows.back().insert(rows.back().begin() + 8, join_cores(task.thread_cores));
     }
+    std::vector<bool> align = {false, false, true, true, true, true, true, false, true, true};
+    if (threads) align.insert(align.begin() + 8, false);
     out += '\n';
-    out +=
-        report::render_table(rows, {false, false, true, true, true, true, true, false, true, true});
+    out += report::render_table(rows, align);
+  }
+
+  // Strand-level placements (decomposition, fork-join-rta): one row per segment.
+  std::vector<std::vector<std::string>> seg_rows = {
+      {"task", "seg", "length", "offset", "deadline", "strands (core/prio)"}};
+  for (const TaskPlan& task : plan.tasks) {
+    for (std::size_t s = 0; s < task.segments.size(); ++s) {
+      const SegmentPlan& seg = task.segments[s];
+      seg_rows.push_back({task.name, fmt::format("{}", s), duration_cell(seg.length_ns),
+                          duration_cell(seg.offset_ns), duration_cell(seg.deadline_ns),
+                          strands_cell(seg)});
+    }
+  }
+  if (seg_rows.size() > 1) {
+    out += "\nsegments\n";
+    out += report::render_table(seg_rows, {false, true, true, true, true, false});
   }
 
   bool reasons_header = false;

@@ -181,10 +181,10 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
 
   SignalScope signals(config.handle_signals);
   detail::RunControl control;
-  std::vector<std::unique_ptr<detail::TaskRunner>> runners;
+  std::vector<std::unique_ptr<detail::Runner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
-    runners.push_back(std::make_unique<detail::TaskRunner>(
+    runners.push_back(detail::make_runner(
         set.tasks[i], plan.tasks[i], config.best_effort, record_capacity(set.tasks[i], config),
         control, &channels->endpoint(set.tasks[i].name)));
   }

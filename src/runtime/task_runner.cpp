@@ -11,7 +11,10 @@ namespace {
 ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
                            std::size_t rank) {
   ThreadConfig c;
-  c.cpu = placement.cores.empty() ? -1 : placement.cores[rank];
+  // thread_cores (partitioned plans) lists each team thread's CPU; otherwise one per core.
+  const std::vector<int>& cpus =
+      placement.thread_cores.empty() ? placement.cores : placement.thread_cores;
+  c.cpu = cpus.empty() ? -1 : cpus[rank];
   c.sched = best_effort ? SchedClass::other : SchedClass::fifo;
   c.priority = placement.priority;
   c.name = (rank == 0 ? "rt:" : "rt" + std::to_string(rank) + ":") + task.name;
@@ -27,7 +30,9 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   records_.resize(static_cast<std::size_t>(record_capacity));
   TeamConfig team;
   team.wait = task.wait;
-  const std::size_t members = placement.cores.empty() ? 1 : placement.cores.size();
+  const std::size_t members = !placement.thread_cores.empty() ? placement.thread_cores.size()
+                              : placement.cores.empty()       ? 1
+                                                              : placement.cores.size();
   for (std::size_t r = 0; r < members; ++r) {
     team.members.push_back(member_config(task, placement, best_effort, r));
   }

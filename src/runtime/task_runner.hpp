@@ -12,37 +12,31 @@
 #include "rtpar/taskset.hpp"
 #include "runtime/rt_thread.hpp"
 #include "runtime/run_control.hpp"
+#include "runtime/runner.hpp"
 
 namespace rtpar::detail {
 
-// TaskCounters are read by the progress display while the master updates them (relaxed: they are
-// statistics, not synchronisation).
-struct TaskCounters {
-  alignas(64) std::atomic<std::int64_t> jobs{0};
-  std::atomic<std::int64_t> misses{0};
-};
-
 // TaskRunner owns everything one task needs at run time, all allocated in the constructor.
-class TaskRunner {
+class TaskRunner final : public Runner {
  public:
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
   // workers (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
   TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
              std::int64_t record_capacity, RunControl& control, Endpoint* channels);
-  ~TaskRunner();
+  ~TaskRunner() override;
   TaskRunner(const TaskRunner&) = delete;
   TaskRunner& operator=(const TaskRunner&) = delete;
 
   // start creates the master thread; it waits for control.go before its first release.
-  void start();
+  void start() override;
   // join waits for the master to finish its last job (after control.end_ns or a stop).
-  void join();
+  void join() override;
   // result moves the records out into a TaskRun (call after join).
-  TaskRun result();
+  TaskRun result() override;
   // counters are the live statistics for progress output.
-  [[nodiscard]] const TaskCounters& counters() const noexcept { return counters_; }
+  [[nodiscard]] const TaskCounters& counters() const noexcept override { return counters_; }
   // failure is the exception the task's code threw, if any (the task stopped releasing then).
-  [[nodiscard]] std::exception_ptr failure() const noexcept { return failure_; }
+  [[nodiscard]] std::exception_ptr failure() const noexcept override { return failure_; }
 
  private:
   void master_loop() noexcept;

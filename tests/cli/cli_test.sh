@@ -100,6 +100,62 @@ no_rt_privilege)
   expect_status 0 "${drop[@]}" prlimit --rtprio=0 "$rtpar" run tick.toml --duration 200ms --best-effort --json
   json 'assert d["best_effort"] is True and d["tasks"][0]["jobs"]==20'
   ;;
+check_planner_all)
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner all
+  for p in federated federated-ws decomposition fork-join-rta partitioned; do
+    grep -q -- "$p" <<<"$out" || fail "planner $p missing from the comparison: $out"
+  done
+  grep -q "vision R/D" <<<"$out" && grep -q "^verdict" <<<"$out" || fail "comparison rows: $out"
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner all --json
+  json 'assert [p["planner"] for p in d]==["federated","federated-ws","decomposition","fork-join-rta","partitioned"]
+assert d[0]["schedulable"] is True and d[0]["tasks"][0]["response_bound_ns"]==13500000
+for p in d:
+  t=p["tasks"][0]; assert t["name"]=="vision" and t["scheduling"] in ("fixed_priority","edf")
+  assert isinstance(t["thread_cores"],list) and isinstance(t["segments"],list)
+  for s in t["segments"]:
+    assert {"length_ns","offset_ns","deadline_ns","strands"}<=set(s) and all({"core","priority"}==set(x) for x in s["strands"])'
+  # No planner admits rejected.toml: exit 1 with every reason shown.
+  expect_status 1 "$rtpar" check "$src/examples/rejected.toml" --planner all
+  grep -q "needs 4 cores" <<<"$out" || fail "federated reason missing: $out"
+  expect_status 1 "$rtpar" check "$src/examples/demo.toml" --planner federated-ws
+  grep -q "planner  federated-ws" <<<"$out" || fail "not the federated-ws plan: $out"
+  expect_status 0 "$rtpar" check "$src/examples/partitioned.toml" --planner partitioned --json
+  json 'c=d["tasks"][0]; assert d["planner"]=="partitioned" and c["scheduling"]=="edf" and c["thread_cores"]==[0,0]'
+  expect_status 0 "$rtpar" check "$src/examples/partitioned.toml"
+  grep -q "EDF" <<<"$out" && grep -q "threads" <<<"$out" || fail "EDF / threads columns: $out"
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --planner bogus
+  grep -q -- "--planner" <<<"$err" && grep -q "fork-join-rta" <<<"$err" || fail "planner error: $err"
+  ;;
+check_target_overhead)
+  # fork-join-rta sizes the set for the target machine: 40 cores in 4 sockets.
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner fork-join-rta --target 40c4s --json
+  json 'assert d["cores"]==list(range(40)) and d["schedulable"] is True'
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --target 40x
+  grep -q -- "--target" <<<"$err" || fail "target error: $err"
+  printf '{"machine": "test", "fork_join": [{"threads": 2, "wait": "hybrid", "parked": true, "p999_ns": 20000}]}' > profile.json
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner fork-join-rta --overhead profile.json
+  printf '{"fork_join": [{"threads": 2, "wait": "sometimes", "p999_ns": 1}]}' > bad_profile.json
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead bad_profile.json
+  grep -q "bad_profile.json" <<<"$err" || fail "profile error: $err"
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead missing.json
+  ;;
+simulate)
+  # demo: 6 strands of 3 ms split 3 + 3 over 2 threads: 1.5 + 9 + 1.5 = 12 ms per job.
+  expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --json
+  json 'assert d["planner"]=="federated" and d["misses"]==0 and d["horizon_ns"]==20000000
+t=d["tasks"][0]; assert t["simulated"] is True and t["jobs"]==1 and t["max_response_ns"]==12000000
+assert t["response_bound_ns"]==13500000'
+  expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --horizon 100ms
+  grep -q "vision" <<<"$out" && grep -q "0 deadline misses" <<<"$out" || fail "table: $out"
+  expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --horizon 100ms --planner all --json
+  json 'assert len(d)==5 and d[0]["tasks"][0]["jobs"]==5'
+  # A placed task whose work exceeds its deadline misses in simulation: exit 1.
+  printf '[system]\ncores = [0]\nplanner = "partitioned"\n[[task]]\nname = "slow"\nperiod = "5ms"\nwork = "6ms"\nplaces = [0]\n' > slow.toml
+  expect_status 1 "$rtpar" simulate slow.toml --json
+  json 't=d["tasks"][0]; assert d["plan_schedulable"] is False and t["misses"]>=1 and d["misses"]==t["misses"]'
+  expect_status 2 "$rtpar" simulate "$src/examples/demo.toml" --horizon 0
+  grep -q -- "--horizon" <<<"$err" || fail "horizon error: $err"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"

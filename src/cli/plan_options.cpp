@@ -1,0 +1,69 @@
+// plan_options.cpp — see plan_options.hpp.
+#include "cli/plan_options.hpp"
+
+#include <string>
+
+#include "rtpar/error.hpp"
+
+namespace rtpar::cli {
+
+namespace {
+
+// kAllPlanners lists every planner in enum order: the order of `--planner all` outputs.
+constexpr PlannerKind kAllPlanners[] = {PlannerKind::federated, PlannerKind::federated_ws,
+                                        PlannerKind::decomposition, PlannerKind::fork_join_rta,
+                                        PlannerKind::partitioned};
+
+std::string planner_names() {
+  std::string names;
+  for (const PlannerKind k : kAllPlanners)
+    names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  return names;
+}
+
+}  // namespace
+
+void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
+  app.add_option("--planner", flags.planner,
+                 allow_all ? "Planner to run instead of the file's: a planner name, or 'all' to "
+                             "compare every planner"
+                           : "Planner to run instead of the file's")
+      ->type_name("NAME");
+  app.add_option("--target", flags.target,
+                 "Analyse for this machine instead of the file's cores, e.g. 40c4s (40 cores, 4 "
+                 "sockets)")
+      ->type_name("SPEC");
+  app.add_option("--overhead", flags.overhead,
+                 "Measured fork/join overhead profile (written by `rtpar calibrate --out`)")
+      ->type_name("FILE");
+}
+
+std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const TaskSet& set) {
+  auto planning = std::make_unique<Planning>();
+  if (flags.planner.empty()) {
+    planning->planners = {set.system.planner};
+  } else if (flags.planner == "all") {
+    planning->all = true;
+    planning->planners.assign(std::begin(kAllPlanners), std::end(kAllPlanners));
+  } else {
+    for (const PlannerKind k : kAllPlanners) {
+      if (flags.planner == to_string(k)) planning->planners = {k};
+    }
+    if (planning->planners.empty()) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--planner",
+                       "unknown planner '" + flags.planner + "' (expected one of " +
+                           planner_names() + ", or all)");
+    }
+  }
+  if (!flags.target.empty()) {
+    planning->target = parse_target(flags.target);
+    planning->options.target = &*planning->target;
+  }
+  if (!flags.overhead.empty()) {
+    planning->overhead = load_overhead_profile(flags.overhead);
+    planning->options.overhead = &*planning->overhead;
+  }
+  return planning;
+}
+
+}  // namespace rtpar::cli

@@ -1,0 +1,47 @@
+// plan_options.hpp — the planning options `rtpar check` and `rtpar simulate` share:
+// --planner NAME|all, --target SPEC and --overhead FILE.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rtpar/overhead.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+#include "rtpar/topology.hpp"
+
+namespace rtpar::cli {
+
+// PlanningFlags are the raw option values as CLI11 stores them.
+struct PlanningFlags {
+  std::string planner;   // empty: the file's system.planner; "all": every planner
+  std::string target;    // e.g. "40c4s"; empty: the file's machine
+  std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
+};
+
+// add_planning_flags registers the three options on a subcommand.
+void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all);
+
+// Planning is the resolved form: which planners to run and the PlanOptions they get. It owns the
+// target and profile that `options` points to, so it must outlive the planning calls.
+struct Planning {
+  std::vector<PlannerKind> planners;  // one, or all in enum order for "all"
+  bool all = false;
+  std::optional<Topology> target;
+  std::optional<OverheadProfile> overhead;
+  PlanOptions options;
+
+  Planning() = default;
+  Planning(const Planning&) = delete;
+  Planning& operator=(const Planning&) = delete;
+};
+
+// resolve_planning checks and loads the flags against a loaded set. Throws InputError for an
+// unknown planner, a bad target or an unreadable profile (exit status 2).
+std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const TaskSet& set);
+
+}  // namespace rtpar::cli

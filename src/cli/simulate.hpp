@@ -1,0 +1,14 @@
+// simulate.hpp — `rtpar simulate`: plan a task set, then run the plan in the discrete-event
+// simulator (rtpar/simulate.hpp) instead of on real threads; any machine size, no privileges.
+#pragma once
+
+#include "cli/commands.hpp"
+
+namespace rtpar::cli {
+
+// add_simulate registers `rtpar simulate FILE [--planner NAME|all] [--target SPEC]
+// [--overhead FILE] [--horizon D] [--json]`. Exit 0 when no simulated job misses its deadline,
+// 1 when one does, 2 for bad input.
+Command add_simulate(CLI::App& app);
+
+}  // namespace rtpar::cli

@@ -1,0 +1,332 @@
+// engine.cpp — run_engine (rules in engine.hpp).
+#include "sim/engine.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <set>
+#include <utility>
+
+namespace rtpar::sim {
+
+namespace {
+
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+// saturating_add keeps horizon arithmetic from overflowing on absurd user horizons.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  return a > kNever - b ? kNever : a + b;
+}
+
+// Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
+// every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
+struct Urgency {
+  int band = 0;
+  std::int64_t value = 0;
+  auto operator<=>(const Urgency&) const = default;
+};
+
+class Engine {
+ public:
+  Engine(const SimModel& model, std::int64_t horizon, bool record)
+      : m_(model), horizon_(horizon), record_(record) {
+    threads_.resize(m_.threads.size());
+    pinned_.resize(m_.threads.size());
+    core_threads_.resize(m_.cpus.size());
+    running_.assign(m_.cpus.size(), -1);
+    for (std::size_t th = 0; th < m_.threads.size(); ++th) {
+      core_threads_[static_cast<std::size_t>(m_.threads[th].core)].push_back(static_cast<int>(th));
+    }
+    tasks_.resize(m_.tasks.size());
+    out_.tasks.resize(m_.tasks.size());
+    std::int64_t longest_deadline = 0;
+    for (std::size_t i = 0; i < m_.tasks.size(); ++i) {
+      const SimTask& t = m_.tasks[i];
+      TaskState& s = tasks_[i];
+      s.next_release = t.phase;
+      s.preds.resize(t.nodes.size());
+      s.untaken.resize(t.nodes.size());
+      s.outstanding.resize(t.nodes.size());
+      out_.tasks[i].deadline_ns = t.deadline;
+      longest_deadline = std::max(longest_deadline, t.deadline);
+    }
+    stop_ = saturating_add(horizon_, longest_deadline);
+  }
+
+  EngineOutput run() {
+    std::int64_t t = 0;
+    for (;;) {
+      release_due(t);
+      offsets_due(t);
+      dispatch(t);
+      ++out_.events;
+      std::int64_t next = kNever;
+      for (const TaskState& s : tasks_) {
+        if (s.next_release < horizon_) next = std::min(next, s.next_release);
+        if (!s.pending.empty()) next = std::min(next, s.pending.begin()->first);
+      }
+      for (const int th : running_) {
+        if (th >= 0) next = std::min(next, t + threads_[static_cast<std::size_t>(th)].left);
+      }
+      if (next == kNever) break;  // nothing released, ready or pending: every job is done
+      if (next > stop_) {
+        t = stop_;
+        break;
+      }
+      for (const int th : running_) {
+        if (th >= 0) threads_[static_cast<std::size_t>(th)].left -= next - t;
+      }
+      t = next;
+      for (const int th : running_) {
+        if (th >= 0 && threads_[static_cast<std::size_t>(th)].left == 0) finish_piece(th, t);
+      }
+    }
+    finish(t);
+    return std::move(out_);
+  }
+
+ private:
+  // ThreadState is what one thread holds and how long it has been ready.
+  struct ThreadState {
+    int node = -1;          // node of the piece in hand, or -1
+    std::int64_t left = 0;  // execution left in that piece
+    std::int64_t ready_since = 0;
+    bool ready = false;
+  };
+  // TaskState is the current job of one task and the releases waiting behind it.
+  struct TaskState {
+    std::int64_t next_release = 0;
+    std::deque<std::int64_t> queued;  // releases waiting for the current job (overrun = queue)
+    bool active = false;
+    std::int64_t release = 0;           // of the current job
+    std::vector<int> preds;             // unfinished predecessors per node
+    std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
+    std::vector<int> outstanding;       // pieces in threads' hands, per node
+    std::size_t done = 0;               // nodes finished
+    std::set<int> pool;                 // eligible shared nodes
+    std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
+  };
+
+  const SimTask& task(int i) const { return m_.tasks[static_cast<std::size_t>(i)]; }
+
+  void release_due(std::int64_t t) {
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      TaskState& s = tasks_[i];
+      while (s.next_release <= t && s.next_release < horizon_) {
+        const std::int64_t r = s.next_release;
+        s.next_release = saturating_add(s.next_release, m_.tasks[i].period);
+        if (!s.active) {
+          start_job(static_cast<int>(i), r, t);
+        } else if (m_.tasks[i].overrun == OverrunPolicy::queue) {
+          s.queued.push_back(r);
+        } else {
+          ++out_.tasks[i].skipped;
+        }
+      }
+    }
+  }
+
+  void offsets_due(std::int64_t t) {
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      TaskState& s = tasks_[i];
+      while (!s.pending.empty() && s.pending.begin()->first <= t) {
+        const int n = s.pending.begin()->second;
+        s.pending.erase(s.pending.begin());
+        make_ready(static_cast<int>(i), n, t);
+      }
+    }
+  }
+
+  void start_job(int ti, std::int64_t release, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    const SimTask& tk = task(ti);
+    s.active = true;
+    s.release = release;
+    s.done = 0;
+    ++out_.tasks[static_cast<std::size_t>(ti)].jobs;
+    for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
+      s.preds[n] = tk.nodes[n].predecessors;
+      s.untaken[n] = tk.nodes[n].length;
+      s.outstanding[n] = 0;
+    }
+    for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
+      if (tk.nodes[n].predecessors == 0) make_eligible(ti, static_cast<int>(n), t);
+    }
+  }
+
+  void make_eligible(int ti, int n, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    const std::int64_t at =
+        saturating_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
+    if (at > t) {
+      s.pending.emplace(at, n);
+    } else {
+      make_ready(ti, n, t);
+    }
+  }
+
+  void make_ready(int ti, int n, std::int64_t t) {
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    if (node.length == 0) {
+      node_done(ti, n, t);
+    } else if (node.thread >= 0) {
+      pinned_[static_cast<std::size_t>(node.thread)].insert(n);
+    } else {
+      tasks_[static_cast<std::size_t>(ti)].pool.insert(n);
+    }
+  }
+
+  void node_done(int ti, int n, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    const SimTask& tk = task(ti);
+    ++s.done;
+    for (const int succ : tk.nodes[static_cast<std::size_t>(n)].successors) {
+      if (--s.preds[static_cast<std::size_t>(succ)] == 0) make_eligible(ti, succ, t);
+    }
+    if (s.done == tk.nodes.size()) job_done(ti, t);
+  }
+
+  void job_done(int ti, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    SimTaskResult& r = out_.tasks[static_cast<std::size_t>(ti)];
+    const std::int64_t response = t - s.release;
+    const bool missed = response > task(ti).deadline;
+    ++r.completed;
+    if (missed) ++r.misses;
+    r.max_response_ns = std::max(r.max_response_ns.value_or(0), response);
+    if (record_) r.jobs_log.push_back(SimJob{s.release, t, missed});
+    s.active = false;
+    if (!s.queued.empty()) {
+      const std::int64_t next = s.queued.front();
+      s.queued.pop_front();
+      start_job(ti, next, t);
+    }
+  }
+
+  // next_node is the node thread th would work on: the one in hand, else its first eligible
+  // pinned node, else the first eligible node of its task's pool; -1 when there is none.
+  int next_node(int th) const {
+    const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    if (ts.node >= 0) return ts.node;
+    const std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
+    if (!mine.empty()) return *mine.begin();
+    const TaskState& s =
+        tasks_[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(th)].task)];
+    return s.pool.empty() ? -1 : *s.pool.begin();
+  }
+
+  Urgency urgency(int th, int n) const {
+    const int ti = m_.threads[static_cast<std::size_t>(th)].task;
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    if (task(ti).edf) {
+      return Urgency{1,
+                     -saturating_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
+    }
+    return Urgency{0, node.priority};
+  }
+
+  void dispatch(std::int64_t t) {
+    for (std::size_t th = 0; th < threads_.size(); ++th) {
+      const bool ready = next_node(static_cast<int>(th)) >= 0;
+      if (ready && !threads_[th].ready) threads_[th].ready_since = t;
+      threads_[th].ready = ready;
+    }
+    for (std::size_t c = 0; c < core_threads_.size(); ++c) {
+      int best = -1;
+      Urgency best_u;
+      for (const int th : core_threads_[c]) {
+        const int n = next_node(th);  // re-read: a teammate may have just emptied the pool
+        if (n < 0) continue;
+        const Urgency u = urgency(th, n);
+        if (best < 0 || u > best_u || (u == best_u && wins_tie(th, best, running_[c]))) {
+          best = th;
+          best_u = u;
+        }
+      }
+      running_[c] = best;
+      if (best >= 0 && threads_[static_cast<std::size_t>(best)].node < 0) take(best);
+    }
+  }
+
+  // wins_tie orders equally urgent threads: the one that ran last on the core, then the one
+  // ready the longest, then the lower index.
+  bool wins_tie(int a, int b, int last) const {
+    if (a == last || b == last) return a == last;
+    const std::int64_t ra = threads_[static_cast<std::size_t>(a)].ready_since;
+    const std::int64_t rb = threads_[static_cast<std::size_t>(b)].ready_since;
+    return ra != rb ? ra < rb : a < b;
+  }
+
+  void take(int th) {
+    ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    const int ti = m_.threads[static_cast<std::size_t>(th)].task;
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
+    const bool pinned = !mine.empty();
+    const int n = pinned ? *mine.begin() : *s.pool.begin();
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    const std::int64_t piece = node.piece > 0
+                                   ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
+                                   : s.untaken[static_cast<std::size_t>(n)];
+    s.untaken[static_cast<std::size_t>(n)] -= piece;
+    ++s.outstanding[static_cast<std::size_t>(n)];
+    if (s.untaken[static_cast<std::size_t>(n)] == 0) {
+      if (pinned) {
+        mine.erase(mine.begin());
+      } else {
+        s.pool.erase(s.pool.begin());
+      }
+    }
+    ts.node = n;
+    ts.left = piece;
+  }
+
+  void finish_piece(int th, std::int64_t t) {
+    ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    const int ti = m_.threads[static_cast<std::size_t>(th)].task;
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    const int n = ts.node;
+    ts.node = -1;
+    if (--s.outstanding[static_cast<std::size_t>(n)] == 0 &&
+        s.untaken[static_cast<std::size_t>(n)] == 0) {
+      node_done(ti, n, t);
+    }
+  }
+
+  // finish closes the books at time t: unfinished jobs (current and queued) whose deadline has
+  // passed are misses; with t = stop_ that is all of them.
+  void finish(std::int64_t t) {
+    out_.end_ns = t;
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      const TaskState& s = tasks_[i];
+      SimTaskResult& r = out_.tasks[i];
+      std::vector<std::int64_t> open(s.queued.begin(), s.queued.end());
+      if (s.active) open.insert(open.begin(), s.release);
+      r.jobs += static_cast<std::int64_t>(s.queued.size());
+      for (const std::int64_t release : open) {
+        const bool missed = saturating_add(release, m_.tasks[i].deadline) <= t;
+        if (missed) ++r.misses;
+        if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
+      }
+    }
+  }
+
+  const SimModel& m_;
+  std::int64_t horizon_;
+  bool record_;
+  std::int64_t stop_ = 0;
+  std::vector<ThreadState> threads_;
+  std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
+  std::vector<std::vector<int>> core_threads_;
+  std::vector<int> running_;  // thread running on each core in the current interval, or -1
+  std::vector<TaskState> tasks_;
+  EngineOutput out_;
+};
+
+}  // namespace
+
+EngineOutput run_engine(const SimModel& model, std::int64_t horizon_ns, bool record_jobs) {
+  return Engine(model, horizon_ns, record_jobs).run();
+}
+
+}  // namespace rtpar::sim

@@ -1,0 +1,192 @@
+// sim_model.cpp — build_sim_model: Plan + TaskSet → threads and job templates (sim_model.hpp).
+#include "sim/sim_model.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "rtpar/error.hpp"
+
+namespace rtpar::sim {
+
+namespace {
+
+// kUnitsPerThread is how finely the parallel part C − L of a structure-less job is cut per team
+// thread: fine enough that the greedy schedule approaches the fluid (C−L)/p + L, coarse enough to
+// keep the number of events per job small.
+constexpr std::int64_t kUnitsPerThread = 8;
+
+// Builder accumulates one task's nodes.
+struct Builder {
+  SimTask& task;
+
+  int add(SimNode node) {
+    task.nodes.push_back(std::move(node));
+    return static_cast<int>(task.nodes.size()) - 1;
+  }
+  void edge(int from, int to) {
+    task.nodes[static_cast<std::size_t>(from)].successors.push_back(to);
+    ++task.nodes[static_cast<std::size_t>(to)].predecessors;
+  }
+  // barrier makes every node of `before` precede every node of `after` through one join node,
+  // so a segment boundary costs m + m' edges instead of m·m'.
+  void barrier(const std::vector<int>& before, const std::vector<int>& after) {
+    if (before.empty() || after.empty()) return;
+    SimNode join;
+    join.deadline = task.deadline;
+    const int j = add(std::move(join));
+    for (const int b : before) edge(b, j);
+    for (const int a : after) edge(j, a);
+  }
+};
+
+// add_strand_plan models TaskPlan::segments (decomposition, fork-join-rta): one thread per
+// distinct core, each running exactly its strands (rt-openmp.md §IV-B Algorithm 1: "wait until
+// segment relative release", run my strands, team barrier).
+void add_strand_plan(const TaskPlan& tp, SimTask& task, std::vector<std::pair<int, int>>& threads) {
+  std::map<int, int> thread_of_core;  // CPU id → model thread (local index until offset below)
+  for (const SegmentPlan& seg : tp.segments) {
+    for (const StrandPlan& strand : seg.strands) {
+      if (thread_of_core.count(strand.core) != 0) continue;
+      const int local = static_cast<int>(thread_of_core.size());
+      thread_of_core[strand.core] = local;
+      threads.emplace_back(strand.core, local);
+    }
+  }
+  Builder b{task};
+  std::vector<int> previous;
+  for (const SegmentPlan& seg : tp.segments) {
+    std::vector<int> current;
+    for (const StrandPlan& strand : seg.strands) {
+      SimNode node;
+      node.length = seg.length_ns;
+      node.thread = thread_of_core[strand.core];
+      node.priority = strand.priority;
+      node.offset = seg.offset_ns;
+      node.deadline = seg.deadline_ns > 0 ? seg.deadline_ns : task.deadline;
+      current.push_back(b.add(std::move(node)));
+    }
+    if (current.empty()) continue;
+    b.barrier(previous, current);
+    previous = std::move(current);
+  }
+}
+
+// add_team_job models one job of a team-run task (federated, federated-ws, partitioned) on
+// `team` threads (local indices 0..team−1), as described in sim_model.hpp.
+void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
+  Builder b{task};
+  auto node = [&](std::int64_t length, int thread) {
+    SimNode n;
+    n.length = length;
+    n.thread = thread;
+    n.priority = priority;
+    n.deadline = task.deadline;
+    return n;
+  };
+  if (!spec.segments.empty()) {
+    // The `segments` kernel: parallel_for_static over the strands (include/rtpar/team.hpp).
+    std::vector<int> previous;
+    for (const SegmentSpec& seg : spec.segments) {
+      std::vector<int> current;
+      const std::int64_t p = team;
+      for (int r = 0; r < team; ++r) {
+        const std::int64_t count = seg.strands / p + (r < seg.strands % p ? 1 : 0);
+        if (count == 0) continue;
+        current.push_back(b.add(node(count * seg.length.count(), r)));
+      }
+      b.barrier(previous, current);
+      previous = std::move(current);
+    }
+    return;
+  }
+  if (spec.dag) {
+    for (const DagNode& n : spec.dag->nodes) b.add(node(n.length.count(), -1));
+    for (std::size_t i = 0; i < spec.dag->nodes.size(); ++i) {
+      for (const int before : spec.dag->nodes[i].after) b.edge(before, static_cast<int>(i));
+    }
+    return;
+  }
+  const std::int64_t c = spec.work.count();
+  const std::int64_t l = std::min(spec.span.count(), c);
+  if (team == 1 || c == l) {
+    b.add(node(c, team == 1 ? 0 : -1));
+    return;
+  }
+  // Units of at most L (so the modeled DAG's span stays L), about kUnitsPerThread per thread.
+  const std::int64_t parallel = c - l;
+  const std::int64_t want = (parallel + kUnitsPerThread * team - 1) / (kUnitsPerThread * team);
+  const std::int64_t unit = std::max<std::int64_t>(1, std::min(want, l));
+  SimNode units = node(parallel, -1);
+  units.piece = unit;
+  b.add(std::move(units));
+  b.add(node(l, -1));  // the chain, taken only when no unit is left (higher index)
+}
+
+}  // namespace
+
+SimModel build_sim_model(const Plan& plan, const TaskSet& set) {
+  if (plan.tasks.size() != set.tasks.size()) {
+    throw InputError(SourceLocation{set.source, 0, 0}, "",
+                     "the plan has " + std::to_string(plan.tasks.size()) + " tasks, the set " +
+                         std::to_string(set.tasks.size()));
+  }
+  SimModel model;
+  model.task_of_set.assign(set.tasks.size(), -1);
+  std::vector<std::pair<int, int>> cpu_threads;  // (CPU id, model task index) per thread
+  std::vector<int> thread_task_local;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    const TaskSpec& spec = set.tasks[i];
+    const TaskPlan& tp = plan.tasks[i];
+    if (tp.name != spec.name) {
+      throw InputError(
+          spec.where, "task[" + std::to_string(i) + "]",
+          "the plan's task '" + tp.name + "' does not match the set's '" + spec.name + "'");
+    }
+    SimTask task;
+    task.set_index = i;
+    task.period = spec.period.count();
+    task.deadline = spec.deadline.count();
+    task.phase = spec.phase.count();
+    task.overrun = spec.overrun;
+    task.edf = tp.scheduling == CoreScheduling::edf;
+
+    std::vector<std::pair<int, int>> threads;  // (CPU id, local thread index)
+    const bool strands = !tp.segments.empty() &&
+                         std::all_of(tp.segments.begin(), tp.segments.end(), [](const auto& s) {
+                           return std::all_of(s.strands.begin(), s.strands.end(),
+                                              [](const StrandPlan& st) { return st.core >= 0; });
+                         });
+    if (strands) {
+      add_strand_plan(tp, task, threads);
+    } else {
+      const std::vector<int>& cpus = tp.thread_cores.empty() ? tp.cores : tp.thread_cores;
+      for (const int cpu : cpus) threads.emplace_back(cpu, static_cast<int>(threads.size()));
+      if (!threads.empty()) add_team_job(spec, tp.priority, static_cast<int>(threads.size()), task);
+    }
+    if (threads.empty() || task.nodes.empty()) continue;
+
+    const int task_index = static_cast<int>(model.tasks.size());
+    const int first_thread = static_cast<int>(cpu_threads.size());
+    for (const auto& [cpu, local] : threads) {
+      cpu_threads.emplace_back(cpu, task_index);
+      task.threads.push_back(first_thread + local);
+    }
+    for (SimNode& n : task.nodes) {
+      if (n.thread >= 0) n.thread = first_thread + n.thread;
+    }
+    model.task_of_set[i] = task_index;
+    model.tasks.push_back(std::move(task));
+  }
+
+  for (const auto& [cpu, task] : cpu_threads) model.cpus.push_back(cpu);
+  std::sort(model.cpus.begin(), model.cpus.end());
+  model.cpus.erase(std::unique(model.cpus.begin(), model.cpus.end()), model.cpus.end());
+  for (const auto& [cpu, task] : cpu_threads) {
+    const auto dense = std::lower_bound(model.cpus.begin(), model.cpus.end(), cpu);
+    model.threads.push_back(SimThread{static_cast<int>(dense - model.cpus.begin()), task});
+  }
+  return model;
+}
+
+}  // namespace rtpar::sim

@@ -1,0 +1,73 @@
+// sim_model.hpp — what the simulator runs: threads pinned to cores, and per task a job template
+// (a DAG of work nodes) saying which thread may run which piece of a job, at which priority.
+//
+// build_sim_model turns a Plan plus its TaskSet into this form (docs/internals/simulation.md):
+//  * strand plans (TaskPlan::segments, decomposition and fork-join-rta): one thread per distinct
+//    core of the task's strands (as the executor's dispatcher creates them); strand k of segment
+//    s is a node pinned to the thread of its core, at the strand's priority, eligible at
+//    release + offset_ns and after every strand of segment s−1 (a zero-length join node);
+//  * team plans (federated, federated-ws, partitioned): the team's threads on thread_cores (or one
+//    per entry of `cores`), master first, all at the task's priority, and the job is
+//      - TaskSpec::segments: per segment, the static-blocks split of the `segments` kernel
+//        (parallel_for_static: rank r gets ⌊m/p⌋ strands, +1 if r < m mod p), one node per rank;
+//      - TaskSpec::dag: the DAG's nodes, shared by the team (greedy list scheduling);
+//      - otherwise C and L only: one chain node of length L plus C − L of independent units of
+//        at most L each, shared by the team, units always preferred over the chain. That is a
+//        legal greedy schedule of a DAG with work C and span L, and the slowest kind: the chain
+//        starts only when no unit is left, so a job on p idle threads takes ≈ (C−L)/p + L, the
+//        greedy bound (Graham; rtws.md §V-A) that federated scheduling relies on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::sim {
+
+// SimNode is one piece of a job: `length` ns of execution on one thread, without preemption
+// points other than the core scheduler's (a preempted node stays with its thread).
+struct SimNode {
+  std::int64_t length = 0;  // 0: a join node, complete as soon as its predecessors are
+  // piece > 0 makes the node a bag of independent units: threads take it `piece` ns at a time
+  // (the last piece may be shorter) until it is used up; 0: the node runs as one piece.
+  std::int64_t piece = 0;
+  int thread = -1;            // model thread index that must run it; -1: any thread of the team
+  int priority = 0;           // fixed-priority level while it runs (higher = more urgent)
+  std::int64_t offset = 0;    // earliest start, relative to the job's release
+  std::int64_t deadline = 0;  // relative deadline used by EDF cores (segment or task deadline)
+  std::vector<int> successors;
+  int predecessors = 0;
+};
+
+// SimThread is one pinned thread.
+struct SimThread {
+  int core = 0;  // dense core index (SimModel::cpus maps it back to a CPU id)
+  int task = 0;  // index into SimModel::tasks
+};
+
+// SimTask is one placed task and its job template.
+struct SimTask {
+  std::size_t set_index = 0;  // index in TaskSet::tasks / Plan::tasks
+  std::int64_t period = 0, deadline = 0, phase = 0;
+  OverrunPolicy overrun = OverrunPolicy::queue;
+  bool edf = false;            // CoreScheduling::edf: ordered by absolute deadline, above FIFO
+  std::vector<int> threads;    // model thread indices, master first
+  std::vector<SimNode> nodes;  // topologically ordered; pool nodes are preferred by index
+};
+
+// SimModel is everything the engine needs.
+struct SimModel {
+  std::vector<int> cpus;  // CPU id of each dense core index, ascending
+  std::vector<SimThread> threads;
+  std::vector<SimTask> tasks;
+  std::vector<int> task_of_set;  // TaskSet index → SimModel task index, or -1 if not placed
+};
+
+// build_sim_model converts plan + set as described in the file comment. Throws InputError when
+// the plan does not match the set (different task count or names).
+SimModel build_sim_model(const Plan& plan, const TaskSet& set);
+
+}  // namespace rtpar::sim

@@ -1,0 +1,72 @@
+// simulate.cpp — default_sim_horizon and simulate_plan (rtpar/simulate.hpp).
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "rtpar/error.hpp"
+#include "rtpar/simulate.hpp"
+#include "sim/engine.hpp"
+#include "sim/sim_model.hpp"
+
+namespace rtpar {
+
+SimHorizon default_sim_horizon(const TaskSet& set, std::int64_t max_horizon_ns) {
+  std::int64_t max_phase = 0;
+  std::int64_t max_period = 0;
+  for (const TaskSpec& t : set.tasks) {
+    max_phase = std::max(max_phase, t.phase.count());
+    max_period = std::max(max_period, t.period.count());
+  }
+  const std::int64_t floor = max_phase + max_period;  // every task releases at least once
+  const std::int64_t cap = std::max(max_horizon_ns, floor);
+  // H = lcm of the periods, abandoned as soon as it exceeds the cap (it only grows).
+  __int128 h = 1;
+  bool over = false;
+  for (const TaskSpec& t : set.tasks) {
+    const std::int64_t p = t.period.count();
+    if (p <= 0) continue;
+    h = h / std::gcd(static_cast<std::int64_t>(h), p) * p;
+    if (h > cap) {
+      over = true;
+      break;
+    }
+  }
+  __int128 window = h;
+  if (max_phase > 0) window = max_phase + 2 * h;
+  if (over || window > cap) return SimHorizon{cap, true};
+  return SimHorizon{std::max(static_cast<std::int64_t>(window), floor), false};
+}
+
+SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& options) {
+  SimResult result;
+  result.planner = plan.planner;
+  result.plan_schedulable = plan.schedulable;
+  if (options.horizon_ns) {
+    if (*options.horizon_ns <= 0) {
+      throw InputError(SourceLocation{"<simulation>", 0, 0}, "--horizon", "must be > 0");
+    }
+    result.horizon_ns = *options.horizon_ns;
+  } else {
+    const SimHorizon h = default_sim_horizon(set, options.max_horizon_ns);
+    result.horizon_ns = h.horizon_ns;
+    result.horizon_capped = h.capped;
+  }
+  const sim::SimModel model = sim::build_sim_model(plan, set);
+  sim::EngineOutput out = sim::run_engine(model, result.horizon_ns, options.record_jobs);
+  result.end_ns = out.end_ns;
+  result.events = out.events;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    const int mi = model.task_of_set[i];
+    SimTaskResult r;
+    if (mi >= 0) r = std::move(out.tasks[static_cast<std::size_t>(mi)]);
+    r.name = set.tasks[i].name;
+    r.simulated = mi >= 0;
+    r.deadline_ns = set.tasks[i].deadline.count();
+    r.response_bound_ns = plan.tasks[i].response_bound_ns;
+    result.misses += r.misses;
+    result.tasks.push_back(std::move(r));
+  }
+  return result;
+}
+
+}  // namespace rtpar
