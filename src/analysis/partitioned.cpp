@@ -125,6 +125,31 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     parts.push_back(std::move(p));
   }
 
+  // At run time the EDF band of a core occupies SCHED_FIFO priorities 90 (dispatch) down to
+  // 90 − n_k, n_k = the EDF threads on core k (runtime/edf_band.hpp); a static-priority task
+  // sharing the core must sit below it for "EDF above static priority" to hold.
+  std::map<int, int> edf_threads;
+  for (const Part& p : parts) {
+    if (!p.reason && p.edf) {
+      for (const int cpu : p.thread_cores) ++edf_threads[cpu];
+    }
+  }
+  for (Part& p : parts) {
+    if (p.reason || p.edf) continue;
+    for (const int k : p.cores) {
+      const auto it = edf_threads.find(k);
+      if (it == edf_threads.end()) continue;
+      const int lowest_band = 89 - it->second + 1;
+      if (p.priority >= lowest_band) {
+        p.reason = fmt::format(
+            "static priority {} is not below the EDF band on core {} (priorities {}..90 for its "
+            "{} EDF thread(s)); use a priority ≤ {}",
+            p.priority, k, lowest_band, it->second, lowest_band - 1);
+        break;
+      }
+    }
+  }
+
   // Exact EDF demand test per core whose EDF band is made of single-core tasks only.
   std::map<int, bool> exact_core_ok;
   for (const int k : plan.cores) {

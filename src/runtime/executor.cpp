@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/edf_band.hpp"
 #include "runtime/futex.hpp"
 #include "runtime/rt_thread.hpp"
 #include "runtime/task_runner.hpp"
@@ -181,6 +182,12 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
 
   SignalScope signals(config.handle_signals);
   detail::RunControl control;
+  // Partitioned EDF tasks share one ranking per core (runtime/edf_band.hpp); best effort has no
+  // SCHED_FIFO priorities to rank, so EDF order is then not enforced (said in the report).
+  detail::EdfBand edf_band;
+  bool any_edf = false;
+  for (const TaskPlan& tp : plan.tasks) any_edf = any_edf || tp.scheduling == CoreScheduling::edf;
+  if (any_edf && !config.best_effort) control.edf = &edf_band;
   std::vector<std::unique_ptr<detail::Runner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {

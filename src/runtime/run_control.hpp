@@ -6,6 +6,8 @@
 
 namespace rtpar::detail {
 
+class EdfBand;
+
 // RunControl coordinates one run.
 //
 // Protocol: the control thread writes start_ns and end_ns (plain), then stores go = 1 (release)
@@ -19,6 +21,7 @@ struct RunControl {
   alignas(64) std::atomic<std::uint32_t> stop{0};
   std::int64_t start_ns = 0;  // first possible release (t0)
   std::int64_t end_ns = 0;    // no release at or after this time
+  EdfBand* edf = nullptr;     // EDF ranking of partitioned EDF tasks (null when none or best effort)
 };
 
 }  // namespace rtpar::detail

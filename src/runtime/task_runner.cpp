@@ -2,6 +2,9 @@
 // an absolute release time, runs the job, writes one preallocated record, and allocates nothing.
 #include "runtime/task_runner.hpp"
 
+#include <unistd.h>
+
+#include "runtime/edf_band.hpp"
 #include "runtime/futex.hpp"
 
 namespace rtpar::detail {
@@ -16,7 +19,10 @@ ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool
       placement.thread_cores.empty() ? placement.cores : placement.thread_cores;
   c.cpu = cpus.empty() ? -1 : cpus[rank];
   c.sched = best_effort ? SchedClass::other : SchedClass::fifo;
-  c.priority = placement.priority;
+  // EDF threads start at the bottom of the EDF band; EdfBand ranks them at every release.
+  c.priority = placement.scheduling == CoreScheduling::edf
+                   ? EdfBand::kEdfTop - EdfBand::kMaxSlotsPerCore + 1
+                   : placement.priority;
   c.name = (rank == 0 ? "rt:" : "rt" + std::to_string(rank) + ":") + task.name;
   return c;
 }
@@ -42,6 +48,11 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   setup.threads = static_cast<int>(members);
   task.code->prepare(setup);
   team_ = make_team(team);
+  if (control.edf != nullptr && placement.scheduling == CoreScheduling::edf) {
+    for (std::size_t r = 0; r < members; ++r) {
+      edf_slots_.push_back(control.edf->add_slot(team.members[r].cpu));
+    }
+  }
 }
 
 TaskRunner::~TaskRunner() { join(); }
@@ -81,6 +92,16 @@ void TaskRunner::master_loop() noexcept {
   JobContext job;
   job.team = team_.get();
   job.channels = channels_;
+  EdfBand* const edf = edf_slots_.empty() ? nullptr : control_.edf;
+  if (edf != nullptr) {
+    // The workers published their tids when they started, before the team was handed over.
+    const std::vector<int> tids = team_->worker_tids();
+    edf->set_tid(edf_slots_[0], static_cast<int>(::gettid()));
+    for (std::size_t r = 1; r < edf_slots_.size() && r - 1 < tids.size(); ++r) {
+      edf->set_tid(edf_slots_[r], tids[r - 1]);
+    }
+    edf->prepare_dispatch(edf_slots_[0]);
+  }
 
   for (std::int64_t k = 0;;) {
     // Release times are computed from t0, never accumulated, so they do not drift.
@@ -91,6 +112,10 @@ void TaskRunner::master_loop() noexcept {
     }
     if (control_.stop.load(std::memory_order_acquire) != 0) break;
 
+    if (edf != nullptr) {
+      // EDF: rank this job's threads by its absolute deadline on each of their cores.
+      for (const int slot : edf_slots_) edf->activate(slot, release + task_.deadline.count());
+    }
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;
@@ -104,6 +129,10 @@ void TaskRunner::master_loop() noexcept {
     // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
     // runs would hit RT throttling and steal the cores from everything else.
     team_->park();
+    if (edf != nullptr) {
+      for (const int slot : edf_slots_) edf->deactivate(slot);
+      edf->prepare_dispatch(edf_slots_[0]);
+    }
     record(k, release, start, finish);
     ++k;
     if (skip) {

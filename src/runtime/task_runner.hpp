@@ -57,6 +57,7 @@ class TaskRunner final : public Runner {
   std::exception_ptr failure_;
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;
+  std::vector<int> edf_slots_;  // EdfBand slots of the master and each worker (EDF plans only)
 };
 
 }  // namespace rtpar::detail

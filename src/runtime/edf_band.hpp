@@ -1,0 +1,63 @@
+// edf_band.hpp — EDF on partitioned cores without SCHED_DEADLINE: deadline-ordered SCHED_FIFO
+// priorities, re-ranked at every job release and completion (docs/internals/dispatcher.md).
+//
+// Why: SCHED_DEADLINE refuses threads whose affinity is a subset of their root domain (EPERM /
+// EBUSY), i.e. exactly the pinned threads a partitioned plan needs, unless the machine is split
+// into exclusive cpuset partitions — which takes CPUs away from everything else and needs a
+// cgroup setup rtpar should not impose. EDF on one core only needs the core to run the pending job
+// with the earliest absolute deadline; SCHED_FIFO does that when priorities follow deadline order.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace rtpar::detail {
+
+// EdfBand ranks the EDF threads of each core. Priorities: kEdfDispatch for a master waiting for
+// its release (so it preempts every EDF job on its core the moment its release comes and can
+// re-rank at once — RT-OpenMP's dispatch at the maximum priority), then kEdfTop, kEdfTop − 1, ...
+// for the active jobs in deadline order, and the idle threads below those.
+class EdfBand {
+ public:
+  static constexpr int kEdfDispatch = 90;
+  static constexpr int kEdfTop = 89;
+  static constexpr int kMaxSlotsPerCore = 64;
+
+  // add_slot registers a thread that runs EDF jobs on cpu (before any thread starts); returns its
+  // slot id. Throws std::length_error beyond kMaxSlotsPerCore threads on one core.
+  int add_slot(int cpu);
+  // set_tid records the Linux thread id of a slot (before its first activation).
+  void set_tid(int slot, int tid) noexcept;
+  // activate gives a slot a pending job with absolute deadline `deadline` and re-ranks its core.
+  void activate(int slot, std::int64_t deadline) noexcept;
+  // deactivate marks a slot idle and re-ranks its core.
+  void deactivate(int slot) noexcept;
+  // prepare_dispatch raises a master's slot to kEdfDispatch before it sleeps until its next
+  // release, so it runs at once when the release comes, whatever EDF job holds its core.
+  void prepare_dispatch(int slot) noexcept;
+  // lowest_priority is the lowest priority the band can give on cpu (static tasks sharing the
+  // core must stay below it).
+  [[nodiscard]] int lowest_priority(int cpu) const noexcept;
+
+ private:
+  struct Slot {
+    int cpu = -1;
+    std::atomic<int> tid{0};
+    std::atomic<std::int64_t> deadline{0};  // 0: idle
+    std::atomic<int> applied{0};            // priority last set on the thread
+  };
+  struct Core {
+    int cpu = -1;
+    std::vector<int> slots;
+    std::atomic<std::uint32_t> version{0};
+  };
+  Core& core_of(int cpu);
+  void rerank(Core& core) noexcept;
+
+  std::deque<Slot> slots_;  // deque: stable addresses for the atomics
+  std::deque<Core> cores_;
+};
+
+}  // namespace rtpar::detail
