@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/fjrta.hpp"
+#include "analysis/stages.hpp"
 #include "rtpar/overhead.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/topology.hpp"
@@ -125,12 +126,37 @@ TEST_CASE("fork-join-rta: zero spare cores, DAG tasks and equal priorities") {
   CHECK(equal.schedulable);
   CHECK(equal.tasks[0].response_bound_ns == 9'000'000);  // 4 + 5
   CHECK(equal.tasks[1].response_bound_ns == 9'000'000);  // 5 + 4
-  // A DAG task is not a fork/join task.
+  // A DAG task is analysed in its synchronous form: one node of 5 ms is one strand of 5 ms.
   set.tasks[1].segments.clear();
   set.tasks[1].dag = rtpar::DagSpec{{rtpar::DagNode{"x", 5ms, {}, {}}}};
   const rtpar::Plan dag = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
-  REQUIRE(dag.tasks[1].reason);
-  CHECK(dag.tasks[1].reason->find("DAG") != std::string::npos);
+  CHECK(dag.schedulable);
+  CHECK(dag.tasks[1].response_bound_ns == 9'000'000);
+}
+
+TEST_CASE("stages: a DAG's synchronous form keeps C and L (Saifullah et al. RTS'13)") {
+  // a(1) → b(2), a → c(5), b → d(1), c → d. Earliest starts: a 0, b 1, c 1, d 6.
+  // Cuts 0, 1, 3, 6, 7 → segments [0,1): a; [1,3): b, c; [3,6): c; [6,7): d.
+  rtpar::DagSpec dag;
+  dag.nodes = {{"a", 1ms, {}, {}}, {"b", 2ms, {0}, {}}, {"c", 5ms, {0}, {}}, {"d", 1ms, {1, 2}, {}}};
+  const std::vector<rtpar::SegmentSpec> s = rtpar::analysis::synchronous_form(dag);
+  REQUIRE(s.size() == 4);
+  CHECK(s[0].strands == 1);
+  CHECK(s[0].length == 1ms);
+  CHECK(s[1].strands == 2);
+  CHECK(s[1].length == 2ms);
+  CHECK(s[2].strands == 1);
+  CHECK(s[2].length == 3ms);
+  CHECK(s[3].strands == 1);
+  CHECK(s[3].length == 1ms);
+  rtpar::Duration work{0};
+  rtpar::Duration span{0};
+  for (const auto& seg : s) {
+    work += seg.length * seg.strands;
+    span += seg.length;
+  }
+  CHECK(work == 9ms);  // C = 1 + 2 + 5 + 1
+  CHECK(span == 7ms);  // L = a → c → d
 }
 
 TEST_CASE("topology: --target specs, the file's sockets and hwloc on this machine") {

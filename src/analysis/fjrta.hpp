@@ -1,5 +1,6 @@
 // fjrta.hpp — the stage-by-stage response-time analysis of fork/join tasks under partitioned
 // fixed priorities (Axer et al., ECRTS'13, as summarised and charged with overheads in fjos.md §VI).
+// Formulas, proofs and worked examples: docs/analysis/fork_join_rta.md.
 //
 // Pure analysis: it knows placed aggregate strands, periods, deadlines and priorities, nothing of
 // TaskSpec or topology. The assignment that produces placements is in fork_join_rta.cpp.
@@ -19,7 +20,7 @@ struct FjGroup {
   std::int64_t wcet = 0;
 };
 
-// FjStage is one stage: its aggregate strands, one per core it uses.
+// FjStage is one stage: its aggregate strands, at most one per core.
 struct FjStage {
   std::vector<FjGroup> groups;
 };
@@ -34,21 +35,41 @@ struct FjTask {
   std::vector<std::int64_t> finish;
 };
 
+// FjOptions selects the form of the analysis.
+struct FjOptions {
+  // chains enables the critical-strand optimisation (fjos.md §VI, "to reduce the pessimism"):
+  // consecutive stages whose strands follow each other on one core are analysed as one busy
+  // window, so interference already counted for an earlier stage on that core is not charged
+  // again (see fj_analyse). Off = the plain stage-by-stage bound, kept for comparison and tests;
+  // on is never larger (docs/analysis/fork_join_rta.md, "Dominance").
+  bool chains = true;
+};
+
 // fj_analyse bounds the response time of `task` given the already analysed tasks `others` whose
-// priority is ≥ task.priority (their `finish` must be filled). On success it fills task.finish and
-// returns R = B_{i,s−1}; it returns nullopt as soon as a stage bound exceeds the deadline.
+// priority is ≥ task.priority (their `finish` must be filled; others of lower priority and `task`
+// itself are skipped). On success it fills task.finish and returns R = B_{i,s−1}; it returns
+// nullopt as soon as some bound exceeds the deadline.
 //
-// Per stage j (fjos.md §VI; Axer et al. ECRTS'13 §4): the stage is released at B_{i,j−1} (0 for
-// j = 0) and every aggregate strand g on core q finishes within its response
-//   w_g = c_g + Σ_{h ∈ hp(q)} ⌈(w_g + J_h)/T_h⌉ · c_h            (least fixed point, from c_g)
-// where hp(q) are the aggregate strands of other tasks on q with priority ≥ P_i and J_h = B_{u,v−1}
-// is the release jitter of h's stage (its stage starts anywhere in [0, B_{u,v−1}] after its own
-// activation). Then B_{i,j} = B_{i,j−1} + max_g w_g: the next stage's strands are released when the
-// slowest strand of this stage completes (stage completion as the next stage's release jitter).
-// Conditions: preemptive partitioned fixed priorities, constrained deadlines, independent tasks,
-// the interfering tasks meet their deadlines (so one job of each is active at a time).
-// Not applied: Axer's critical-strand optimisation, which removes interference counted twice on
-// the critical core across stages; without it the bound is larger (pessimistic, still safe).
-std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others);
+// Interference on core q (Tindell-style jitter, Axer et al. §4; fjos.md §VI): an aggregate strand
+// h of task u (priority ≥ P_i) on q released J_h = B_{u,v−1} (0 for v = 0) at the latest after
+// u's activation executes at most ⌈(Δ + J_h)/T_u⌉ times in any window of length Δ, so
+//   I_q(Δ) = Σ_{h on q} ⌈(Δ + J_h)/T_u⌉ · c_h.
+// With chains, strands of u on q in stages v..v' where stages v..v'−1 have no other core form one
+// block (each is released the instant the previous one completes) with c = their sum, J = J_v.
+//
+// Busy window of a run of stages j0..j whose strands on core q follow each other:
+//   W_q(j0..j) = least fixed point of  w = Σ_{k=j0..j} c_{q,k} + I_q(w).
+// Stage bound (chains off, fjos.md §VI literally): B_j = B_{j−1} + max_q W_q(j..j), B_{−1} = 0.
+// Stage bound (chains on): F_j(q) bounds the completion of task i's strand of stage j on q,
+//   F_j(q) = max over valid run starts j0 ≤ j (q has a strand in every stage j0..j) of
+//            P(j0, q) + W_q(j0..j),
+//   P(0, q) = 0,  P(j0, q) = max_{q' ≠ q in stage j0−1} F_{j0−1}(q')  (no such q' ⇒ j0 invalid),
+//   B_j = max_q F_j(q).
+// Conditions: preemptive partitioned fixed priorities, constrained deadlines D ≤ T, independent
+// tasks, interferers that meet their deadlines (one job of each active at a time), strands of
+// one stage on one core run back to back in one thread. The cap: any candidate bound > D stops
+// the analysis (the iterations are monotone, so it can only grow).
+std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
+                                       const FjOptions& options = {});
 
 }  // namespace rtpar::analysis

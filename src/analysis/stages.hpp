@@ -10,9 +10,16 @@
 
 namespace rtpar::analysis {
 
-// stages_of returns the task's segments: its [[task.segment]] structure, or a single one-strand
-// segment of length C for a sequential task (C = L). A DAG task or a parallel task without
-// structure has no stages; then `why` says so and nullopt is returned.
+// synchronous_form converts a DAG into a parallel-synchronous task (Saifullah et al., RTS'13 §4):
+// every node starts at its earliest start time on unboundedly many cores; the timeline is cut at
+// every node start and finish, and each interval becomes a segment whose strands are the nodes
+// running in it, each of the interval's length. Work C and critical path L are preserved; the
+// barriers only add precedence, so a schedule of the synchronous form is a schedule of the DAG.
+std::vector<SegmentSpec> synchronous_form(const DagSpec& dag);
+
+// stages_of returns the task's segments: its [[task.segment]] structure, the synchronous form of
+// its DAG, or a single one-strand segment of length C for a sequential task (C = L). A parallel
+// task without structure has no stages; then `why` says so and nullopt is returned.
 std::optional<std::vector<SegmentSpec>> stages_of(const TaskSpec& task, std::string& why);
 
 // dm_priorities gives every task a SCHED_FIFO priority in deadline-monotonic order (dm_before):
