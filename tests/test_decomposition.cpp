@@ -70,8 +70,8 @@ TEST_CASE("decomposition: all-light segments share the deadline in proportion to
 
 TEST_CASE("decomposition: mixed heavy and light segments; light ones get exactly 2.5·e") {
   // D = 20, segments ⟨1, 1⟩, ⟨1, 8⟩: C = 9, P = 2, threshold 2.5·9/(20 − 5) = 1.5:
-  // m = 1 light, m = 8 heavy. P^ℓ = 1, C^ℓ = 1: light d = 2.5; heavy d = e·m·(D − 2.5·P^ℓ)/(C − C^ℓ)
-  // = 8·17.5/8 = 17.5; 2.5 + 17.5 = 20 = D.
+  // m = 1 light, m = 8 heavy. P^ℓ = 1, C^ℓ = 1: light d = 2.5; heavy d = e·m·(D − 2.5·P^ℓ)/(C −
+  // C^ℓ) = 8·17.5/8 = 17.5; 2.5 + 17.5 = 20 = D.
   std::string why;
   const auto d = decompose({seg(1, 1ms), seg(8, 1ms)}, 20'000'000, why);
   REQUIRE(d);
@@ -86,16 +86,19 @@ TEST_CASE("decomposition: no slack when 2.5·P ≥ D (including D = L)") {
   CHECK_FALSE(decompose({seg(2, 4ms)}, 10'000'000, why));  // 2.5·4 = 10 = D: boundary, rejected
   CHECK(why.find("no slack") != std::string::npos);
   CHECK_FALSE(decompose({seg(2, 4ms)}, 4'000'000, why));  // D = L
-  CHECK(decompose({seg(2, 4ms)}, 10'000'001, why));        // 1 ns of slack is enough
+  CHECK(decompose({seg(2, 4ms)}, 10'000'001, why));       // 1 ns of slack is enough
 }
 
 TEST_CASE("fbb-ffd: Fig. 2(c) worst-fit placement and first-fit packing") {
   // Strands of Fig. 2 in ns (×1e6 of the paper's units): task 1 as above, task 2 one strand of
   // 16/21 ms with T = D = 8 ms (its single heavy segment gets the whole deadline, d = 8).
   std::vector<rtpar::analysis::FbbStrand> strands = {
-      {0, 0, 600'000, 0, 3'333'333, 10'000'000},         {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
-      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000}, {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
-      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000}, {0, 2, 400'000, 7'777'777, 2'222'223, 10'000'000},
+      {0, 0, 600'000, 0, 3'333'333, 10'000'000},
+      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
+      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
+      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
+      {0, 1, 200'000, 3'333'333, 4'444'444, 10'000'000},
+      {0, 2, 400'000, 7'777'777, 2'222'223, 10'000'000},
       {1, 0, 761'905, 0, 8'000'000, 8'000'000}};
   // Worst-fit (the paper's Fig. 2(c)): s6 → core 1; s1 → core 1 (other segments of its own task
   // never interfere, so core 1 still has load 0 and wins the tie); s2 → core 1; s3 → core 2 and
@@ -114,7 +117,8 @@ TEST_CASE("fbb-ffd: a strand that fits nowhere is reported as -1; zero cores pla
   // One core: the second strand sees RBF* = 6 + ⌈10·6/10⌉ = 12 > 10 − 6.
   CHECK(rtpar::analysis::fbb_place(strands, 1, rtpar::FitKind::fbb_ffd) == std::vector<int>{0, -1});
   CHECK(rtpar::analysis::fbb_place(strands, 2, rtpar::FitKind::fbb_ffd) == std::vector<int>{0, 1});
-  CHECK(rtpar::analysis::fbb_place(strands, 0, rtpar::FitKind::fbb_ffd) == std::vector<int>{-1, -1});
+  CHECK(rtpar::analysis::fbb_place(strands, 0, rtpar::FitKind::fbb_ffd) ==
+        std::vector<int>{-1, -1});
 }
 
 TEST_CASE("plan_decomposition: a heavy task shares cores with a light one") {

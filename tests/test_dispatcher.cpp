@@ -53,8 +53,8 @@ class RecordingStrands final : public rtpar::Kernel {
   }
   [[nodiscard]] bool supports_strands() const override { return true; }
   std::vector<StrandEvent> events() const {
-    return {events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                   used_.load(), events_.size()))};
+    return {events_.begin(),
+            events_.begin() + static_cast<std::ptrdiff_t>(std::min(used_.load(), events_.size()))};
   }
 
  private:
@@ -146,8 +146,8 @@ TEST_CASE("dispatcher: strands run on their cores, after their offsets and segme
     if (e.job < 1) continue;
     for (const StrandEvent& ref : events) {
       if (ref.job == 1 && ref.segment == e.segment && ref.strand == e.strand) {
-        CHECK_MESSAGE(e.allocations == ref.allocations, "segment ", e.segment, " strand ",
-                      e.strand, " allocated in job ", e.job);
+        CHECK_MESSAGE(e.allocations == ref.allocations, "segment ", e.segment, " strand ", e.strand,
+                      " allocated in job ", e.job);
       }
     }
   }
@@ -178,8 +178,8 @@ TEST_CASE("dispatcher: a kernel that cannot run strands is refused before any th
   tp.name = "plain";
   tp.cores = {set.system.cores.front()};
   tp.priority = 10;
-  tp.segments = {rtpar::SegmentPlan{1'000'000, 0, 2'000'000,
-                                    {{set.system.cores.front(), 10}, {set.system.cores.front(), 10}}}};
+  tp.segments = {rtpar::SegmentPlan{
+      1'000'000, 0, 2'000'000, {{set.system.cores.front(), 10}, {set.system.cores.front(), 10}}}};
   plan.tasks = {tp};
   rtpar::RunConfig config;
   config.duration = 20ms;

@@ -19,9 +19,12 @@ TEST_CASE("edf executor: a later release with an earlier deadline preempts (EDF 
   const std::string text = "[system]\ncores = [" + std::to_string(cpu) +
                            "]\nplanner = \"partitioned\"\n"
                            "[[task]]\nname = \"long\"\nperiod = \"40ms\"\nwork = \"10ms\"\n"
-                           "places = [" + std::to_string(cpu) + "]\n"
+                           "places = [" +
+                           std::to_string(cpu) +
+                           "]\n"
                            "[[task]]\nname = \"urgent\"\nperiod = \"40ms\"\ndeadline = \"12ms\"\n"
-                           "phase = \"2ms\"\nwork = \"4ms\"\nplaces = [" + std::to_string(cpu) + "]\n";
+                           "phase = \"2ms\"\nwork = \"4ms\"\nplaces = [" +
+                           std::to_string(cpu) + "]\n";
   const rtpar::TaskSet set = rtpar::parse_taskset(text, "<edf>");
   const rtpar::Plan plan = rtpar::plan_taskset(set);
   REQUIRE(plan.schedulable);

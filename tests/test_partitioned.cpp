@@ -32,7 +32,8 @@ bool simulate_misses(const std::vector<DemandTask>& tasks, bool edf,
   std::vector<std::vector<Job>> pending(tasks.size());
   for (std::int64_t now = 0; now < 2 * hyper; ++now) {
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-      if (now % tasks[i].period == 0) pending[i].push_back(Job{tasks[i].wcet, now + tasks[i].deadline});
+      if (now % tasks[i].period == 0)
+        pending[i].push_back(Job{tasks[i].wcet, now + tasks[i].deadline});
       for (const Job& j : pending[i]) {
         if (j.left > 0 && now >= j.deadline) return true;
       }

@@ -75,11 +75,12 @@ TEST_CASE("structure: the segments kernel's args become the task's structure") {
 
 TEST_CASE("structure: [[task.node]] gives an acyclic DAG, C = Σ lengths and L = longest path") {
   // a(1) → b(2), a → c(5), b → d(1), c → d: longest path a-c-d = 7 ms; C = 9 ms.
-  const TaskSet set = parse(kHead +
-                            "[[task.node]]\nname = \"d\"\nlength = \"1ms\"\nafter = [\"b\", \"c\"]\n"
-                            "[[task.node]]\nname = \"a\"\nlength = \"1ms\"\n"
-                            "[[task.node]]\nname = \"b\"\nlength = \"2ms\"\nafter = [\"a\"]\n"
-                            "[[task.node]]\nname = \"c\"\nlength = \"5ms\"\nafter = [\"a\"]\n");
+  const TaskSet set =
+      parse(kHead +
+            "[[task.node]]\nname = \"d\"\nlength = \"1ms\"\nafter = [\"b\", \"c\"]\n"
+            "[[task.node]]\nname = \"a\"\nlength = \"1ms\"\n"
+            "[[task.node]]\nname = \"b\"\nlength = \"2ms\"\nafter = [\"a\"]\n"
+            "[[task.node]]\nname = \"c\"\nlength = \"5ms\"\nafter = [\"a\"]\n");
   const rtpar::TaskSpec& t = set.tasks.at(0);
   REQUIRE(t.dag);
   REQUIRE(t.dag->nodes.size() == 4);
@@ -127,15 +128,16 @@ TEST_CASE("structure: bad structure is reported at the offending value") {
        "unknown key"},
       {kHead + "work = \"5ms\"\n" + seg + "strands = 2\nlength = \"1ms\"\n", "task[0].work", 6, 8,
        "disagrees with the segments"},
-      {kHead + "[[task.node]]\nname = \"x\"\nlength = \"1ms\"\nafter = [\"y\"]\n", "task[0].node[0].after",
-       9, 10, "no node named \"y\""},
+      {kHead + "[[task.node]]\nname = \"x\"\nlength = \"1ms\"\nafter = [\"y\"]\n",
+       "task[0].node[0].after", 9, 10, "no node named \"y\""},
       {kHead + "[[task.node]]\nname = \"x\"\nlength = \"1ms\"\nafter = [\"y\"]\n"
                "[[task.node]]\nname = \"y\"\nlength = \"1ms\"\nafter = [\"x\"]\n",
        "task[0].node[0].after", 9, 9, "cycle"},
       {kHead + "[[task.node]]\nname = \"x\"\nlength = \"1ms\"\n[[task.node]]\nname = \"x\"\n"
                "length = \"1ms\"\n",
        "task[0].node[1].name", 10, 8, "duplicate node name"},
-      {kHead + seg + "strands = 1\nlength = \"1ms\"\n[[task.node]]\nname = \"x\"\nlength = \"1ms\"\n",
+      {kHead + seg +
+           "strands = 1\nlength = \"1ms\"\n[[task.node]]\nname = \"x\"\nlength = \"1ms\"\n",
        "task[0].node", 9, 1, "not both"},
       {kHead + "work = \"1ms\"\nplaces = [1, 1]\n", "task[0].places[1]", 7, 14, "listed twice"},
       {kHead + "work = \"1ms\"\nplaces = []\n", "task[0].places", 7, 10, "at least one CPU"},

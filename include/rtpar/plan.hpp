@@ -25,9 +25,9 @@ struct StrandPlan {
 // SegmentPlan is one segment (stage) of a parallel-synchronous task as placed by a strand-level
 // planner (decomposition, fork-join-rta). Offsets and deadlines are relative to the job release.
 struct SegmentPlan {
-  std::int64_t length_ns = 0;    // length of each strand of this segment
-  std::int64_t offset_ns = 0;    // decomposition: release offset of the segment; else 0
-  std::int64_t deadline_ns = 0;  // decomposition: absolute-in-job deadline; fjrta: stage bound
+  std::int64_t length_ns = 0;       // length of each strand of this segment
+  std::int64_t offset_ns = 0;       // decomposition: release offset of the segment; else 0
+  std::int64_t deadline_ns = 0;     // decomposition: absolute-in-job deadline; fjrta: stage bound
   std::vector<StrandPlan> strands;  // one per strand, strand order
 };
 

@@ -17,8 +17,8 @@ namespace rtpar {
 
 // PlannerKind selects the admission-control algorithm.
 enum class PlannerKind {
-  federated,     // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
-  federated_ws,  // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
+  federated,      // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
+  federated_ws,   // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
   decomposition,  // rt-openmp.md §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
   fork_join_rta,  // fjos.md §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
   partitioned,    // openmp-rt.md §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
@@ -76,7 +76,7 @@ struct SystemSpec {
   // fork_join_overhead is charged per fork by fork-join-rta when no measured overhead profile is
   // given (`rtpar check --overhead FILE`); zero when the file does not say.
   Duration fork_join_overhead{0};
-  SourceLocation where;          // location of [system] (or of the file when absent)
+  SourceLocation where;  // location of [system] (or of the file when absent)
 };
 
 // TaskSpec is one [[task]]: a periodic (implicit or constrained deadline) parallel task.

@@ -30,8 +30,8 @@ std::optional<std::vector<DecomposedSegment>> decompose(const std::vector<Segmen
     d.strands = s.strands;
     d.length = s.length.count();
     // m > 2.5·C / (D − 2.5·P) ⇔ m·(2·D − 5·P) > 5·C, all terms positive.
-    d.heavy = static_cast<__int128>(s.strands) * (2 * static_cast<__int128>(deadline) - 5 * p) >
-              5 * c;
+    d.heavy =
+        static_cast<__int128>(s.strands) * (2 * static_cast<__int128>(deadline) - 5 * p) > 5 * c;
     if (!d.heavy) {
       c_light += static_cast<__int128>(s.strands) * s.length.count();
       p_light += s.length.count();

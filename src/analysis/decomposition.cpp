@@ -26,8 +26,8 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   model::check_task_parameters(set);
   Plan plan;
   plan.planner = PlannerKind::decomposition;
-  plan.cores = options.target != nullptr ? options.target->cpus()
-                                         : analysis::realtime_cores(set.system);
+  plan.cores =
+      options.target != nullptr ? options.target->cpus() : analysis::realtime_cores(set.system);
   plan.tasks.resize(set.tasks.size());
   plan.schedulable = !set.tasks.empty() && !plan.cores.empty();
   if (plan.cores.empty()) plan.notes.push_back("no real-time cores to place strands on");
@@ -53,8 +53,8 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
     for (std::size_t j = 0; j < parts->size(); ++j) {
       const analysis::DecomposedSegment& seg = (*parts)[j];
       for (std::int64_t k = 0; k < seg.strands; ++k) {
-        strands.push_back(analysis::FbbStrand{i, j, seg.length, seg.offset, seg.window,
-                                              task.period.count()});
+        strands.push_back(
+            analysis::FbbStrand{i, j, seg.length, seg.offset, seg.window, task.period.count()});
       }
     }
   }

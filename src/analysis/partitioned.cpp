@@ -108,7 +108,8 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     for (const int cpu : task.places) {
       if (p.reason) break;
       if (nonrt.count(cpu) != 0) {
-        p.reason = fmt::format("CPU {} is reserved for non-real-time work (system.nonrt_cores)", cpu);
+        p.reason =
+            fmt::format("CPU {} is reserved for non-real-time work (system.nonrt_cores)", cpu);
       } else if (rt.count(cpu) == 0) {
         p.reason = fmt::format("CPU {} is not one of the real-time cores [{}]", cpu,
                                join_ints(plan.cores));
@@ -188,8 +189,8 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
         if (exact_core_ok[p.cores[0]]) {
           tp.response_bound_ns = p.d;
         } else {
-          tp.reason = fmt::format("the EDF tasks on core {} fail the processor-demand test",
-                                  p.cores[0]);
+          tp.reason =
+              fmt::format("the EDF tasks on core {} fail the processor-demand test", p.cores[0]);
         }
       } else if (const auto r = response_bound(p, parts)) {
         tp.response_bound_ns = *r;

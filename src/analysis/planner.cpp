@@ -26,9 +26,9 @@ TaskSet on_target(const TaskSet& set, const Topology& target) {
 Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
   // The federated planners and partitioned read the machine from the set only; give them the
   // target's cores. decomposition and fork-join-rta read options.target themselves (sockets).
-  if (options.target != nullptr && (planner == PlannerKind::federated ||
-                                    planner == PlannerKind::federated_ws ||
-                                    planner == PlannerKind::partitioned)) {
+  if (options.target != nullptr &&
+      (planner == PlannerKind::federated || planner == PlannerKind::federated_ws ||
+       planner == PlannerKind::partitioned)) {
     PlanOptions rest = options;
     rest.target = nullptr;
     return plan_with(planner, on_target(set, *options.target), rest);

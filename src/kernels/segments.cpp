@@ -81,8 +81,8 @@ KernelBuild make_segments(const Args& args, const std::string& file) {
   std::vector<SegmentSpec> structure;
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const toml::node& entry = *list[i].as_table();
-    structure.push_back(SegmentSpec{segments[i].strands, segments[i].length,
-                                    args.location(entry.source())});
+    structure.push_back(
+        SegmentSpec{segments[i].strands, segments[i].length, args.location(entry.source())});
   }
   return KernelBuild{std::make_shared<SegmentsKernel>(std::move(segments)),
                      Duration(static_cast<std::int64_t>(work)),

@@ -168,15 +168,14 @@ StealConfig parse_steal(const TableReader& task, const toml::node& value,
     if (!v) return fallback;
     if (*v < low || *v > high) {
       r.fail(r.node(key), key,
-             "expected an integer between " + std::to_string(low) + " and " +
-                 std::to_string(high));
+             "expected an integer between " + std::to_string(low) + " and " + std::to_string(high));
     }
     return *v;
   };
   config.max_depth = static_cast<int>(bounded("max_depth", 1, 1'000'000, config.max_depth));
-  config.stack_bytes = static_cast<std::size_t>(
-      bounded("stack_bytes", 64 * 1024, std::int64_t{1} << 34,
-              static_cast<std::int64_t>(config.stack_bytes)));
+  config.stack_bytes =
+      static_cast<std::size_t>(bounded("stack_bytes", 64 * 1024, std::int64_t{1} << 34,
+                                       static_cast<std::int64_t>(config.stack_bytes)));
   config.frames_per_worker =
       static_cast<int>(bounded("frames_per_worker", 1, 100'000'000, config.frames_per_worker));
   return config;

@@ -91,7 +91,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
       {"partitioned", PlannerKind::partitioned}};
   spec.planner = parse_choice(reader, "planner", kPlanners).value_or(PlannerKind::federated);
   static constexpr std::pair<std::string_view, FitKind> kFits[] = {
-      {"fbb-ffd", FitKind::fbb_ffd}, {"first-fit", FitKind::first_fit},
+      {"fbb-ffd", FitKind::fbb_ffd},
+      {"first-fit", FitKind::first_fit},
       {"worst-fit", FitKind::worst_fit}};
   spec.fit = parse_choice(reader, "fit", kFits).value_or(FitKind::fbb_ffd);
   if (const auto sockets = reader.integer("sockets")) spec.sockets = clamp_to_int(*sockets);
@@ -215,10 +216,10 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     } else if (!task.segments.empty() || task.dag) {
       // The structure then describes a kernel the planners cannot see into; the sums still
       // have to agree with the task's work and span (checked below and by check_taskset).
-      if (!built.work) built.work = task.dag ? model::dag_work(*task.dag)
-                                             : model::segments_work(task.segments);
-      if (!built.span) built.span = task.dag ? model::dag_span(*task.dag)
-                                             : model::segments_span(task.segments);
+      if (!built.work)
+        built.work = task.dag ? model::dag_work(*task.dag) : model::segments_work(task.segments);
+      if (!built.span)
+        built.span = task.dag ? model::dag_span(*task.dag) : model::segments_span(task.segments);
     }
   }
   task.code = std::move(built.kernel);

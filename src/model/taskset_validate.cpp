@@ -123,9 +123,9 @@ void Checker::system() const {
     fail_system("delta", -1, "must be a finite number > 0");
   }
   if (sys.sockets < 1 || static_cast<std::size_t>(sys.sockets) > sys.cores.size()) {
-    fail_system("sockets", -1,
-                "must be between 1 and the number of cores (" + std::to_string(sys.cores.size()) +
-                    ")");
+    fail_system(
+        "sockets", -1,
+        "must be between 1 and the number of cores (" + std::to_string(sys.cores.size()) + ")");
   }
   if (sys.fork_join_overhead < Duration::zero()) {
     fail_system("fork_join_overhead", -1, "must not be negative");
@@ -159,8 +159,9 @@ void Checker::structure(std::size_t i) const {
       for (const int p : node.after) {
         if (p < 0 || static_cast<std::size_t>(p) >= t.dag->nodes.size() ||
             static_cast<std::size_t>(p) == k) {
-          fail_task(i, key + ".after", "refers to node index " + std::to_string(p) +
-                                           ", which is not another node of this task");
+          fail_task(i, key + ".after",
+                    "refers to node index " + std::to_string(p) +
+                        ", which is not another node of this task");
         }
       }
     }
@@ -189,13 +190,14 @@ void Checker::structure(std::size_t i) const {
     const int cpu = t.places[k];
     const std::string key = "places[" + std::to_string(k) + "]";
     if (cpu < 0 || cpu >= kMaxCpus) {
-      fail_task(i, key,
-                "CPU id " + std::to_string(cpu) + " is out of range 0.." +
-                    std::to_string(kMaxCpus - 1));
+      fail_task(
+          i, key,
+          "CPU id " + std::to_string(cpu) + " is out of range 0.." + std::to_string(kMaxCpus - 1));
     }
     if (k > 0 && cpu <= t.places[k - 1]) {
-      fail_task(i, key, cpu == t.places[k - 1] ? "CPU " + std::to_string(cpu) + " is listed twice"
-                                               : std::string("CPU ids must be in ascending order"));
+      fail_task(i, key,
+                cpu == t.places[k - 1] ? "CPU " + std::to_string(cpu) + " is listed twice"
+                                       : std::string("CPU ids must be in ascending order"));
     }
   }
   if (t.threads < 0 || t.threads > 1024) fail_task(i, "threads", "must be between 1 and 1024");

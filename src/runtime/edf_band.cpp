@@ -1,12 +1,13 @@
 // edf_band.cpp — see edf_band.hpp.
 //
 // Protocol: a slot's deadline is written (release) and the core's version bumped (acq_rel) before
-// the writer re-ranks. rerank snapshots the deadlines, sorts the core's slots (a fixed-size array on
-// the stack: no allocation, no lock), applies the changed priorities with sched_setscheduler, and
-// repeats if the version moved meanwhile. Two threads re-ranking one core concurrently therefore
-// both finish with a pass over a snapshot at least as new as the last change, so the priorities
-// settle on the ranking of the latest deadlines; between the change and the settled state a core
-// may briefly run the second-earliest deadline (bounded by one re-rank, a few system calls).
+// the writer re-ranks. rerank snapshots the deadlines, sorts the core's slots (a fixed-size array
+// on the stack: no allocation, no lock), applies the changed priorities with sched_setscheduler,
+// and repeats if the version moved meanwhile. Two threads re-ranking one core concurrently
+// therefore both finish with a pass over a snapshot at least as new as the last change, so the
+// priorities settle on the ranking of the latest deadlines; between the change and the settled
+// state a core may briefly run the second-earliest deadline (bounded by one re-rank, a few system
+// calls).
 #include "runtime/edf_band.hpp"
 
 #include <sched.h>
@@ -71,8 +72,8 @@ void EdfBand::rerank(Core& core) noexcept {
     const std::size_t n = core.slots.size();
     for (std::size_t k = 0; k < n; ++k) {
       const int id = core.slots[k];
-      const std::int64_t d = slots_[static_cast<std::size_t>(id)].deadline.load(
-          std::memory_order_acquire);
+      const std::int64_t d =
+          slots_[static_cast<std::size_t>(id)].deadline.load(std::memory_order_acquire);
       // Idle slots (deadline 0) sort after every active one.
       order[k] = Entry{d == 0 ? INT64_MAX : d, id};
     }

@@ -191,9 +191,9 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   std::vector<std::unique_ptr<detail::Runner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
-    runners.push_back(detail::make_runner(
-        set.tasks[i], plan.tasks[i], config.best_effort, record_capacity(set.tasks[i], config),
-        control, &channels->endpoint(set.tasks[i].name)));
+    runners.push_back(detail::make_runner(set.tasks[i], plan.tasks[i], config.best_effort,
+                                          record_capacity(set.tasks[i], config), control,
+                                          &channels->endpoint(set.tasks[i].name)));
   }
   try {
     for (auto& r : runners) r->start();

@@ -79,8 +79,8 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
         m.config.cpu = strand.core;
         m.config.sched = best_effort ? SchedClass::other : SchedClass::fifo;
         m.config.priority = strand.priority;
-        m.config.name = (members_.empty() ? "rt:" : "rt" + std::to_string(members_.size()) + ":") +
-                        task.name;
+        m.config.name =
+            (members_.empty() ? "rt:" : "rt" + std::to_string(members_.size()) + ":") + task.name;
         m.strands.assign(segments, {});
         m.priority.assign(segments, 0);
         m.current_priority = strand.priority;

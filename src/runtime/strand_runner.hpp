@@ -36,7 +36,7 @@ class StrandRunner final : public Runner {
   struct Member {
     ThreadConfig config;
     std::vector<std::vector<std::int64_t>> strands;  // per segment: its strand indices
-    std::vector<int> priority;                        // per segment: FIFO priority (0: none)
+    std::vector<int> priority;                       // per segment: FIFO priority (0: none)
     std::unique_ptr<RtThread> thread;
     int current_priority = 0;
     int tid = 0;
