@@ -27,6 +27,10 @@ struct RunConfig {
   // channels, when set, are the run's channels (created by the caller so that non-real-time
   // threads can attach first, see System::open_channels); otherwise execute() creates them.
   ChannelSet* channels = nullptr;
+  // control_cores, when not empty, are the CPUs the calling (control) thread moves to once every
+  // task thread exists, e.g. system.nonrt_cores: progress, signals and report writing then stay
+  // off the real-time cores. Moved after the checks, which need the caller's full affinity.
+  std::vector<int> control_cores;
 };
 
 // execute runs the plan of a task set and returns the complete report. Throws InputError if the

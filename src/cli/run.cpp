@@ -51,16 +51,6 @@ void check_out_dir(const std::string& dir) {
   }
 }
 
-// confine_to_nonrt_cores moves the control thread (progress, signals, report writing) onto the
-// cores the task set reserves for non-real-time work, if it names any.
-void confine_to_nonrt_cores(const TaskSet& set) {
-  if (set.system.nonrt_cores.empty()) return;
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  for (int c : set.system.nonrt_cores) CPU_SET(c, &mask);
-  sched_setaffinity(0, sizeof(mask), &mask);
-}
-
 }  // namespace
 
 Command add_run(CLI::App& app) {
@@ -102,7 +92,8 @@ Command add_run(CLI::App& app) {
         std::fflush(stderr);
       };
     }
-    confine_to_nonrt_cores(set);
+    // The control thread (progress, signals, report writing) leaves the real-time cores.
+    config.control_cores = set.system.nonrt_cores;
     const RunReport report = execute(set, plan, config);
     if (live) fmt::print(stderr, "\n");
 

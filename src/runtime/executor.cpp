@@ -199,6 +199,12 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     for (auto& r : runners) r->start();
     // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
     report.memory_locked = lock_memory(config);
+    if (!config.control_cores.empty()) {
+      cpu_set_t mask;
+      CPU_ZERO(&mask);
+      for (const int c : config.control_cores) CPU_SET(c, &mask);
+      sched_setaffinity(0, sizeof(mask), &mask);
+    }
   } catch (...) {
     // Masters already started wait for `go`; let them see `stop` and leave before unwinding.
     control.stop.store(1, std::memory_order_release);
