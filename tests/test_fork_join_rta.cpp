@@ -1,5 +1,6 @@
-// test_fork_join_rta.cpp — the fork/join RTA (fjrta.hpp), the FJOS assignment
-// (plan_fork_join_rta) and the topology it plans for (topology.hpp).
+// test_fork_join_rta.cpp — the fork/join RTA (fjrta.hpp) and the FJOS assignment
+// (plan_fork_join_rta) on hand-derived vectors. Topology: test_topology.cpp; randomized checks
+// against brute-force simulation: test_fork_join_rta_sim.cpp.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -138,7 +139,8 @@ TEST_CASE("stages: a DAG's synchronous form keeps C and L (Saifullah et al. RTS'
   // a(1) → b(2), a → c(5), b → d(1), c → d. Earliest starts: a 0, b 1, c 1, d 6.
   // Cuts 0, 1, 3, 6, 7 → segments [0,1): a; [1,3): b, c; [3,6): c; [6,7): d.
   rtpar::DagSpec dag;
-  dag.nodes = {{"a", 1ms, {}, {}}, {"b", 2ms, {0}, {}}, {"c", 5ms, {0}, {}}, {"d", 1ms, {1, 2}, {}}};
+  dag.nodes = {
+      {"a", 1ms, {}, {}}, {"b", 2ms, {0}, {}}, {"c", 5ms, {0}, {}}, {"d", 1ms, {1, 2}, {}}};
   const std::vector<rtpar::SegmentSpec> s = rtpar::analysis::synchronous_form(dag);
   REQUIRE(s.size() == 4);
   CHECK(s[0].strands == 1);
@@ -157,28 +159,6 @@ TEST_CASE("stages: a DAG's synchronous form keeps C and L (Saifullah et al. RTS'
   }
   CHECK(work == 9ms);  // C = 1 + 2 + 5 + 1
   CHECK(span == 7ms);  // L = a → c → d
-}
-
-TEST_CASE("topology: --target specs, the file's sockets and hwloc on this machine") {
-  const rtpar::Topology t = rtpar::parse_target("40c4s");
-  REQUIRE(t.sockets.size() == 4);
-  CHECK(t.size() == 40);
-  CHECK(t.sockets[1].front() == 10);
-  CHECK(t.socket_of(39) == 3);
-  CHECK(rtpar::parse_target("8c").sockets.size() == 1);
-  for (const char* bad : {"", "40", "40c3s", "0c", "4c0s", "4c8s", "c4s", "40c4", "40c4sx"}) {
-    CAPTURE(bad);
-    CHECK_THROWS_AS(rtpar::parse_target(bad), rtpar::InputError);
-  }
-  rtpar::SystemSpec sys;
-  sys.cores = {0, 1, 2, 3, 4};
-  sys.sockets = 2;
-  const rtpar::Topology s = rtpar::system_topology(sys);
-  REQUIRE(s.sockets.size() == 2);
-  CHECK(s.sockets[0] == std::vector<int>{0, 1, 2});
-  CHECK(s.sockets[1] == std::vector<int>{3, 4});
-  const rtpar::Topology here = rtpar::detect_topology();
-  CHECK(here.size() >= 1);
 }
 
 TEST_CASE("fork-join-rta: socket-aware placement on a 40c4s target") {
@@ -202,4 +182,181 @@ TEST_CASE("fork-join-rta: socket-aware placement on a 40c4s target") {
   }
   CHECK(target.socket_of(plan.tasks[0].cores.front()) !=
         target.socket_of(plan.tasks[1].cores.front()));
+}
+
+TEST_CASE("fork-join-rta: a 12-core task fills one socket of 40c4s before crossing") {
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1};
+  // a: 12 strands of 5 ms, T = D = 5.5 ms, C = 60 ms: N = ⌈60/5.5⌉ = 11 → round robin puts two
+  // strands on cores[0] (10 ms > 5.5) → N = 12: 5 ms ≤ 5.5. Socket fill: all of socket 0
+  // (CPUs 0..9), then the 2 most available of socket 1 (all equal → lowest ids 10, 11).
+  set.tasks.push_back(fj_task("a", 5500us, {{12, 5ms, {}}}));
+  // b (lower priority, D = 6 ms): N = 8 on the socket with the most available utilization:
+  // sockets 2 and 3 are empty (10 each), socket 1 has 10 − 2·(5/5.5) → socket 2: CPUs 20..27.
+  set.tasks.push_back(fj_task("b", 6ms, {{8, 5ms, {}}}));
+  const rtpar::Topology target = rtpar::parse_target("40c4s");
+  rtpar::PlanOptions options;
+  options.target = &target;
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].cores_needed == 12);
+  CHECK(plan.tasks[0].cores == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  CHECK(plan.tasks[0].response_bound_ns == 5'000'000);
+  CHECK(plan.tasks[1].cores == std::vector<int>{20, 21, 22, 23, 24, 25, 26, 27});
+  // Strand k of the stage is on cores[k mod N]: a one-to-one map here.
+  REQUIRE(plan.tasks[1].segments.size() == 1);
+  for (std::size_t k = 0; k < 8; ++k) {
+    CHECK(plan.tasks[1].segments[0].strands[k].core == 20 + static_cast<int>(k));
+    CHECK(plan.tasks[1].segments[0].strands[k].priority == plan.tasks[1].priority);
+  }
+  CHECK(plan.tasks[0].priority > plan.tasks[1].priority);  // deadline monotonic
+}
+
+TEST_CASE("fjrta: the critical-strand optimisation charges interference once per chain") {
+  rtpar::analysis::FjOptions plain;
+  plain.chains = false;
+  // hp on core 0: c = 1, T = 10. lp: three one-strand stages of 1 on core 0, T = D = 30.
+  //   plain: every stage w = 1 + ⌈w/10⌉·1 = 2 → B = 2, 4, 6.
+  //   chains: one busy window W(0..2) = 3 + ⌈w/10⌉ = 4 → B = 2, 3, 4 (exact: the hp job once).
+  FjTask hp{10, 10, 20, {FjStage{{{0, 1}}}}, {}};
+  REQUIRE(rtpar::analysis::fj_analyse(hp, {}) == 1);
+  FjTask lp{30, 30, 10, {FjStage{{{0, 1}}}, FjStage{{{0, 1}}}, FjStage{{{0, 1}}}}, {}};
+  CHECK(rtpar::analysis::fj_analyse(lp, {&hp}, plain) == 6);
+  CHECK(lp.finish == std::vector<std::int64_t>{2, 4, 6});
+  CHECK(rtpar::analysis::fj_analyse(lp, {&hp}) == 4);
+  CHECK(lp.finish == std::vector<std::int64_t>{2, 3, 4});
+
+  // Two cores. hp on core 0: c = 2, T = 20. lp: stages {core 0: 3, core 1: 1} twice, T = D = 40.
+  //   plain: stage 0: core 0 w = 3 + ⌈w/20⌉·2 = 5, core 1: 1 → B0 = 5; stage 1 again 5 → 10.
+  //   chains, stage 1, core 0: run from stage 0: W(0..1) = 6 + ⌈w/20⌉·2 = 8 → 0 + 8;
+  //     run from stage 1 (core 1 finished stage 0 last, F0(1) = 1): 1 + (3 + 2) = 6 → F1(0) = 8;
+  //     core 1: run from stage 0: W = 2 → 2; from stage 1 after core 0: F0(0) + 1 = 6 → 6.
+  //   B1 = max(8, 6) = 8, which a run reaches (hp at 0: hp [0,2), lp [2,5), [5,8)).
+  FjTask hp2{20, 20, 20, {FjStage{{{0, 2}}}}, {}};
+  REQUIRE(rtpar::analysis::fj_analyse(hp2, {}) == 2);
+  FjTask lp2{40, 40, 10, {FjStage{{{0, 3}, {1, 1}}}, FjStage{{{0, 3}, {1, 1}}}}, {}};
+  CHECK(rtpar::analysis::fj_analyse(lp2, {&hp2}, plain) == 10);
+  CHECK(rtpar::analysis::fj_analyse(lp2, {&hp2}) == 8);
+  CHECK(lp2.finish == std::vector<std::int64_t>{5, 8});
+  // The deadline cap uses the same bound: D = 8 passes with chains and fails without.
+  lp2.deadline = 8;
+  CHECK(rtpar::analysis::fj_analyse(lp2, {&hp2}) == 8);
+  CHECK_FALSE(rtpar::analysis::fj_analyse(lp2, {&hp2}, plain));
+  lp2.deadline = 7;
+  CHECK_FALSE(rtpar::analysis::fj_analyse(lp2, {&hp2}));
+}
+
+TEST_CASE("fjrta: equal priorities on a core fall back to stage-by-stage windows") {
+  // e has lp's priority: SCHED_FIFO queues each newly released strand of lp behind a pending job
+  // of e, so a chain is not one preemptive busy window there; lp's three stages of 1 on core 0
+  // get w = 1 + ⌈w/10⌉·1 = 2 each → B = 2, 4, 6 instead of the chained 4.
+  FjTask e{10, 10, 10, {FjStage{{{0, 1}}}}, {}};
+  REQUIRE(rtpar::analysis::fj_analyse(e, {}) == 1);
+  FjTask lp{30, 30, 10, {FjStage{{{0, 1}}}, FjStage{{{0, 1}}}, FjStage{{{0, 1}}}}, {}};
+  CHECK(rtpar::analysis::fj_analyse(lp, {&e}) == 6);
+  // One priority higher, e preempts and the chain applies: 3 + ⌈w/10⌉ = 4.
+  e.priority = 11;
+  CHECK(rtpar::analysis::fj_analyse(lp, {&e}) == 4);
+  // Lower-priority tasks do not interfere at all.
+  e.priority = 9;
+  CHECK(rtpar::analysis::fj_analyse(lp, {&e}) == 3);
+}
+
+TEST_CASE("fjrta: an interferer's back-to-back strands on one core are one job") {
+  // hp: three one-strand stages on core 0 (2, 6, 1), T = 10. Its stage-1 strand is released the
+  // instant stage 0 completes, so core 0 sees one job of 9 released at the activation.
+  FjTask hp{10, 10, 20, {FjStage{{{0, 2}}}, FjStage{{{0, 6}}}, FjStage{{{0, 1}}}}, {}};
+  REQUIRE(rtpar::analysis::fj_analyse(hp, {}) == 9);
+  CHECK(hp.finish == std::vector<std::int64_t>{2, 8, 9});
+  // lp: c = 1 on core 0, T = D = 30: w = 1 + ⌈w/10⌉·9 → 10 → 1 + ⌈10/10⌉·9 = 10. The ceiling
+  // at an exact multiple (w = T_hp) counts one job, not two.
+  FjTask lp{30, 30, 10, {FjStage{{{0, 1}}}}, {}};
+  CHECK(rtpar::analysis::fj_analyse(lp, {&hp}) == 10);
+  // Stage by stage with jitters 0, 2, 8 the hp strands count separately:
+  //   w = 1 + ⌈w/10⌉·2 + ⌈(w+2)/10⌉·6 + ⌈(w+8)/10⌉·1: 1 → 10 → 17 → 20 → 26 → 29 → 35 > 30,
+  // so without the merge lp is rejected; with D = T = 40 it goes on 35 → 38 → 38.
+  rtpar::analysis::FjOptions plain;
+  plain.chains = false;
+  CHECK_FALSE(rtpar::analysis::fj_analyse(lp, {&hp}, plain));
+  lp.period = lp.deadline = 40;
+  CHECK(rtpar::analysis::fj_analyse(lp, {&hp}, plain) == 38);
+  CHECK(rtpar::analysis::fj_analyse(lp, {&hp}) == 10);
+}
+
+TEST_CASE("fork-join-rta: two tasks share a core; jitter of the interfering stage") {
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1};
+  // a: T = D = 4 ms, stages {1 × 1 ms}, {2 × 2 ms}: C = 5 → N = ⌈5/4⌉ = 2 on CPUs 0, 1:
+  //    stage 0 on CPU 0 (1 ms), stage 1 on CPUs 0, 1 (2 ms each) → B = 1, 3 ms.
+  set.tasks.push_back(fj_task("a", 4ms, {{1, 1ms, {}}, {2, 2ms, {}}}));
+  // b: T = D = 20 ms, one strand of 6 ms → N = 1 on the least loaded CPU: CPU 0 carries 3/4 of
+  //    a, CPU 1 2/4 → CPU 1, where a's stage-1 strand (2 ms, T = 4, J = B_a,0 = 1 ms) interferes:
+  //    w = 6 + ⌈(w + 1)/4⌉·2: 6 → 10 → 12 → 14 → 14 ms.
+  set.tasks.push_back(fj_task("b", 20ms, {{1, 6ms, {}}}));
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  REQUIRE(plan.schedulable);
+  const rtpar::TaskPlan& a = plan.tasks[0];
+  CHECK(a.cores == std::vector<int>{0, 1});
+  CHECK(a.cores_needed == 2);
+  CHECK(a.heavy);
+  CHECK(a.response_bound_ns == 3'000'000);
+  REQUIRE(a.segments.size() == 2);
+  CHECK(a.segments[0].deadline_ns == 1'000'000);
+  CHECK(a.segments[1].deadline_ns == 3'000'000);
+  CHECK(a.segments[0].offset_ns == 0);
+  CHECK(a.segments[1].length_ns == 2'000'000);
+  REQUIRE(a.segments[1].strands.size() == 2);
+  CHECK(a.segments[1].strands[0].core == 0);
+  CHECK(a.segments[1].strands[1].core == 1);
+  const rtpar::TaskPlan& b = plan.tasks[1];
+  CHECK(b.cores == std::vector<int>{1});
+  CHECK_FALSE(b.heavy);
+  CHECK(b.response_bound_ns == 14'000'000);
+  CHECK(b.utilization == doctest::Approx(0.3));
+  // D = 14 ms is the boundary: still schedulable; 13.999999 ms is not (b alone would fit on
+  // CPU 0 neither: 6 + ⌈w/4⌉·1 + ⌈(w+1)/4⌉·2 → 6, 15, 18, 21 > 14).
+  set.tasks[1].deadline = 14ms;
+  CHECK(rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set).schedulable);
+  set.tasks[1].deadline = 14ms - 1ns;
+  const rtpar::Plan tight = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  CHECK_FALSE(tight.schedulable);
+  CHECK(tight.tasks[1].reason);
+  CHECK_FALSE(tight.tasks[1].response_bound_ns);
+}
+
+TEST_CASE("fork-join-rta: boundaries D = L and integral ⌈C/T⌉") {
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1, 2, 3};
+  // D = L: two strands of 3 ms, T = 10, D = 3 ms. C = 6 → N = ⌈6/10⌉ = 1: 6 ms > 3; N = 2:
+  // 3 ms = D → schedulable with the bound exactly D.
+  rtpar::TaskSpec t = fj_task("a", 10ms, {{2, 3ms, {}}});
+  t.deadline = 3ms;
+  set.tasks.push_back(t);
+  rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].cores_needed == 2);
+  CHECK(plan.tasks[0].response_bound_ns == 3'000'000);
+  // One nanosecond of fork/join overhead breaks it, and no N ≤ 2 (the widest stage) helps.
+  set.system.fork_join_overhead = 1ns;
+  plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  CHECK_FALSE(plan.schedulable);
+  REQUIRE(plan.tasks[0].reason);
+  CHECK(plan.tasks[0].reason->find("1..2") != std::string::npos);
+  set.system.fork_join_overhead = rtpar::Duration::zero();
+  // C/T integral: four strands of 5 ms, T = D = 10 ms: N = 20/10 = 2 exactly (not 3), and
+  // two strands per core take 10 ms = D.
+  set.tasks[0] = fj_task("a", 10ms, {{4, 5ms, {}}});
+  plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].cores_needed == 2);
+  CHECK(plan.tasks[0].response_bound_ns == 10'000'000);
+  // More cores than the machine has: 5 strands of 5 ms, T = D = 5 ms → N = 5 > Q = 4.
+  set.tasks[0] = fj_task("a", 5ms, {{5, 5ms, {}}});
+  plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  CHECK_FALSE(plan.schedulable);
+  REQUIRE(plan.tasks[0].reason);
+  CHECK(plan.tasks[0].reason->find("at least 5 cores") != std::string::npos);
 }

@@ -25,8 +25,8 @@ struct Topology {
   [[nodiscard]] std::size_t size() const;
 };
 
-// detect_topology asks hwloc for the packages (sockets) of this machine, restricted to the CPUs this
-// process may run on. Throws EnvironmentError if hwloc cannot describe the machine.
+// detect_topology asks hwloc for the packages (sockets) of this machine, restricted to the CPUs
+// this process may run on. Throws EnvironmentError if hwloc cannot describe the machine.
 Topology detect_topology();
 
 // parse_target reads a target machine spec: "<N>c" (N cores, one socket) or "<N>c<S>s" (N cores

@@ -1,6 +1,6 @@
 // fjrta.hpp — the stage-by-stage response-time analysis of fork/join tasks under partitioned
-// fixed priorities (Axer et al., ECRTS'13, as summarised and charged with overheads in fjos.md §VI).
-// Formulas, proofs and worked examples: docs/analysis/fork_join_rta.md.
+// fixed priorities (Axer et al., ECRTS'13, as summarised and charged with overheads in fjos.md
+// §VI). Formulas, proofs and worked examples: docs/analysis/fork_join_rta.md.
 //
 // Pure analysis: it knows placed aggregate strands, periods, deadlines and priorities, nothing of
 // TaskSpec or topology. The assignment that produces placements is in fork_join_rta.cpp.
@@ -65,6 +65,8 @@ struct FjOptions {
 //            P(j0, q) + W_q(j0..j),
 //   P(0, q) = 0,  P(j0, q) = max_{q' ≠ q in stage j0−1} F_{j0−1}(q')  (no such q' ⇒ j0 invalid),
 //   B_j = max_q F_j(q).
+// A core where some interferer has priority P_i is analysed in the plain form (SCHED_FIFO queues
+// each new strand of i behind equal-priority work, so a chain is not one preemptive window).
 // Conditions: preemptive partitioned fixed priorities, constrained deadlines D ≤ T, independent
 // tasks, interferers that meet their deadlines (one job of each active at a time), strands of
 // one stage on one core run back to back in one thread. The cap: any candidate bound > D stops

@@ -5,9 +5,9 @@
 //  1. deadline-monotonic priorities (stages.hpp), shared by all strands of a task;
 //  2. tasks from the highest priority to the lowest;
 //  3. N = ⌈U_i⌉ = ⌈C_i / T_i⌉ cores to start with (integer ceiling, at least 1);
-//  4. S = ⌈N / CPS⌉ sockets, CPS = cores per socket (the largest socket);
-//  5. N > Q ⇒ fail; else the S sockets with the most available utilization, and in them the N
-//     cores with the most available utilization (ties: lower CPU id) → cores[0..N−1];
+//  4. S = ⌈N / CPS⌉ sockets, CPS = cores per socket;
+//  5. N > Q ⇒ fail; else the S sockets with the most available utilization, filled one after the
+//     other with their most available cores (ties: lower CPU id) → cores[0..N−1] (choose_cores);
 //  6. strands stage by stage, strand k of a stage on cores[k mod N];
 //  7. the RTA of the task on that placement (lower-priority tasks cannot change the bounds of
 //     higher-priority ones under partitioned FP, so only the new task is analysed);
@@ -38,7 +38,6 @@ namespace {
 struct Machine {
   std::vector<std::vector<int>> sockets;
   std::vector<__int128> load_num;  // per CPU index: Σ c/T as a fraction over a common scale
-  std::size_t cps = 0;             // cores per socket (largest socket)
   std::vector<int> cpus;           // all CPUs, ascending
 };
 
@@ -58,7 +57,6 @@ Machine make_machine(const TaskSet& set, const PlanOptions& options) {
       if (!reserved) usable.push_back(cpu);
     }
     if (!usable.empty()) {
-      m.cps = std::max(m.cps, usable.size());
       m.cpus.insert(m.cpus.end(), usable.begin(), usable.end());
       m.sockets.push_back(std::move(usable));
     }
@@ -73,29 +71,34 @@ std::size_t cpu_index(const Machine& m, int cpu) {
                                   m.cpus.begin());
 }
 
-// choose_cores is steps 4–5: n cores from the fewest, least loaded sockets.
+// choose_cores is steps 4–5: n cores from the fewest, least loaded sockets. The S = ⌈n/CPS⌉
+// sockets with the most available utilization are filled one after the other, each with its
+// least loaded cores first (ties: lower CPU id), so a task crosses a socket boundary only once it
+// has every core of the sockets before (fjos.md §VI: "tasks only cross a socket boundary when
+// they are assigned to all the cores on that socket", which keeps the team shapes those the
+// overhead profile measured). With equal sockets this is also §VII step 5's "N cores with the
+// largest available utilization within those sockets", up to the choice of the partial socket.
 std::vector<int> choose_cores(const Machine& m, std::size_t n) {
   auto load = [&m](int cpu) { return m.load_num[cpu_index(m, cpu)]; };
   std::vector<std::size_t> order(m.sockets.size());
   std::iota(order.begin(), order.end(), 0);
-  auto socket_load = [&](std::size_t s) {
+  auto available = [&](std::size_t s) {
     __int128 used = 0;
     for (const int cpu : m.sockets[s]) used += load(cpu);
-    // Available utilization = cores·1 − used; compare as scaled integers.
+    // Available utilization = cores·1 − used; compared as scaled integers.
     return static_cast<__int128>(m.sockets[s].size()) * kScale - used;
   };
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return socket_load(a) > socket_load(b); });
-  std::vector<int> pool;
-  std::size_t sockets = (n + m.cps - 1) / m.cps;
-  for (std::size_t k = 0; k < order.size() && (k < sockets || pool.size() < n); ++k) {
-    pool.insert(pool.end(), m.sockets[order[k]].begin(), m.sockets[order[k]].end());
+                   [&](std::size_t a, std::size_t b) { return available(a) > available(b); });
+  std::vector<int> chosen;
+  for (std::size_t k = 0; k < order.size() && chosen.size() < n; ++k) {
+    std::vector<int> socket = m.sockets[order[k]];
+    std::stable_sort(socket.begin(), socket.end(),
+                     [&](int a, int b) { return load(a) != load(b) ? load(a) < load(b) : a < b; });
+    socket.resize(std::min(socket.size(), n - chosen.size()));
+    chosen.insert(chosen.end(), socket.begin(), socket.end());
   }
-  std::stable_sort(pool.begin(), pool.end(), [&](int a, int b) {
-    return load(a) != load(b) ? load(a) < load(b) : a < b;
-  });
-  pool.resize(std::min(pool.size(), n));
-  return pool;
+  return chosen;
 }
 
 // place is step 6 plus the overheads: the aggregate strands of every stage on `cores`.
@@ -239,6 +242,13 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         tasks[i].segments[j].deadline_ns = placed[i].finish[j];
       }
     }
+  }
+  if (changed) {
+    // Bounds still growing after the cap: they are not a fixed point, so none of them is a bound.
+    plan.schedulable = false;
+    plan.notes.push_back(
+        "the stage bounds of tasks with equal priorities did not converge in 1000 rounds; give "
+        "them distinct priorities");
   }
   plan.tasks = std::move(tasks);
   return plan;

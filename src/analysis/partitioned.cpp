@@ -9,16 +9,24 @@
 //    balance load dynamically (a thread takes its preempted teammates' work);
 //  * EDF, exact: if every EDF task on core k uses only core k, the EDF band of k is tested with the
 //    processor-demand criterion (QPA, analysis/edf_demand.hpp); its tasks get bound D_i;
-//  * otherwise a sufficient response-time bound: R_i = C_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_j(R_i), where
+//  * otherwise a sufficient response-time bound: R_i = C_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_jk(R_i),
+//  where
 //    I_k(i) = the other EDF tasks on k (for an EDF task), or the EDF tasks plus the static tasks of
-//    priority ≥ P_i on k (for a static task), and W_j(x) = ⌈(x + J_j)/T_j⌉·C_j with jitter
-//    J_j = 0 when j uses one core (its work is ready at release) and J_j = D_j − C_j otherwise
-//    (j may run its work anywhere in [r_j, r_j + D_j] — valid because the plan is only admitted
-//    when every task meets its deadline: induction on the first miss).
+//    priority ≥ P_i on k (for a static task), and W_jk(x) bounds j's execution on k in a window:
+//     - i and j both on one core: W = ⌈x/T_j⌉·C_j. i's job keeps core k busy at level i from r_i
+//       to its completion, so the classic critical-instant argument applies (Joseph & Pandya 1986;
+//       Audsley et al. 1993: exact RTA for a single-core task with single-core interferers);
+//     - otherwise the window is not one busy period of k (i spans cores) or j's work on k appears
+//       piecewise after r_j (j spans cores: self-suspension-like), so W is the carry-in workload
+//       bound for an arbitrary window of Bertogna & Cirinei (RTSS 2007, eq. (5)):
+//       N = ⌊(x + D_j − C_j)/T_j⌋, W = N·C_j + min(C_j, x + D_j − C_j − N·T_j), valid when every
+//       job of j runs its work within [r_j, r_j + D_j] — true up to the first deadline miss, so
+//       admitting only sets where every bound is ≤ D is sound by induction on the first miss;
+//     - for an EDF task i, only jobs of j with deadlines in (r_i, r_i + D_i] run before i on k:
+//       at most ⌈D_i/T_j⌉ of them, so W is also capped by ⌈D_i/T_j⌉·C_j.
 //    Soundness of the sum over cores: until i's job completes, at each instant either a thread of
-//    i executes (≤ C_i such instants) or every unfinished thread of i is ready but preempted on
-//    its core, an instant charged to some I_k. For a single-core task with single-core
-//    interferers this is the exact RTA of Joseph & Pandya / Audsley et al.
+//    i executes (≤ C_i such instants) or some unfinished thread of i is ready but preempted on
+//    its core, an instant charged to that core's interferers.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -54,13 +62,25 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
-// interference is W_j(x) = ⌈(x + J_j)/T_j⌉·C_j (see the file comment).
-__int128 interference(const Part& j, __int128 x) {
-  const __int128 jitter = j.cores.size() > 1 ? j.d - j.c : 0;
-  return (x + jitter + j.t - 1) / j.t * j.c;
+// interference is W_jk(x), j's execution on a core of i in a window of length x (file comment).
+__int128 interference(const Part& i, const Part& j, __int128 x) {
+  const __int128 c = j.c;
+  const __int128 t = j.t;
+  __int128 w = 0;
+  if (i.cores.size() == 1 && j.cores.size() == 1) {
+    w = (x + t - 1) / t * c;  // ⌈x/T_j⌉·C_j
+  } else {
+    // Bertogna & Cirinei 2007: carry-in job as late as its deadline allows, the rest as early as
+    // possible. C_j > D_j only for a task that fails anyway; clamp so the formula stays monotone.
+    const __int128 slack = j.d > j.c ? j.d - j.c : 0;
+    const __int128 n = (x + slack) / t;
+    w = n * c + std::min(c, x + slack - n * t);
+  }
+  if (i.edf) w = std::min(w, (static_cast<__int128>(i.d) + t - 1) / t * c);
+  return w;
 }
 
-// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_j(R) from R = C_i; nullopt once R > D_i.
+// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; nullopt once R > D_i.
 std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part>& parts) {
   std::vector<const Part*> interferers;  // one entry per (core, interfering task) pair
   for (const int k : i.cores) {
@@ -74,7 +94,7 @@ std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part
   __int128 r = i.c;
   for (;;) {
     __int128 next = i.c;
-    for (const Part* j : interferers) next += interference(*j, r);
+    for (const Part* j : interferers) next += interference(i, *j, r);
     if (next > i.d) return std::nullopt;
     if (next == r) return static_cast<std::int64_t>(r);
     r = next;

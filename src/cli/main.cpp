@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/bench_steal.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate.hpp"
 #include "rtpar/error.hpp"
@@ -36,6 +37,9 @@ int main(int argc, char** argv) try {
   CLI::App* channels = bench->add_subcommand(
       "channels", "Channel response time and failed reads (openmp-rt.md Fig. 3 and Fig. 4)");
   commands.emplace_back(channels, add_bench_channels(*channels));
+  CLI::App* steal = bench->add_subcommand(
+      "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");
+  commands.emplace_back(steal, add_bench_steal(*steal));
 
   try {
     app.parse(argc, argv);

@@ -1,13 +1,17 @@
 // edf_band.cpp — see edf_band.hpp.
 //
-// Protocol: a slot's deadline is written (release) and the core's version bumped (acq_rel) before
-// the writer re-ranks. rerank snapshots the deadlines, sorts the core's slots (a fixed-size array
-// on the stack: no allocation, no lock), applies the changed priorities with sched_setscheduler,
-// and repeats if the version moved meanwhile. Two threads re-ranking one core concurrently
-// therefore both finish with a pass over a snapshot at least as new as the last change, so the
-// priorities settle on the ranking of the latest deadlines; between the change and the settled
-// state a core may briefly run the second-earliest deadline (bounded by one re-rank, a few system
-// calls).
+// Protocol: a slot's deadline (or dispatch flag) is written (release) and the core's version
+// bumped (acq_rel) before the writer re-ranks. rerank snapshots the version and the slots, sorts
+// the core's slots (a fixed-size array on the stack: no allocation, no lock), applies every
+// active slot's priority (and kEdfDispatch to waiting masters) with sched_setscheduler, and
+// repeats if the version moved meanwhile. A pass that ends with the version unchanged applied the
+// ranking of the latest deadlines, and it applied all of it: there is no "already applied" cache
+// to skip a thread, because with several re-rankers on one core (masters of tasks on other cores
+// re-rank the cores of their team threads) a stale pass's system call can land after a fresh one
+// — the stale re-ranker then sees the version moved and re-applies the fresh ranking last. So the
+// last system call on each thread always carries the latest ranking; between a change and that
+// point a core may briefly run the second-earliest deadline (bounded by one re-rank, a few system
+// calls). Setting an unchanged policy and priority is a no-op in the kernel (no requeue).
 #include "runtime/edf_band.hpp"
 
 #include <sched.h>
@@ -52,14 +56,25 @@ int EdfBand::lowest_priority(int cpu) const noexcept {
 void EdfBand::activate(int slot, std::int64_t deadline) noexcept {
   Slot& s = slots_[static_cast<std::size_t>(slot)];
   s.deadline.store(deadline, std::memory_order_release);
+  if (deadline != 0) s.dispatch.store(false, std::memory_order_release);
+  changed(s);
+}
+
+void EdfBand::deactivate(int slot) noexcept { activate(slot, 0); }
+
+void EdfBand::prepare_dispatch(int slot) noexcept {
+  Slot& s = slots_[static_cast<std::size_t>(slot)];
+  s.dispatch.store(true, std::memory_order_release);
+  changed(s);
+}
+
+void EdfBand::changed(const Slot& slot) noexcept {
   for (Core& c : cores_) {
-    if (c.cpu != s.cpu) continue;
+    if (c.cpu != slot.cpu) continue;
     c.version.fetch_add(1, std::memory_order_acq_rel);
     rerank(c);
   }
 }
-
-void EdfBand::deactivate(int slot) noexcept { activate(slot, 0); }
 
 void EdfBand::rerank(Core& core) noexcept {
   struct Entry {
@@ -81,31 +96,21 @@ void EdfBand::rerank(Core& core) noexcept {
       return a.deadline != b.deadline ? a.deadline < b.deadline : a.slot < b.slot;
     });
     for (std::size_t rank = 0; rank < n; ++rank) {
-      // Idle threads are blocked; they keep their priority (a master waits for its release at
-      // kEdfDispatch, see prepare_dispatch) and get a rank again when their next job activates.
-      if (order[rank].deadline == INT64_MAX) break;
       Slot& s = slots_[static_cast<std::size_t>(order[rank].slot)];
       const int tid = s.tid.load(std::memory_order_acquire);
-      const int priority = kEdfTop - static_cast<int>(rank);
-      if (tid == 0 || s.applied.load(std::memory_order_relaxed) == priority) continue;
+      if (tid == 0) continue;
+      int priority = kEdfTop - static_cast<int>(rank);
+      if (order[rank].deadline == INT64_MAX) {
+        // Idle: a master waiting for its release sits at kEdfDispatch; an idle worker is blocked
+        // and keeps its priority until its next job activates it.
+        if (!s.dispatch.load(std::memory_order_acquire)) continue;
+        priority = kEdfDispatch;
+      }
       sched_param param{};
       param.sched_priority = priority;
-      if (sched_setscheduler(tid, SCHED_FIFO, &param) == 0) {
-        s.applied.store(priority, std::memory_order_relaxed);
-      }
+      sched_setscheduler(tid, SCHED_FIFO, &param);
     }
     if (core.version.load(std::memory_order_acquire) == version) return;
-  }
-}
-
-void EdfBand::prepare_dispatch(int slot) noexcept {
-  Slot& s = slots_[static_cast<std::size_t>(slot)];
-  const int tid = s.tid.load(std::memory_order_acquire);
-  if (tid == 0) return;
-  sched_param param{};
-  param.sched_priority = kEdfDispatch;
-  if (sched_setscheduler(tid, SCHED_FIFO, &param) == 0) {
-    s.applied.store(kEdfDispatch, std::memory_order_relaxed);
   }
 }
 

@@ -46,7 +46,7 @@ class EdfBand {
     int cpu = -1;
     std::atomic<int> tid{0};
     std::atomic<std::int64_t> deadline{0};  // 0: idle
-    std::atomic<int> applied{0};            // priority last set on the thread
+    std::atomic<bool> dispatch{false};      // idle master waiting for its release (kEdfDispatch)
   };
   struct Core {
     int cpu = -1;
@@ -54,6 +54,10 @@ class EdfBand {
     std::atomic<std::uint32_t> version{0};
   };
   Core& core_of(int cpu);
+  // changed bumps the version of the slot's core and re-ranks it.
+  void changed(const Slot& slot) noexcept;
+  // rerank applies the ranking of the current deadlines to the core's threads until it completes
+  // a pass during which no deadline changed.
   void rerank(Core& core) noexcept;
 
   std::deque<Slot> slots_;  // deque: stable addresses for the atomics

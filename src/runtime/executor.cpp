@@ -72,7 +72,13 @@ void check_runnable(const TaskSet& set, const Plan& plan) {
     }
   }
   for (const TaskPlan& t : plan.tasks) {
-    for (int c : t.cores) {
+    // Every CPU a thread of the task is pinned to: cores, team threads, strands.
+    std::vector<int> used = t.cores;
+    used.insert(used.end(), t.thread_cores.begin(), t.thread_cores.end());
+    for (const SegmentPlan& s : t.segments) {
+      for (const StrandPlan& strand : s.strands) used.push_back(strand.core);
+    }
+    for (int c : used) {
       if (available.count(c) == 0) {
         throw InputError(set.system.where, "system.cores",
                          "task '" + t.name + "' is planned on CPU " + std::to_string(c) +

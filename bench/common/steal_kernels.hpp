@@ -1,0 +1,205 @@
+// steal_kernels.hpp — the four kernels of `rtpar bench steal`, their inputs and serial versions.
+//
+// Every bench program (rtpar, libgomp, LLVM libomp, oneTBB) includes this header and compiles the
+// serial kernels with its own compiler, so the speedup of each row is over a serial version built
+// the same way. The parallel versions live in the programs (bench/steal_*.cpp); they share the leaf
+// code here (the UTS node rule; the matmul and heat row loops, compiled once in steal_rows.cpp), so
+// a parallel result must equal the serial one exactly: matmul inputs are small integers (every
+// product and sum is exact in double), and heat evaluates one fixed expression per point whichever
+// thread computes it.
+//
+//   fib     naive fib(n), no cutoff: one spawn per call (spawn-bound).
+//   uts     unbalanced tree search, binomial tree (Olivier et al., "UTS: An Unbalanced Tree Search
+//           Benchmark", LCPC 2006, §2.1): the root has b0 children, every other node m children
+//           with probability q, else none. With m·q close to 1 the subtrees are wildly unbalanced.
+//           One task per node; the result is the node count. The node rule below replaces UTS's
+//           SHA-1 with splitmix64 (cheaper, so the benchmark is even more spawn-bound); the tree
+//           it gives is a different sample of the same distribution, so its size is counted
+//           serially, not taken from the UTS tables.
+//   matmul  C = A·B, n×n doubles, rows in parallel (p3ls3.md §5.2).
+//   heat    2-D Jacobi (5-point stencil) on an n×n grid with a fixed boundary, `steps` sweeps,
+//           one parallel loop over the interior rows per sweep.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "common/steal_rows.hpp"
+
+namespace rtpar_bench {
+
+// fib_serial is the naive recursion the parallel versions spawn at every call.
+inline std::uint64_t fib_serial(int n) {
+  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
+}
+
+// UtsParams describes a binomial UTS tree.
+struct UtsParams {
+  int b0 = 2000;           // children of the root
+  int m = 8;               // children of a non-root node that has any
+  double q = 0.124875;     // probability that a non-root node has m children
+  std::uint64_t seed = 0;  // b0=2000, m=8, q=0.124875, seed 0: 2,180,617 nodes, depth 1146
+};
+
+// UtsNode is one tree node: its random state and its depth (the root has depth 0).
+struct UtsNode {
+  std::uint64_t state;
+  int depth;
+};
+
+// mix64 is splitmix64's finalizer (Steele, Lea, Flood, "Fast splittable pseudorandom number
+// generators", OOPSLA 2014): a bijection on 64 bits whose outputs pass BigCrush.
+inline std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// uts_root is the root node of the tree of p.
+inline UtsNode uts_root(const UtsParams& p) { return {mix64(p.seed), 0}; }
+
+// uts_children is how many children node has: b0 for the root; for the others m if the node's
+// uniform variate (top 53 bits of a hash of its state, in [0, 1)) is below q, else 0.
+inline int uts_children(const UtsParams& p, const UtsNode& node) {
+  if (node.depth == 0) return p.b0;
+  const double u = static_cast<double>(mix64(node.state ^ 0x5851F42D4C957F2Dull) >> 11) *
+                   (1.0 / 9007199254740992.0);
+  return u < p.q ? p.m : 0;
+}
+
+// uts_child is child i of node: a state derived from the parent's and i (distinct per i, since
+// mix64 is a bijection and the golden-ratio multiples differ).
+inline UtsNode uts_child(const UtsNode& node, int i) {
+  return {mix64(node.state + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1)),
+          node.depth + 1};
+}
+
+// UtsShape is what the serial traversal learns about a tree: its size and the resources a
+// depth-first execution needs (the "single serial measurement run" of p3ls3.md §4.2).
+struct UtsShape {
+  std::uint64_t nodes = 0;
+  int max_depth = 0;                  // deepest node (root = 0)
+  std::uint64_t max_open_spawns = 0;  // max over nodes of Σ children of its ancestors and itself
+};
+
+// uts_count_serial counts the subtree of node depth-first, recursively (the serial kernel).
+inline std::uint64_t uts_count_serial(const UtsParams& p, const UtsNode& node) {
+  const int n = uts_children(p, node);
+  std::uint64_t count = 1;
+  for (int i = 0; i < n; ++i) count += uts_count_serial(p, uts_child(node, i));
+  return count;
+}
+
+// uts_shape measures the whole tree of p with an explicit stack (no recursion limit): node count,
+// depth, and the most spawns open at once along one root-to-node path — what a work-stealing
+// runtime that spawns every child before syncing holds on one worker's frames.
+inline UtsShape uts_shape(const UtsParams& p) {
+  UtsShape s;
+  struct Item {
+    UtsNode node;
+    std::uint64_t open;  // Σ children of the ancestors (their spawns are still open)
+  };
+  std::vector<Item> stack{{uts_root(p), 0}};
+  while (!stack.empty()) {
+    const Item it = stack.back();
+    stack.pop_back();
+    const int n = uts_children(p, it.node);
+    ++s.nodes;
+    s.max_depth = std::max(s.max_depth, it.node.depth);
+    const std::uint64_t open = it.open + static_cast<std::uint64_t>(n);
+    s.max_open_spawns = std::max(s.max_open_spawns, open);
+    for (int i = 0; i < n; ++i) stack.push_back({uts_child(it.node, i), open});
+  }
+  return s;
+}
+
+// Matmul holds C = A·B for n×n row-major matrices.
+struct Matmul {
+  int n = 0;
+  std::vector<double> a, b, c;
+
+  // Matmul fills A and B with small integers in [-8, 8] (exact products and sums: |Σ| ≤ 64 n).
+  explicit Matmul(int size)
+      : n(size), a(static_cast<std::size_t>(size) * size), b(a.size()), c(a.size(), 0.0) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        a[static_cast<std::size_t>(i) * n + j] = static_cast<double>((i * 7 + j * 3) % 17 - 8);
+        b[static_cast<std::size_t>(i) * n + j] = static_cast<double>((i * 5 + j * 11) % 17 - 8);
+      }
+    }
+  }
+
+  // rows computes rows [r0, r1) of C (steal_rows.cpp).
+  void rows(int r0, int r1) { steal_matmul_rows(a.data(), b.data(), c.data(), n, r0, r1); }
+
+  // reset clears C (untimed, before each repetition, so a skipped row cannot pass verification).
+  void reset() { std::fill(c.begin(), c.end(), -1.0); }
+
+  // serial computes all of C.
+  void serial() { rows(0, n); }
+};
+
+// Heat holds a 2-D Jacobi iteration on two n×n buffers: sweep s reads buf[s % 2] and writes
+// buf[(s + 1) % 2], so the parallel versions need no copy or swap between sweeps (one barrier per
+// sweep, whatever the runtime). The boundary is fixed in both buffers.
+struct Heat {
+  int n = 0;
+  int steps = 0;
+  std::vector<double> init, buf[2];
+
+  // Heat sets the boundary to a fixed profile (top edge hot, left edge warm, the others cold) and
+  // the interior to a pattern, so every sweep changes every interior point.
+  Heat(int size, int sweeps)
+      : n(size), steps(sweeps), init(static_cast<std::size_t>(size) * size, 0.0) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        double v = static_cast<double>((i * 13 + j * 7) % 29) / 29.0;
+        if (i == 0) v = 100.0;
+        if (j == 0) v = 50.0;
+        if (i == n - 1 || j == n - 1) v = 0.0;
+        init[static_cast<std::size_t>(i) * n + j] = v;
+      }
+    }
+    reset();
+  }
+
+  // reset restores the initial grid in both buffers (untimed, before each repetition).
+  void reset() {
+    buf[0] = init;
+    buf[1] = init;
+  }
+
+  // rows computes interior rows [r0, r1) of sweep `step` (1 ≤ r0 ≤ r1 ≤ n-1; steal_rows.cpp).
+  void rows(int step, int r0, int r1) {
+    steal_heat_rows(buf[step & 1].data(), buf[(step + 1) & 1].data(), n, r0, r1);
+  }
+
+  // result is the grid after all sweeps.
+  [[nodiscard]] std::vector<double>& result() { return buf[steps & 1]; }
+
+  // serial runs all sweeps.
+  void serial() {
+    for (int s = 0; s < steps; ++s) rows(s, 1, n - 1);
+  }
+};
+
+// same_doubles compares two arrays bit for bit (the kernels are exact; see the file comment).
+inline bool same_doubles(const std::vector<double>& x, const std::vector<double>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0;
+}
+
+// checksum64 folds an array's bits into a 64-bit value, for the result row (so rows of the same
+// kernel from different programs can be compared: all must have computed the same numbers).
+inline std::uint64_t checksum64(const std::vector<double>& x) {
+  std::uint64_t h = 0x243F6A8885A308D3ull;
+  for (double v : x) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    h = mix64(h ^ bits);
+  }
+  return h;
+}
+
+}  // namespace rtpar_bench

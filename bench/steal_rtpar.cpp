@@ -1,0 +1,181 @@
+// steal_rtpar.cpp — rtpar-bench-steal-rtpar: the `rtpar bench steal` kernels on rtpar's
+// work-stealing runtime (include/rtpar/steal.hpp).
+//
+// Each run measures one kernel (docs/bench_steal.md), every repetition one steal::Pool::run with
+// the calling thread as worker 0:
+//   fib     steal::join(fib(n-1), fib(n-2)) at every level (no cutoff)
+//   uts     one steal::Scope per node: spawn() per child, sync()
+//   matmul  steal::parallel_for over the rows, grain 1
+//   heat    steal::parallel_for over the interior rows, grain kHeatGrain, per sweep
+// The pool's static budget is sized the way p3ls3.md §4.2 prescribes: from one serial measurement
+// of the computation (the UTS tree's depth and open spawns are measured by uts_shape), with a
+// margin. The row adds the pool's JobProfile of the last repetition and its measured steal cost.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "common/pinning.hpp"
+#include "common/steal_driver.hpp"
+#include "common/steal_kernels.hpp"
+#include "common/steal_options.hpp"
+#include "rtpar/error.hpp"
+#include "rtpar/steal.hpp"
+
+namespace {
+
+using namespace rtpar_bench;
+namespace steal = rtpar::steal;
+
+// kHeatGrain is the rows per heat chunk (the same grain the TBB program uses).
+constexpr int kHeatGrain = 8;
+
+// kBudgetMargin is added to every measured budget figure (depth, frames).
+constexpr int kBudgetMargin = 64;
+
+// fib forks fib(n-1) and fib(n-2) with join at every level.
+std::uint64_t fib(int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  std::uint64_t a = 0, b = 0;
+  steal::join([&a, n] { a = fib(n - 1); }, [&b, n] { b = fib(n - 2); });
+  return a + b;
+}
+
+// kInlineCounts is the child count up to which a node's partial counts live on its stack.
+constexpr int kInlineCounts = 16;
+
+// uts counts the subtree of node: one spawn per child, then sync.
+std::uint64_t uts(const UtsParams& p, const UtsNode& node) {
+  const int n = uts_children(p, node);
+  if (n == 0) return 1;
+  std::uint64_t inline_counts[kInlineCounts];
+  std::vector<std::uint64_t> heap_counts;
+  if (n > kInlineCounts) heap_counts.resize(static_cast<std::size_t>(n));
+  std::uint64_t* counts = n > kInlineCounts ? heap_counts.data() : inline_counts;
+  steal::Scope scope;
+  for (int i = 0; i < n; ++i) {
+    scope.spawn([&p, node, counts, i] { counts[i] = uts(p, uts_child(node, i)); });
+  }
+  scope.sync();
+  std::uint64_t total = 1;
+  for (int i = 0; i < n; ++i) total += counts[i];
+  return total;
+}
+
+// ceil_log2 is the number of halvings of n down to 1 (parallel_for's join depth for grain 1).
+int ceil_log2(std::int64_t n) {
+  int d = 0;
+  while ((std::int64_t{1} << d) < n) ++d;
+  return d;
+}
+
+// budget_for sizes the pool's static memory for o.bench from a serial look at the computation.
+rtpar::StealConfig budget_for(const StealOptions& o) {
+  rtpar::StealConfig b;  // defaults are the floor
+  int depth = 0;
+  std::uint64_t frames = 0;
+  if (o.bench == "fib") {
+    depth = o.fib_n;
+  } else if (o.bench == "uts") {
+    const UtsShape s = uts_shape(o.uts);
+    depth = s.max_depth + 1;
+    frames = s.max_open_spawns;
+  } else if (o.bench == "matmul") {
+    depth = ceil_log2(o.matmul_n);
+  } else {
+    depth = ceil_log2(o.heat_n);
+  }
+  b.max_depth = std::max(b.max_depth, depth + kBudgetMargin);
+  b.frames_per_worker = std::max(b.frames_per_worker, static_cast<int>(frames) + kBudgetMargin);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const StealOptions o = parse_steal_options(argc, argv);
+  const std::vector<int> cpus = steal_cpus(o, allowed_cpus());
+  const int nt = o.threads;
+  if (static_cast<int>(cpus.size()) < nt) {
+    std::fprintf(stderr, "rtpar-bench-steal-rtpar: %d threads need %d CPUs, %zu found\n", nt, nt,
+                 cpus.size());
+    return kExitBadArgs;
+  }
+  StealOutcome out;
+  std::int64_t steal_cost = 0;
+  steal::JobProfile profile;
+  try {
+    steal::PoolConfig config;
+    for (int r = 0; r < nt; ++r) {
+      rtpar::ThreadConfig w;
+      w.cpu = cpus[static_cast<std::size_t>(r)];
+      w.sched = o.fifo ? rtpar::SchedClass::fifo : rtpar::SchedClass::other;
+      w.priority = o.priority;
+      w.name = "steal-bench-" + std::to_string(r);
+      config.workers.push_back(w);
+    }
+    config.budget = budget_for(o);
+    // The workers are created (placed from their first instruction) before the master moves to
+    // its CPU and class, so none inherits the master's placement.
+    steal::Pool pool(config);
+    if (std::string why = place_current_thread(Placement{cpus[0], o.fifo, o.priority});
+        !why.empty()) {
+      std::fprintf(stderr, "rtpar-bench-steal-rtpar: master: %s\n", why.c_str());
+      return kExitEnvironment;
+    }
+
+    StealKernels k;
+    k.fib = [&pool](int n) {
+      std::uint64_t r = 0;
+      pool.run([&] { r = fib(n); });
+      return r;
+    };
+    k.uts = [&pool](const UtsParams& p) {
+      std::uint64_t r = 0;
+      pool.run([&] { r = uts(p, uts_root(p)); });
+      return r;
+    };
+    k.matmul = [&pool](Matmul& m) {
+      pool.run([&] {
+        steal::parallel_for(0, m.n, 1, [&m](std::int64_t i) {
+          m.rows(static_cast<int>(i), static_cast<int>(i) + 1);
+        });
+      });
+    };
+    k.heat = [&pool](Heat& h) {
+      pool.run([&] {
+        for (int s = 0; s < h.steps; ++s) {
+          steal::parallel_for(1, h.n - 1, kHeatGrain, [&h, s](std::int64_t i) {
+            h.rows(s, static_cast<int>(i), static_cast<int>(i) + 1);
+          });
+        }
+      });
+    };
+    out = run_steal_benchmark(o, "rtpar", k);
+    profile = pool.last_profile();
+    steal_cost = pool.steal_cost_ns();
+    place_current_thread(Placement{-1, false, 0});
+  } catch (const rtpar::EnvironmentError& e) {
+    std::fprintf(stderr, "rtpar-bench-steal-rtpar: %s (%s)\n", e.what(), e.hint().c_str());
+    return kExitEnvironment;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rtpar-bench-steal-rtpar: %s\n", e.what());
+    return 1;
+  }
+  if (!out.error.empty()) {
+    std::fprintf(stderr, "rtpar-bench-steal-rtpar: %s\n", out.error.c_str());
+    return out.exit_status;
+  }
+  // The profile is that of the last pool.run: the last parallel repetition.
+  out.row.emplace_back("work_ns", profile.work_ns);
+  out.row.emplace_back("span_ns", profile.span_ns);
+  out.row.emplace_back("burdened_span_ns", profile.burdened_span_ns);
+  out.row.emplace_back("spawns", static_cast<std::int64_t>(profile.spawns));
+  out.row.emplace_back("steals", static_cast<std::int64_t>(profile.steals));
+  out.row.emplace_back("steal_cost_ns", steal_cost);
+  out.row.emplace_back("library", std::string("librtpar"));
+  print_steal_row(out.row);
+  return 0;
+}
