@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/harness.hpp"
+#include "common/omp_team.hpp"
 #include "common/options.hpp"
 #include "common/pinning.hpp"
 #include "common/recorder.hpp"
@@ -44,62 +45,12 @@ std::string wait_policy_name() {
   return s;
 }
 
-// runtime_library is the file the OpenMP entry points were loaded from: proof of which runtime
-// this binary really runs (a clang build silently linked to libgomp would be a wrong row).
-std::string runtime_library() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&omp_get_num_threads), &info) != 0 && info.dli_fname) {
-    return info.dli_fname;
-  }
-  return "unknown";
-}
-
-// omp_place_cpus is one CPU per OpenMP place (the first of each) when OMP_PLACES defines them,
-// else the allowed CPUs. With OMP_PROC_BIND set, libgomp has already bound this thread to place
-// 0 before main(), so its affinity no longer shows the CPUs the workers may use.
-std::vector<int> omp_place_cpus() {
-  std::vector<int> cpus;
-  for (int p = 0; p < omp_get_num_places(); ++p) {
-    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(p)));
-    if (ids.empty()) continue;
-    omp_get_place_proc_ids(p, ids.data());
-    cpus.push_back(ids.front());
-  }
-  return cpus.empty() ? allowed_cpus() : cpus;
-}
-
-// place_team places every thread of an N-thread team: thread t on cpus[t] in the given class.
-// It runs inside a region so each thread sets itself; the workers were created by this first
-// region while the master was still unpinned SCHED_OTHER, so none inherits CPU 0 at SCHED_FIFO.
-// Returns "" or the first refusal; a team smaller than N is an error too.
-std::string place_team(int n, const std::vector<int>& cpus, bool fifo, int priority) {
-  std::vector<std::string> errors(static_cast<std::size_t>(n));
-  std::atomic<int> team_size{0};
-#pragma omp parallel num_threads(n)
-  {
-    const int t = omp_get_thread_num();
-    if (t == 0) team_size.store(omp_get_num_threads());
-    if (t < n) {
-      errors[static_cast<std::size_t>(t)] =
-          place_current_thread(Placement{cpus[static_cast<std::size_t>(t)], fifo, priority});
-    }
-  }
-  if (team_size.load() != n) {
-    return "the OpenMP runtime granted " + std::to_string(team_size.load()) + " threads, not " +
-           std::to_string(n);
-  }
-  for (const std::string& e : errors) {
-    if (!e.empty()) return e;
-  }
-  return {};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options o = parse_options(argc, argv);
   const char* prog = argv[0];
-  const std::vector<int> cpus = measuring_cpus(o, omp_place_cpus());
+  const std::vector<int> cpus = measuring_cpus(o, rtpar_bench::omp_place_cpus());
   if (static_cast<int>(cpus.size()) < o.threads) {
     std::fprintf(stderr, "%s: %d threads need %d CPUs, %zu found (pass --cpus)\n", prog, o.threads,
                  o.threads, cpus.size());
@@ -110,14 +61,14 @@ int main(int argc, char** argv) {
   const bool locked = o.fifo && lock_memory();
   Recorder rec(o, locked);
   rec.probe(cpus);  // before the first region: active workers would spin on cpus[1] from then on
-  if (std::string why = place_team(n, cpus, o.fifo, o.priority); !why.empty()) {
+  if (std::string why = rtpar_bench::omp_place_team(n, cpus, o.fifo, o.priority); !why.empty()) {
     std::fprintf(stderr, "%s: %s\n", prog, why.c_str());
     return kExitEnvironment;
   }
   const std::string policy = wait_policy_name();
   const std::string runtime =
       o.name.empty() ? std::string(RTPAR_BENCH_STR(RTPAR_BENCH_OMP_LIB)) + "-" + policy : o.name;
-  const std::string library = runtime_library();
+  const std::string library = omp_runtime_library();
 
   // The bodies are empty on purpose: what is timed is the runtime's fork and join.
   auto empty_region = [n] {
@@ -140,7 +91,7 @@ int main(int argc, char** argv) {
   }
   // Back to SCHED_OTHER on every thread before anything else: active workers keep spinning until
   // the process exits, and must not do so at SCHED_FIFO.
-  place_team(n, cpus, false, 0);
+  rtpar_bench::omp_place_team(n, cpus, false, 0);
   rec.print();
   return rec.ok() ? 0 : 1;
 }

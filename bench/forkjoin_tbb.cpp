@@ -34,6 +34,7 @@
 #include "common/pingpong.hpp"
 #include "common/pinning.hpp"
 #include "common/recorder.hpp"
+#include "common/tbb_placer.hpp"
 
 namespace {
 
@@ -70,49 +71,6 @@ class Rendezvous {
   alignas(64) std::atomic<std::uint64_t> mask_{0};
 };
 
-// Placer pins and schedules each worker as it enters the arena (slot s → cpus[s]). The master is
-// placed by main() after the workers exist, so none is created inheriting CPU 0 at SCHED_FIFO.
-class Placer : public tbb::task_scheduler_observer {
- public:
-  // Placer observes `arena`; slot s goes to cpus[s] in the given scheduling class.
-  Placer(tbb::task_arena& arena, std::vector<int> cpus, bool fifo, int priority)
-      : tbb::task_scheduler_observer(arena),
-        cpus_(std::move(cpus)),
-        fifo_(fifo),
-        priority_(priority) {}
-
-  // on_scheduler_entry runs on each thread that joins the arena; it places workers only.
-  void on_scheduler_entry(bool is_worker) override {
-    if (!is_worker) return;
-    const int slot = tbb::this_task_arena::current_thread_index();
-    if (slot < 0 || slot >= static_cast<int>(cpus_.size())) return;
-    // A worker re-enters the arena after idling; placing it again each time would add two
-    // system calls to the fork it is joining.
-    thread_local int placed_cpu = -1;
-    const int cpu = cpus_[static_cast<std::size_t>(slot)];
-    if (placed_cpu == cpu) return;
-    if (std::string why = place_current_thread(Placement{cpu, fifo_, priority_}); !why.empty()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (error_.empty()) error_ = why;
-      return;
-    }
-    placed_cpu = cpu;
-  }
-
-  // error is the first placement the kernel refused, or "".
-  std::string error() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return error_;
-  }
-
- private:
-  std::vector<int> cpus_;
-  bool fifo_;
-  int priority_;
-  std::mutex mutex_;
-  std::string error_;
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,7 +88,7 @@ int main(int argc, char** argv) {
   tbb::global_control parallelism(tbb::global_control::max_allowed_parallelism,
                                   static_cast<std::size_t>(n));
   tbb::task_arena arena(n, 1);  // one slot reserved for the master
-  Placer placer(arena, cpus, o.fifo, o.priority);
+  rtpar_bench::TbbPlacer placer(arena, cpus, o.fifo, o.priority);
   placer.observe(true);
 
   std::int64_t full = 0;  // regions in which every slot took part
