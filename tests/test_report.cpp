@@ -258,7 +258,7 @@ TEST_CASE("report: plan_json has exactly the documented keys, with null for miss
   REQUIRE(doc["tasks"].size() == 2);
 
   const std::set<std::string> task_keys = words(
-      "name heavy cores priority utilization response_bound_ns reason "            // required
+      "name heavy cores priority utilization response_bound_ns reason "           // required
       "cores_needed expected_response_ns period_ns deadline_ns work_ns span_ns "  // extras
       "scheduling thread_cores segments");  // shared-core planners (issue 5)
   const json& ctrl = doc["tasks"][0];
@@ -325,11 +325,13 @@ TEST_CASE("report: jobs_csv has a header and one row per job") {
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   REQUIRE(lines.size() == 1 + 4 + 2);
-  CHECK(lines[0] == "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed");
+  CHECK(lines[0] ==
+        "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed,work_ns,span_ns,"
+        "burdened_span_ns");
   // Job 2 of "a": released at 1 s + 20 µs, response 1001 > D = 1000.
-  CHECK(lines[3] == "a,2,1000020000,1000020250,1000021001,1001,1000,1");
-  CHECK(lines[2] == "a,1,1000010000,1000010250,1000011000,1000,1000,0");
-  CHECK(lines[5] == "b,0,1000000000,1000000025,1000000100,100,1000,0");
+  CHECK(lines[3] == "a,2,1000020000,1000020250,1000021001,1001,1000,1,,,");
+  CHECK(lines[2] == "a,1,1000010000,1000010250,1000011000,1000,1000,0,,,");
+  CHECK(lines[5] == "b,0,1000000000,1000000025,1000000100,100,1000,0,,,");
 
   SUBCASE("a name with a comma or quote is quoted") {
     rtpar::RunReport odd = sample_report();

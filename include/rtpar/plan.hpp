@@ -65,10 +65,28 @@ struct Plan {
 struct Topology;
 struct OverheadProfile;
 
+// MeasuredTask is one task's online work/span measurement from a run (report.json of `rtpar run
+// --out`, runtime = "steal"): the largest values over its profiled jobs.
+struct MeasuredTask {
+  std::string name;
+  std::int64_t jobs = 0;                  // profiled jobs the maxima are taken over
+  std::int64_t work_max_ns = 0;           // largest measured work
+  std::int64_t burdened_span_max_ns = 0;  // largest measured burdened span L̂
+};
+
+// MeasuredProfile is every measured task of one report, and where it came from.
+struct MeasuredProfile {
+  std::string source;  // the report's path, quoted in plan notes
+  std::vector<MeasuredTask> tasks;
+};
+
 // PlanOptions are inputs to planning that are not part of the task set.
 struct PlanOptions {
   const OverheadProfile* overhead = nullptr;  // measured fork/join costs (fork-join-rta)
   const Topology* target = nullptr;           // analyse for this machine instead of the file's
+  // measured: federated-ws sizes each measured task with C = max(declared C, measured work) and
+  // L̂ = max(declared L, measured burdened span) (rtws.md §V-B: eq. 3 takes the burdened span).
+  const MeasuredProfile* measured = nullptr;
 };
 
 // plan_taskset runs the planner named by set.system.planner. It never touches threads.

@@ -15,6 +15,19 @@ struct JobRecord {
   std::int64_t release_ns = 0;
   std::int64_t start_ns = 0;
   std::int64_t finish_ns = 0;
+  // Online work, span and burdened span of the job (runtime = "steal"; docs/internals/steal.md
+  // §5); 0 when the task's runtime does not measure them.
+  std::int64_t work_ns = 0;
+  std::int64_t span_ns = 0;
+  std::int64_t burdened_span_ns = 0;
+};
+
+// ProfileStats summarises one per-job measurement (work, span or burdened span) over the jobs that
+// measured it.
+struct ProfileStats {
+  std::int64_t p50_ns = 0;
+  std::int64_t p99_ns = 0;
+  std::int64_t max_ns = 0;
 };
 
 // TaskStats summarises one task's jobs. Response = finish - release; a miss is response > D.
@@ -29,6 +42,9 @@ struct TaskStats {
   std::int64_t response_p99_ns = 0;
   std::int64_t response_max_ns = 0;
   double max_relative_response = 0.0;  // max response / D
+  // Online work/span (runtime = "steal"): profiled_jobs counts the jobs that measured them.
+  std::int64_t profiled_jobs = 0;
+  ProfileStats work, span, burdened_span;
 };
 
 // TaskRun is the raw outcome for one task: its records and the thread ids that ran it.
@@ -38,6 +54,7 @@ struct TaskRun {
   std::int64_t period_ns = 0;
   std::int64_t skipped = 0;
   bool records_truncated = false;  // more jobs ran than the preallocated record storage held
+  bool profiled = false;           // its runtime measures work and span per job (steal)
   int master_tid = 0;              // Linux thread id of the task's master thread
   std::vector<int> worker_tids;    // thread ids of its team workers
   std::vector<int> cores;

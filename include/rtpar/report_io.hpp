@@ -38,4 +38,9 @@ std::string report_json(const RunReport& report);
 // Throws InputError if dir cannot be created or written.
 void write_report_dir(const RunReport& report, const std::string& dir);
 
+// load_measured_profile reads the per-task work and burdened span maxima from a report.json (tasks
+// without a measurement are skipped). Throws InputError naming the file and the field for an
+// unreadable or malformed report (exit status 2).
+MeasuredProfile load_measured_profile(const std::string& path);
+
 }  // namespace rtpar

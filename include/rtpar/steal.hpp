@@ -351,6 +351,8 @@ class Pool {
   void run(FunctionRef<void()> root);
   // last_profile is the work/span measurement of the last completed run.
   [[nodiscard]] JobProfile last_profile() const;
+  // worker_tids lists the Linux thread ids of workers 1..P-1 (for reports, traces, EDF ranking).
+  [[nodiscard]] std::vector<int> worker_tids() const;
   // size is the number of workers P.
   [[nodiscard]] int size() const noexcept;
   // steal_cost_ns is the steal round trip measured at construction (0 with one worker).

@@ -1,6 +1,7 @@
 // rtpar/thread_config.hpp — how one real-time thread is placed and scheduled.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace rtpar {
@@ -18,6 +19,7 @@ struct ThreadConfig {
   SchedClass sched = SchedClass::fifo;  // scheduling class
   int priority = 1;                     // SCHED_FIFO priority 1..99 (ignored for `other`)
   std::string name;                     // thread name (15 chars max are kept), for traces and ps
+  std::size_t stack_bytes = 0;          // call-stack size; 0 = the system default (ulimit -s)
 };
 
 }  // namespace rtpar

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis/measured.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/topology.hpp"
@@ -36,8 +37,14 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   switch (planner) {
     case PlannerKind::federated:
       return plan_federated(set);
-    case PlannerKind::federated_ws:
-      return plan_federated_ws(set);
+    case PlannerKind::federated_ws: {
+      if (options.measured == nullptr) return plan_federated_ws(set);
+      // The measured burdened span replaces the declared span where it is larger (rtws.md §V-B).
+      std::vector<std::string> notes;
+      Plan plan = plan_federated_ws(analysis::with_measured(set, *options.measured, notes));
+      plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
+      return plan;
+    }
     case PlannerKind::decomposition:
       return plan_decomposition(set, options);
     case PlannerKind::fork_join_rta:

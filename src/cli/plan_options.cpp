@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rtpar/error.hpp"
+#include "rtpar/report_io.hpp"
 
 namespace rtpar::cli {
 
@@ -36,6 +37,10 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
   app.add_option("--overhead", flags.overhead,
                  "Measured fork/join overhead profile (written by `rtpar calibrate --out`)")
       ->type_name("FILE");
+  app.add_option("--measured", flags.measured,
+                 "Run report (report.json of `rtpar run --out`) whose measured work and burdened "
+                 "span federated-ws uses where larger than declared")
+      ->type_name("REPORT");
 }
 
 std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const TaskSet& set) {
@@ -62,6 +67,10 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
   if (!flags.overhead.empty()) {
     planning->overhead = load_overhead_profile(flags.overhead);
     planning->options.overhead = &*planning->overhead;
+  }
+  if (!flags.measured.empty()) {
+    planning->measured = load_measured_profile(flags.measured);
+    planning->options.measured = &*planning->measured;
   }
   return planning;
 }

@@ -1,5 +1,5 @@
 // plan_options.hpp — the planning options `rtpar check` and `rtpar simulate` share:
-// --planner NAME|all, --target SPEC and --overhead FILE.
+// --planner NAME|all, --target SPEC, --overhead FILE and --measured REPORT.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -21,9 +21,10 @@ struct PlanningFlags {
   std::string planner;   // empty: the file's system.planner; "all": every planner
   std::string target;    // e.g. "40c4s"; empty: the file's machine
   std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
+  std::string measured;  // run report with online work/span (rtpar run --out); empty: none
 };
 
-// add_planning_flags registers the three options on a subcommand.
+// add_planning_flags registers the planning options on a subcommand.
 void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all);
 
 // Planning is the resolved form: which planners to run and the PlanOptions they get. It owns the
@@ -33,6 +34,7 @@ struct Planning {
   bool all = false;
   std::optional<Topology> target;
   std::optional<OverheadProfile> overhead;
+  std::optional<MeasuredProfile> measured;
   PlanOptions options;
 
   Planning() = default;

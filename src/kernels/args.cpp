@@ -1,6 +1,8 @@
 // args.cpp — see args.hpp.
 #include "kernels/args.hpp"
 
+#include <fmt/format.h>
+
 #include <limits>
 #include <stdexcept>
 
@@ -52,6 +54,29 @@ std::int64_t Args::integer(std::string_view key, std::int64_t lo, std::int64_t h
     error(node, field(key),
           "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
               std::to_string(v));
+  }
+  return v;
+}
+
+std::int64_t Args::integer_or(std::string_view key, std::int64_t lo, std::int64_t hi,
+                              std::int64_t fallback) const {
+  return has(key) ? integer(key, lo, hi) : fallback;
+}
+
+double Args::real_or(std::string_view key, double lo, double hi, double fallback) const {
+  const toml::node* node = table_ != nullptr ? table_->get(key) : nullptr;
+  if (node == nullptr) return fallback;
+  double v = 0.0;
+  if (const auto* f = node->as_floating_point()) {
+    v = f->get();
+  } else if (const auto* i = node->as_integer()) {
+    v = static_cast<double>(i->get());
+  } else {
+    error(node, field(key), "expected a number");
+  }
+  // Written as !(in range) so NaN is refused too.
+  if (!(v >= lo && v <= hi)) {
+    error(node, field(key), fmt::format("must be between {} and {}, got {}", lo, hi, v));
   }
   return v;
 }

@@ -28,6 +28,11 @@ class Args {
   // integer reads a required integer in [lo, hi].
   [[nodiscard]] std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi) const;
 
+  // integer_or reads an optional integer in [lo, hi], `fallback` when absent.
+  [[nodiscard]] std::int64_t integer_or(std::string_view key, std::int64_t lo, std::int64_t hi,
+                                        std::int64_t fallback) const;
+  // real_or reads an optional number (float or integer) in [lo, hi], `fallback` when absent.
+  [[nodiscard]] double real_or(std::string_view key, double lo, double hi, double fallback) const;
   // array_of_tables reads a required non-empty array whose elements are all tables.
   [[nodiscard]] const toml::array& array_of_tables(std::string_view key) const;
 

@@ -15,9 +15,18 @@ KernelBuild make_segments(const Args& args, const std::string& file);
 // make_segments_kernel builds the `segments` kernel for structure given as [[task.segment]].
 std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments);
 
-// make_matmul builds `matmul`: C = A·B on n×n doubles, rows split over the team.
+// make_matmul builds `matmul`: C = A·B on n×n doubles, rows split over the team (or, with
+// runtime = "steal", by steal::parallel_for).
 KernelBuild make_matmul(const Args& args);
 
+// make_fib builds `fib`: naive fib(n) by join at every call (spawn-bound), checked each job.
+KernelBuild make_fib(const Args& args);
+// make_uts builds `uts`: a binomial unbalanced tree search, one Scope spawn per child; every job's
+// node count is checked against the serial count.
+KernelBuild make_uts(const Args& args);
+// make_heat builds `heat`: 2-D Jacobi sweeps, one parallel_for over the rows per sweep; every
+// job's grid is checked against the serial result.
+KernelBuild make_heat(const Args& args);
 // make_library builds `lib:PATH:SYMBOL`: a C-ABI function from a shared object.
 KernelBuild make_library(const KernelRequest& request, const Args& args);
 

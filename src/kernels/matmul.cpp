@@ -1,7 +1,9 @@
-// matmul.cpp — the `matmul` kernel: C = A·B on n×n doubles, rows split statically over the team.
+// matmul.cpp — the `matmul` kernel: C = A·B on n×n doubles, rows split statically over the team
+// (runtime = "team") or recursively by steal::parallel_for (runtime = "steal").
 #include <vector>
 
 #include "kernels/builtin.hpp"
+#include "rtpar/steal.hpp"
 
 namespace rtpar::kernels {
 
@@ -34,7 +36,9 @@ class MatmulKernel final : public Kernel {
         for (std::int64_t j = 0; j < n_; ++j) c[j] += aik * b[j];
       }
     };
-    if (job.team == nullptr) {
+    if (job.steal != nullptr) {
+      job.run_parallel([&] { steal::parallel_for(0, n_, 1, row); });
+    } else if (job.team == nullptr) {
       for (std::int64_t i = 0; i < n_; ++i) row(i);
     } else {
       parallel_for_static(*job.team, 0, n_, row);

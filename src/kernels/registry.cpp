@@ -10,7 +10,8 @@ constexpr std::string_view kLibPrefix = "lib:";
 }
 
 bool is_known_kernel(std::string_view name) {
-  return name == "spin" || name == "segments" || name == "matmul" ||
+  return name == "spin" || name == "segments" || name == "matmul" || name == "fib" ||
+         name == "uts" || name == "heat" ||
          (name.substr(0, kLibPrefix.size()) == kLibPrefix && name.size() > kLibPrefix.size());
 }
 
@@ -19,12 +20,16 @@ KernelBuild make_kernel(const KernelRequest& request) {
   if (request.name == "spin") return make_spin(args);
   if (request.name == "segments") return make_segments(args, request.file);
   if (request.name == "matmul") return make_matmul(args);
+  if (request.name == "fib") return make_fib(args);
+  if (request.name == "uts") return make_uts(args);
+  if (request.name == "heat") return make_heat(args);
   if (request.name.substr(0, kLibPrefix.size()) == kLibPrefix) {
     return make_library(request, args);
   }
-  throw InputError(args.location(request.where), request.field_prefix + ".kernel",
-                   "unknown kernel '" + std::string(request.name) +
-                       "' (built-in: spin, segments, matmul; or \"lib:PATH:SYMBOL\")");
+  throw InputError(
+      args.location(request.where), request.field_prefix + ".kernel",
+      "unknown kernel '" + std::string(request.name) +
+          "' (built-in: spin, segments, matmul, fib, uts, heat; or \"lib:PATH:SYMBOL\")");
 }
 
 }  // namespace rtpar::kernels

@@ -17,14 +17,21 @@ namespace rtpar::kernels {
 // KernelBuild is a created kernel plus the work and span it knows about itself (if any).
 struct KernelBuild {
   std::shared_ptr<Kernel> kernel;
-  std::optional<Duration> work;  // C implied by the arguments (segments), else nullopt
-  std::optional<Duration> span;  // L implied by the arguments (segments, spin), else nullopt
+  std::optional<Duration> work;       // C implied by the arguments (segments), else nullopt
+  std::optional<Duration> span;       // L implied by the arguments (segments, spin), else nullopt
   std::vector<SegmentSpec> segments;  // parallel-synchronous structure (segments), else empty
+  // needs_steal: the kernel runs on the work-stealing runtime (fib, uts, heat); the parser then
+  // requires runtime = "steal". steal_depth / steal_frames are the join nesting depth and the
+  // scope frames per worker a job needs at most, known from the args by a serial look at the
+  // computation (p3ls3.md §4.2); the parser checks them against [task.steal] before anything runs.
+  bool needs_steal = false;
+  int steal_depth = 0;
+  std::int64_t steal_frames = 0;
 };
 
 // KernelRequest is what the task-set parser hands the registry.
 struct KernelRequest {
-  std::string_view name;      // as written: "spin", "segments", "matmul", "lib:PATH:SYMBOL"
+  std::string_view name;      // as written: "spin", "segments", "matmul", "fib", ..., "lib:P:S"
   const toml::table* args;    // the task's `args` table, or nullptr when absent
   std::string file;           // task-set file (for error locations and relative lib: paths)
   std::string field_prefix;   // e.g. "task[0]" — errors name "task[0].args.n"

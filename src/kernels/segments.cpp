@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/builtin.hpp"
+#include "rtpar/steal.hpp"
 
 namespace rtpar::kernels {
 
@@ -22,6 +23,16 @@ class SegmentsKernel final : public Kernel {
   explicit SegmentsKernel(std::vector<Segment> segments) : segments_(std::move(segments)) {}
 
   void run(JobContext& job) override {
+    if (job.steal != nullptr) {
+      // runtime = "steal": the segments in order, each one's strands split by join (RTWS §III's
+      // synchronous task on a work-stealing runtime).
+      job.run_parallel([&] {
+        for (const Segment& s : segments_) {
+          steal::parallel_for(0, s.strands, 1, [&](std::int64_t) { burn_cpu(s.length); });
+        }
+      });
+      return;
+    }
     for (const Segment& s : segments_) {
       if (s.strands == 1 || job.team == nullptr) {
         for (std::int64_t i = 0; i < s.strands; ++i) burn_cpu(s.length);

@@ -115,6 +115,42 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
 }
 
 // parse_task reads the [[task]] at index i, builds its kernel, and fills in defaults.
+// check_steal_needs ties a task's kernel to its runtime: kernels written for work stealing (fib,
+// uts, heat) need runtime = "steal" (run serially they would silently lose their parallelism);
+// lib: kernels reach parallelism through the C ABI's team parallel_for, so they need "team"; and
+// the depth and frames a steal kernel needs (from its args) must fit [task.steal], so a budget too
+// small is an error here, before anything runs, rather than a CapacityError in the first job.
+void check_steal_needs(const TableReader& reader, const TaskSpec& task,
+                       const kernels::KernelBuild& built, const toml::node* kernel_node) {
+  const bool steal = task.runtime == RuntimeKind::steal;
+  const toml::node* runtime_node = reader.node("runtime");
+  if (built.needs_steal && !steal) {
+    reader.fail(runtime_node != nullptr ? runtime_node : kernel_node, "runtime",
+                "kernel '" + task.kernel +
+                    "' runs on the work-stealing runtime: set runtime = "
+                    "\"steal\"");
+  }
+  if (steal && task.kernel.rfind("lib:", 0) == 0) {
+    reader.fail(runtime_node, "runtime",
+                "lib: kernels run their parallel_for on a team (the C ABI): use runtime = "
+                "\"team\"");
+  }
+  if (!steal) return;
+  const toml::node* at = reader.node("steal") != nullptr ? reader.node("steal") : kernel_node;
+  if (built.steal_depth > task.steal.max_depth) {
+    reader.fail(at, "steal.max_depth",
+                "kernel '" + task.kernel + "' nests " + std::to_string(built.steal_depth) +
+                    " joins/scopes deep with these args; max_depth = " +
+                    std::to_string(task.steal.max_depth) + " is too small");
+  }
+  if (built.steal_frames > task.steal.frames_per_worker) {
+    reader.fail(at, "steal.frames_per_worker",
+                "kernel '" + task.kernel + "' can hold " + std::to_string(built.steal_frames) +
+                    " spawned children open on one worker with these args; frames_per_worker = " +
+                    std::to_string(task.steal.frames_per_worker) + " is too small");
+  }
+}
+
 TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& file,
                     FieldLocations& locations) {
   const std::string prefix = "task[" + std::to_string(i) + "]";
@@ -222,6 +258,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
         built.span = task.dag ? model::dag_span(*task.dag) : model::segments_span(task.segments);
     }
   }
+  check_steal_needs(reader, task, built, kernel_node);
   task.code = std::move(built.kernel);
 
   // Work and span the kernel derived are reported at the kernel when a rule rejects them.

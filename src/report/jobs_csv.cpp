@@ -33,16 +33,26 @@ std::string jobs_csv(const RunReport& report) {
   for (const TaskRun& run : report.tasks) rows += run.records.size();
 
   fmt::memory_buffer out;
-  out.reserve(64 + rows * 80);  // ~80 bytes a row: one allocation for the usual report
-  fmt::format_to(std::back_inserter(out),
-                 "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed\n");
+  out.reserve(96 + rows * 100);  // ~100 bytes a row: one allocation for the usual report
+  fmt::format_to(
+      std::back_inserter(out),
+      "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed,work_ns,span_ns,"
+      "burdened_span_ns\n");
   for (const TaskRun& run : report.tasks) {
     const std::string name = csv_field(run.name);
     for (const JobRecord& r : run.records) {
       const std::int64_t response = r.finish_ns - r.release_ns;  // a miss is response > D
-      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{}\n", name, r.index,
+      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{}", name, r.index,
                      r.release_ns, r.start_ns, r.finish_ns, response, run.deadline_ns,
                      response > run.deadline_ns ? 1 : 0);
+      // Work and span are measured only by runtime = "steal": empty fields elsewhere, so a
+      // spreadsheet never reads a missing measurement as 0 ns.
+      if (run.profiled && r.work_ns > 0) {
+        fmt::format_to(std::back_inserter(out), ",{},{},{}\n", r.work_ns, r.span_ns,
+                       r.burdened_span_ns);
+      } else {
+        fmt::format_to(std::back_inserter(out), ",,,\n");
+      }
     }
   }
   return fmt::to_string(out);

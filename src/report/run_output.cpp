@@ -24,7 +24,7 @@ using Json = nlohmann::ordered_json;
 
 // task_stats_json is one entry of run_json's "tasks": the statistics of one task.
 Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
-  return {
+  Json j = {
       {"name", stats.name},
       {"jobs", stats.jobs},
       {"misses", stats.misses},
@@ -38,6 +38,18 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
       {"max_relative_response", stats.max_relative_response},
       {"records_truncated", run.records_truncated},
   };
+  if (run.profiled) {
+    // The online measurement of runtime = "steal" (docs/internals/steal.md §5); `rtpar check
+    // --measured` reads burdened_span_ns.max back into federated-ws.
+    auto dist = [](const ProfileStats& p) {
+      return Json{{"p50", p.p50_ns}, {"p99", p.p99_ns}, {"max", p.max_ns}};
+    };
+    j["profiled_jobs"] = stats.profiled_jobs;
+    j["work_ns"] = dist(stats.work);
+    j["span_ns"] = dist(stats.span);
+    j["burdened_span_ns"] = dist(stats.burdened_span);
+  }
+  return j;
 }
 
 // run_document builds the run_json object; report_json extends the same object so the two
@@ -54,6 +66,27 @@ Json run_document(const RunReport& report) {
       {"interrupted", report.interrupted},
       {"tasks", std::move(tasks)},
   };
+}
+
+// profile_table lists the online work/span of the tasks that measure it (runtime = "steal"); empty
+// when none does. Parallelism = work / span shows how many cores the job could use.
+std::string profile_table(const std::vector<TaskStats>& stats, const std::vector<TaskRun>& runs) {
+  std::vector<std::vector<std::string>> rows = {{"task", "jobs", "work p50", "work max", "span p50",
+                                                 "span max", "burdened max", "parallelism"}};
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    const TaskStats& s = stats[i];
+    if (!runs[i].profiled || s.profiled_jobs == 0) continue;
+    auto d = [](std::int64_t ns) { return format_duration(Duration(ns), 3); };
+    rows.push_back({s.name, fmt::format("{}", s.profiled_jobs), d(s.work.p50_ns), d(s.work.max_ns),
+                    d(s.span.p50_ns), d(s.span.max_ns), d(s.burdened_span.max_ns),
+                    s.span.p50_ns > 0
+                        ? fmt::format("{:.2f}", static_cast<double>(s.work.p50_ns) /
+                                                    static_cast<double>(s.span.p50_ns))
+                        : "-"});
+  }
+  if (rows.size() == 1) return {};
+  return "\nwork and span (measured online, runtime = \"steal\")\n" +
+         report::render_table(rows, {false, true, true, true, true, true, true, true});
 }
 
 }  // namespace
@@ -108,6 +141,7 @@ std::string stats_table(const RunReport& report) {
   out += '\n';
   out += report::render_table(rows, {false, true, true, true, true, true, true, true, true, true});
 
+  out += profile_table(stats, report.tasks);
   for (const TaskRun& run : report.tasks) {
     if (!run.records_truncated) continue;
     out += fmt::format(

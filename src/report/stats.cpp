@@ -26,6 +26,23 @@ double nearest_rank(double q, std::size_t n) {
   return std::ceil(x);
 }
 
+// profile_stats summarises one measurement over the jobs that measured it (work_ns > 0: a measured
+// work-stealing run always executes some code).
+template <class Field>
+ProfileStats profile_stats(const std::vector<JobRecord>& records, Field field) {
+  std::vector<std::int64_t> values;
+  for (const JobRecord& r : records) {
+    if (r.work_ns > 0) values.push_back(field(r));
+  }
+  std::sort(values.begin(), values.end());
+  ProfileStats p;
+  if (values.empty()) return p;
+  p.p50_ns = percentile(values, 0.50);
+  p.p99_ns = percentile(values, 0.99);
+  p.max_ns = values.back();
+  return p;
+}
+
 }  // namespace
 
 std::int64_t percentile(const std::vector<std::int64_t>& sorted, double q) {
@@ -65,6 +82,14 @@ TaskStats summarize(const TaskRun& run) {
   if (run.deadline_ns > 0) {
     stats.max_relative_response =
         static_cast<double>(stats.response_max_ns) / static_cast<double>(run.deadline_ns);
+  }
+  if (run.profiled) {
+    stats.profiled_jobs = std::count_if(run.records.begin(), run.records.end(),
+                                        [](const JobRecord& r) { return r.work_ns > 0; });
+    stats.work = profile_stats(run.records, [](const JobRecord& r) { return r.work_ns; });
+    stats.span = profile_stats(run.records, [](const JobRecord& r) { return r.span_ns; });
+    stats.burdened_span =
+        profile_stats(run.records, [](const JobRecord& r) { return r.burdened_span_ns; });
   }
   return stats;
 }

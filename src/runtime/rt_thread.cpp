@@ -83,6 +83,16 @@ RtThread::RtThread(const ThreadConfig& config, std::function<void()> body)
     param.sched_priority = 0;
   }
   pthread_attr_setschedparam(&attr, &param);
+  // A work-stealing worker's stack is part of its static memory budget ([task.steal].stack_bytes):
+  // the kernel maps it (and mlockall pins it) before the thread runs, never during a job.
+  if (config.stack_bytes > 0) {
+    const int src = pthread_attr_setstacksize(&attr, config.stack_bytes);
+    if (src != 0) {
+      throw InputError({}, "steal.stack_bytes",
+                       "stack size " + std::to_string(config.stack_bytes) +
+                           " is refused by pthread_attr_setstacksize (minimum PTHREAD_STACK_MIN)");
+    }
+  }
 
   // The Start block is kept alive by a reference the thread owns until it finishes.
   auto* keep = new std::shared_ptr<Start>(start_);

@@ -42,12 +42,23 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   for (std::size_t r = 0; r < members; ++r) {
     team.members.push_back(member_config(task, placement, best_effort, r));
   }
+  const bool steal = task.runtime == RuntimeKind::steal;
   KernelSetup setup;
   setup.work = task.work;
   setup.span = task.span;
   setup.threads = static_cast<int>(members);
+  setup.steal = steal;
   task.code->prepare(setup);
-  team_ = make_team(team);
+  if (steal) {
+    // The master thread is worker 0 of the pool: its stack is part of the budget too.
+    master_config_.stack_bytes = task.steal.stack_bytes;
+    steal::PoolConfig pool;
+    pool.workers = team.members;
+    pool.budget = task.steal;
+    pool_ = std::make_unique<steal::Pool>(std::move(pool));
+  } else {
+    team_ = make_team(team);
+  }
   if (control.edf != nullptr && placement.scheduling == CoreScheduling::edf) {
     for (std::size_t r = 0; r < members; ++r) {
       edf_slots_.push_back(control.edf->add_slot(team.members[r].cpu));
@@ -69,15 +80,18 @@ void TaskRunner::join() {
   }
 }
 
-void TaskRunner::record(std::int64_t index, std::int64_t release, std::int64_t start,
-                        std::int64_t finish) noexcept {
+std::vector<int> TaskRunner::worker_tids() const {
+  return pool_ ? pool_->worker_tids() : team_->worker_tids();
+}
+
+void TaskRunner::record(const JobRecord& r) noexcept {
   if (records_used_ < records_.size()) {
-    records_[records_used_++] = JobRecord{index, release, start, finish};
+    records_[records_used_++] = r;
   } else {
     truncated_ = true;
   }
   counters_.jobs.fetch_add(1, std::memory_order_relaxed);
-  if (finish - release > task_.deadline.count()) {
+  if (r.finish_ns - r.release_ns > task_.deadline.count()) {
     counters_.misses.fetch_add(1, std::memory_order_relaxed);
   }
 }
@@ -91,11 +105,12 @@ void TaskRunner::master_loop() noexcept {
   const bool skip = task_.overrun == OverrunPolicy::skip;
   JobContext job;
   job.team = team_.get();
+  job.steal = pool_.get();
   job.channels = channels_;
   EdfBand* const edf = edf_slots_.empty() ? nullptr : control_.edf;
   if (edf != nullptr) {
     // The workers published their tids when they started, before the team was handed over.
-    const std::vector<int> tids = team_->worker_tids();
+    const std::vector<int> tids = worker_tids();
     edf->set_tid(edf_slots_[0], static_cast<int>(::gettid()));
     for (std::size_t r = 1; r < edf_slots_.size() && r - 1 < tids.size(); ++r) {
       edf->set_tid(edf_slots_[r], tids[r - 1]);
@@ -119,6 +134,8 @@ void TaskRunner::master_loop() noexcept {
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;
+    job.work_ns = job.span_ns = job.burdened_span_ns = 0;
+    job.steal_runs = 0;
     try {
       task_.code->run(job);
     } catch (...) {
@@ -128,12 +145,18 @@ void TaskRunner::master_loop() noexcept {
     const std::int64_t finish = monotonic_now();
     // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
     // runs would hit RT throttling and steal the cores from everything else.
-    team_->park();
+    if (team_) team_->park();
     if (edf != nullptr) {
       for (const int slot : edf_slots_) edf->deactivate(slot);
       edf->prepare_dispatch(edf_slots_[0]);
     }
-    record(k, release, start, finish);
+    JobRecord r{k, release, start, finish};
+    if (job.steal_runs > 0) {
+      r.work_ns = job.work_ns;
+      r.span_ns = job.span_ns;
+      r.burdened_span_ns = job.burdened_span_ns;
+    }
+    record(r);
     ++k;
     if (skip) {
       // `skip`: every release that passed while this job ran is dropped and counted.
@@ -154,7 +177,8 @@ TaskRun TaskRunner::result() {
   run.skipped = skipped_;
   run.records_truncated = truncated_;
   run.master_tid = master_tid_;
-  run.worker_tids = team_->worker_tids();
+  run.worker_tids = worker_tids();
+  run.profiled = pool_ != nullptr;
   run.cores = placement_.cores;
   records_.resize(records_used_);
   run.records = std::move(records_);

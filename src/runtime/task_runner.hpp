@@ -9,6 +9,7 @@
 
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
+#include "rtpar/steal.hpp"
 #include "rtpar/taskset.hpp"
 #include "runtime/rt_thread.hpp"
 #include "runtime/run_control.hpp"
@@ -20,7 +21,8 @@ namespace rtpar::detail {
 class TaskRunner final : public Runner {
  public:
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
-  // workers (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
+  // workers or, for runtime = "steal", the work-stealing pool with its whole memory budget
+  // (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
   TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
              std::int64_t record_capacity, RunControl& control, Endpoint* channels);
   ~TaskRunner() override;
@@ -40,16 +42,18 @@ class TaskRunner final : public Runner {
 
  private:
   void master_loop() noexcept;
-  void record(std::int64_t index, std::int64_t release, std::int64_t start,
-              std::int64_t finish) noexcept;
+  void record(const JobRecord& r) noexcept;
+  // worker_tids are the thread ids of the team's or the pool's workers.
+  [[nodiscard]] std::vector<int> worker_tids() const;
 
   const TaskSpec& task_;
   const TaskPlan& placement_;
   RunControl& control_;
   Endpoint* channels_;
   ThreadConfig master_config_;
-  std::unique_ptr<Team> team_;
-  std::vector<JobRecord> records_;  // sized once; records_used_ counts the filled prefix
+  std::unique_ptr<Team> team_;         // runtime = "team" (null for "steal")
+  std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
+  std::vector<JobRecord> records_;     // sized once; records_used_ counts the filled prefix
   std::size_t records_used_ = 0;
   bool truncated_ = false;
   std::int64_t skipped_ = 0;

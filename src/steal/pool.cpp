@@ -163,8 +163,12 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
   for (auto& w : s.workers) w->peers = s.peers.data();
   try {
     for (int i = 1; i < p; ++i) {
-      s.threads.push_back(std::make_unique<rtpar::detail::RtThread>(
-          s.config.workers[static_cast<std::size_t>(i)], [&s, i] { s.worker_main(i); }));
+      ThreadConfig tc = s.config.workers[static_cast<std::size_t>(i)];
+      // Worker stacks are part of the budget: sized from [task.steal].stack_bytes unless the
+      // worker's ThreadConfig asks for a size itself.
+      if (tc.stack_bytes == 0) tc.stack_bytes = budget.stack_bytes;
+      s.threads.push_back(
+          std::make_unique<rtpar::detail::RtThread>(tc, [&s, i] { s.worker_main(i); }));
     }
   } catch (...) {
     s.stop.store(true, std::memory_order_release);
@@ -238,6 +242,12 @@ void Pool::run(FunctionRef<void()> root) {
 }
 
 JobProfile Pool::last_profile() const { return state_->profile; }
+
+std::vector<int> Pool::worker_tids() const {
+  std::vector<int> tids;
+  for (const auto& t : state_->threads) tids.push_back(t->tid());
+  return tids;
+}
 
 int Pool::size() const noexcept { return static_cast<int>(state_->workers.size()); }
 

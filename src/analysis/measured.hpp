@@ -1,0 +1,19 @@
+// measured.hpp — a task set with its declared work and span raised to measured values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::analysis {
+
+// with_measured copies set, raising each measured task's work C to max(C, measured work) and span
+// L to max(L, measured burdened span L̂), and appends one note per task it changed or could not
+// find to `notes`. Taking the maximum keeps the analysis conservative: a short measurement run
+// cannot lower what the user declared (rtws.md §V-B sizes cores with the burdened span L̂).
+TaskSet with_measured(const TaskSet& set, const MeasuredProfile& measured,
+                      std::vector<std::string>& notes);
+
+}  // namespace rtpar::analysis

@@ -1,0 +1,101 @@
+// uts.cpp — the `uts` kernel: binomial unbalanced tree search with one steal::Scope per node.
+//
+// Every node spawns one child task per child and syncs (uts_tree.hpp gives the tree). Each job's
+// node count is compared with the count of the serial traversal done when the kernel is built,
+// which also gives the depth and open spawns the [task.steal] budget must cover.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/builtin.hpp"
+#include "kernels/uts_tree.hpp"
+#include "rtpar/steal.hpp"
+
+namespace rtpar::kernels {
+namespace {
+
+// kMaxM bounds m so a node's partial counts live in a fixed array on its stack (no allocation);
+// the root's b0 counts live in a buffer allocated at build time.
+constexpr int kMaxM = 64;
+
+// uts_count counts the subtree of a non-root node: one spawn per child, then sync.
+std::uint64_t uts_count(const UtsParams& p, const UtsNode& node) {
+  const int n = uts_child_count(p, node);
+  if (n == 0) return 1;
+  std::uint64_t counts[kMaxM];
+  {
+    steal::Scope scope;
+    for (int i = 0; i < n; ++i) {
+      scope.spawn([&p, node, &counts, i] { counts[i] = uts_count(p, uts_child_of(node, i)); });
+    }
+    scope.sync();
+  }
+  std::uint64_t total = 1;
+  for (int i = 0; i < n; ++i) total += counts[i];
+  return total;
+}
+
+class UtsKernel final : public Kernel {
+ public:
+  UtsKernel(const UtsParams& p, std::uint64_t nodes)
+      : p_(p), nodes_(nodes), root_counts_(static_cast<std::size_t>(p.b0)) {}
+
+  void run(JobContext& job) override {
+    std::uint64_t got = 0;
+    job.run_parallel([&] {
+      const UtsNode root = uts_root_of(p_);
+      std::uint64_t* counts = root_counts_.data();
+      const UtsParams& p = p_;
+      steal::Scope scope;
+      for (int i = 0; i < p_.b0; ++i) {
+        scope.spawn([&p, root, counts, i] { counts[i] = uts_count(p, uts_child_of(root, i)); });
+      }
+      scope.sync();
+      got = 1;
+      for (int i = 0; i < p_.b0; ++i) got += counts[i];
+    });
+    if (got != nodes_) {
+      throw std::runtime_error("uts counted " + std::to_string(got) + " nodes, expected " +
+                               std::to_string(nodes_));
+    }
+  }
+
+ private:
+  UtsParams p_;
+  std::uint64_t nodes_;
+  std::vector<std::uint64_t> root_counts_;  // one slot per root child, allocated once
+};
+
+}  // namespace
+
+KernelBuild make_uts(const Args& args) {
+  args.allow_only({"b0", "m", "q", "seed", "max_nodes"});
+  UtsParams p;
+  p.b0 = static_cast<int>(args.integer_or("b0", 1, 1'000'000, p.b0));
+  p.m = static_cast<int>(args.integer_or("m", 1, kMaxM, p.m));
+  p.q = args.real_or("q", 0.0, 1.0, p.q);
+  p.seed = static_cast<std::uint64_t>(args.integer_or("seed", 0, INT64_MAX, 0));
+  // m·q ≥ 1 makes the expected tree infinite: the serial walk below must stop somewhere.
+  const std::int64_t max_nodes = args.integer_or("max_nodes", 1, 1'000'000'000, 50'000'000);
+  if (p.m * p.q >= 1.0) {
+    args.error(nullptr, args.field("q"),
+               "m·q must be below 1 (the expected tree is infinite otherwise)");
+  }
+  // The walk stops past max_nodes, so a near-critical tree cannot hang the parser.
+  const UtsTreeShape shape = uts_tree_shape(p, static_cast<std::uint64_t>(max_nodes));
+  if (shape.nodes > static_cast<std::uint64_t>(max_nodes)) {
+    args.error(nullptr, args.field("max_nodes"),
+               "the tree has more than max_nodes = " + std::to_string(max_nodes) +
+                   " nodes (raise max_nodes, or lower b0 or m·q)");
+  }
+  KernelBuild b{std::make_shared<UtsKernel>(p, shape.nodes), std::nullopt, std::nullopt, {}};
+  b.needs_steal = true;
+  // A node at depth d runs inside d nested scopes; children spawned and not yet synced along one
+  // root-to-node path are the frames one worker can hold at once.
+  b.steal_depth = shape.max_depth + 1;
+  b.steal_frames = static_cast<std::int64_t>(shape.max_open_spawns);
+  return b;
+}
+
+}  // namespace rtpar::kernels
