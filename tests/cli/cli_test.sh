@@ -156,6 +156,25 @@ assert t["response_bound_ns"]==13500000'
   expect_status 2 "$rtpar" simulate "$src/examples/demo.toml" --horizon 0
   grep -q -- "--horizon" <<<"$err" || fail "horizon error: $err"
   ;;
+steal)
+  # runtime = "steal": the run reports work and span per task; --measured feeds them back.
+  expect_status 0 "$rtpar" run "$src/examples/steal.toml" --duration 300ms --json --out sout --no-mlock --best-effort
+  json 't=d["tasks"][0]; assert t["profiled_jobs"]==t["jobs"]>0 and t["work_ns"]["max"]>0 and t["burdened_span_ns"]["max"]>=t["span_ns"]["max"]>0'
+  head -1 sout/jobs.csv | grep -q "burdened_span_ns" || fail "jobs.csv header"
+  expect_status 0 "$rtpar" check "$src/examples/steal.toml" --planner federated-ws --target 8c --measured sout/report.json --json
+  json 'assert any("measured burdened span" in n for n in d["notes"])'
+  printf '{"tasks": [\n{"name": "solver", "burdened_span_ns": {"max": "x"}, "work_ns": {"max": 1}, "profiled_jobs": 1}]}' > bad_report.json
+  expect_status 2 "$rtpar" check "$src/examples/steal.toml" --measured bad_report.json
+  grep -q "bad_report.json" <<<"$err" && grep -q "burdened_span_ns.max" <<<"$err" || fail "measured error: $err"
+  expect_status 2 "$rtpar" check "$src/examples/steal.toml" --measured missing.json
+  # A steal kernel on the team runtime, and a budget too small for the args: exit 2 with the field.
+  sed 's/runtime = "steal"/runtime = "team"/' "$src/examples/steal.toml" > team.toml
+  expect_status 2 "$rtpar" check team.toml
+  grep -q "team.toml:2[0-9]:.*runtime" <<<"$err" || fail "runtime error: $err"
+  sed 's/max_depth = 64/max_depth = 4/' "$src/examples/steal.toml" > shallow.toml
+  expect_status 2 "$rtpar" check shallow.toml
+  grep -q "steal.max_depth" <<<"$err" || fail "budget error: $err"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"
