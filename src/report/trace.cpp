@@ -92,18 +92,25 @@ std::string trace_json(const RunReport& report) {
                   {"args", {{"job", r.index}}}});
       // dur must not be negative or viewers drop the event; a record can only be inverted if the
       // runtime stored a job it never finished.
-      events.add({{"name", run.name + " #" + std::to_string(r.index)},
-                  {"cat", "job"},
-                  {"ph", "X"},
-                  {"ts", micros(r.start_ns, origin)},
-                  {"dur", micros(std::max(r.finish_ns, r.start_ns), r.start_ns)},
-                  {"pid", kPid},
-                  {"tid", tid},
-                  {"args",
-                   {{"release_offset_ns", r.release_ns - origin},
-                    {"start_offset_ns", r.start_ns - origin},
-                    {"response_ns", response},
-                    {"missed", missed}}}});
+      auto job = Json{{"name", run.name + " #" + std::to_string(r.index)},
+                      {"cat", "job"},
+                      {"ph", "X"},
+                      {"ts", micros(r.start_ns, origin)},
+                      {"dur", micros(std::max(r.finish_ns, r.start_ns), r.start_ns)},
+                      {"pid", kPid},
+                      {"tid", tid},
+                      {"args",
+                       {{"release_offset_ns", r.release_ns - origin},
+                        {"start_offset_ns", r.start_ns - origin},
+                        {"response_ns", response},
+                        {"missed", missed}}}};
+      if (run.profiled && r.work_ns > 0) {
+        // The job's online measurement (runtime = "steal"), shown when the job is selected.
+        job["args"]["work_ns"] = r.work_ns;
+        job["args"]["span_ns"] = r.span_ns;
+        job["args"]["burdened_span_ns"] = r.burdened_span_ns;
+      }
+      events.add(std::move(job));
       if (missed) {
         events.add({{"name", "deadline miss"},
                     {"cat", "miss"},
