@@ -12,6 +12,7 @@
 
 #include "counting_allocator.hpp"
 #include "rtpar/system.hpp"
+#include "run_system.hpp"
 
 using namespace std::chrono_literals;
 
@@ -27,16 +28,7 @@ rtpar::TaskSpec light(const char* name, rtpar::Duration period, rtpar::Duration 
   return t;
 }
 
-// run_system runs with real-time scheduling when permitted, else best effort (unprivileged CI).
-rtpar::RunReport run_system(rtpar::System& sys, rtpar::RunConfig config) {
-  config.lock_memory = false;
-  try {
-    return sys.run(config);
-  } catch (const rtpar::EnvironmentError&) {
-    config.best_effort = true;
-    return sys.run(config);
-  }
-}
+using rtpar::test::run_system;
 
 std::vector<int> machine_cores() {
   std::vector<int> cpus = rtpar::online_cpus();

@@ -17,6 +17,7 @@
 #include "rtpar/steal.hpp"
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
+#include "run_system.hpp"
 #include "runtime/rt_thread.hpp"
 
 using namespace std::chrono_literals;
@@ -178,16 +179,7 @@ TEST_CASE("steal runtime: worker stacks get [task.steal].stack_bytes") {
 
 namespace {
 
-// run_system runs with real-time scheduling when permitted, else best effort (unprivileged CI).
-rtpar::RunReport run_system(rtpar::System& sys, rtpar::RunConfig config) {
-  config.lock_memory = false;
-  try {
-    return sys.run(config);
-  } catch (const rtpar::EnvironmentError&) {
-    config.best_effort = true;
-    return sys.run(config);
-  }
-}
+using rtpar::test::run_system;
 
 // t_first_count is a thread's allocation count at the first leaf it ran (-1: none yet).
 thread_local long t_first_count = -1;

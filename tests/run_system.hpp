@@ -1,0 +1,20 @@
+// run_system.hpp — running a System in tests with or without real-time privileges.
+#pragma once
+
+#include "rtpar/system.hpp"
+
+namespace rtpar::test {
+
+// run_system runs with real-time scheduling when permitted, else best effort (unprivileged CI),
+// without mlockall (tests run many short systems in one process).
+inline RunReport run_system(System& sys, RunConfig config) {
+  config.lock_memory = false;
+  try {
+    return sys.run(config);
+  } catch (const EnvironmentError&) {
+    config.best_effort = true;
+    return sys.run(config);
+  }
+}
+
+}  // namespace rtpar::test
