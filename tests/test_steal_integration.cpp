@@ -300,3 +300,40 @@ TEST_CASE("steal runtime: --measured raises federated-ws's span to the measured 
   }
   std::remove(path.c_str());
 }
+
+namespace {
+
+// nest joins `levels` deep (each level a join of itself and an empty job).
+void nest(int levels) {
+  if (levels == 0) return;
+  rtpar::steal::join([levels] { nest(levels - 1); }, [] {});
+}
+
+}  // namespace
+
+TEST_CASE("steal runtime: a job over its budget stops its task with CapacityError and a report") {
+  rtpar::TaskSet set = parse(
+      "[system]\ncores = 1\n[[task]]\nname = \"deep\"\nperiod = \"5ms\"\nwork = \"1ms\"\n"
+      "runtime = \"steal\"\nsteal = { max_depth = 16 }\n");
+  set.system.cores = {rtpar::online_cpus().front()};
+  rtpar::System sys(set);
+  sys.bind("deep", [](rtpar::JobContext& job) {
+    // Jobs 0..2 fit the budget; job 3 nests one level too deep.
+    job.run_parallel([&] { nest(job.index < 3 ? 16 : 17); });
+  });
+  rtpar::RunConfig config;
+  config.duration = 100ms;
+  try {
+    (void)run_system(sys, config);
+    FAIL("the over-budget job did not fail the run");
+  } catch (const rtpar::TaskFailure& f) {
+    const std::string what = f.what();
+    CHECK(what.find("task 'deep' failed") != std::string::npos);
+    CHECK(what.find("max_depth") != std::string::npos);
+    CHECK_THROWS_AS(std::rethrow_exception(f.cause()), rtpar::steal::CapacityError);
+    REQUIRE(f.report().tasks.size() == 1);
+    CHECK(f.report().tasks[0].records.size() == 3);  // the jobs before the failure are recorded
+    CHECK(f.report().tasks[0].failure.find("max_depth") != std::string::npos);
+    CHECK(rtpar::run_json(f.report()).find("\"failure\"") != std::string::npos);
+  }
+}

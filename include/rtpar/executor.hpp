@@ -3,7 +3,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "rtpar/channel_set.hpp"
 #include "rtpar/plan.hpp"
@@ -33,9 +37,28 @@ struct RunConfig {
   std::vector<int> control_cores;
 };
 
+// TaskFailure is a run in which task code threw (a steal::CapacityError when a job exceeds its
+// work-stealing budget, a kernel's failed self-check, an exception from bound code). The failed
+// task stopped releasing at that job; the other tasks ran to the end. It carries the complete
+// report (TaskRun::failure names each failed task's exception) and the first exception itself.
+class TaskFailure : public std::runtime_error {
+ public:
+  // TaskFailure describes the first failed task; what() is "task 'NAME' failed: MESSAGE".
+  TaskFailure(const std::string& task, const std::string& message, RunReport report,
+              std::exception_ptr cause);
+  // report is the run's report, as execute would have returned it.
+  [[nodiscard]] const RunReport& report() const noexcept { return *report_; }
+  // cause is the exception the task's code threw (rethrow it to inspect its type).
+  [[nodiscard]] std::exception_ptr cause() const noexcept { return cause_; }
+
+ private:
+  std::shared_ptr<const RunReport> report_;  // shared: exceptions must be cheap to copy
+  std::exception_ptr cause_;
+};
+
 // execute runs the plan of a task set and returns the complete report. Throws InputError if the
 // plan is not schedulable or names cores that are not online, EnvironmentError if real-time
-// scheduling is refused (and best_effort is false).
+// scheduling is refused (and best_effort is false), TaskFailure if a task's code threw.
 RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config);
 
 // online_cpus lists the CPU ids this process may run on (its affinity mask), ascending.

@@ -55,6 +55,7 @@ struct TaskRun {
   std::int64_t skipped = 0;
   bool records_truncated = false;  // more jobs ran than the preallocated record storage held
   bool profiled = false;           // its runtime measures work and span per job (steal)
+  std::string failure;             // what its code threw, if it stopped on an exception
   int master_tid = 0;              // Linux thread id of the task's master thread
   std::vector<int> worker_tids;    // thread ids of its team workers
   std::vector<int> cores;

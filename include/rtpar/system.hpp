@@ -27,7 +27,8 @@ class System {
   explicit System(TaskSet set);
 
   // bind makes fn the job code of the named task, replacing its kernel. Throws InputError for an
-  // unknown task name. fn runs on the task's master thread; use job.team for parallelism.
+  // unknown task name. fn runs on the task's master thread; use job.team (runtime = "team") or
+  // job.run_parallel with rtpar::steal (runtime = "steal") for parallelism.
   System& bind(std::string_view task, std::function<void(JobContext&)> fn);
 
   // taskset is the task set as loaded or built.

@@ -20,8 +20,11 @@ TaskSet with_measured(const TaskSet& set, const MeasuredProfile& measured,
                                   measured.source, m.name));
       continue;
     }
-    const Duration work{std::max(it->work.count(), m.work_max_ns)};
     const Duration span{std::max(it->span.count(), m.burdened_span_max_ns)};
+    // Work is at least the span. A measured span above the measured work means the job was
+    // preempted while on its critical path (the measurement is wall-clock: best effort, or other
+    // threads on its cores); C then takes the span so the set stays consistent (L ≤ C).
+    const Duration work{std::max({it->work.count(), m.work_max_ns, span.count()})};
     notes.push_back(fmt::format(
         "{}: C = max(declared {}, measured work {}) = {}; L̂ = max(declared L {}, measured "
         "burdened span {}) = {} (max over {} jobs of {})",

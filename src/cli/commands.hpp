@@ -37,5 +37,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFail = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitEnvironment = 3;
+// kExitTaskFailed: a task's code threw during `rtpar run` (the reports are still complete).
+inline constexpr int kExitTaskFailed = 5;
 
 }  // namespace rtpar::cli

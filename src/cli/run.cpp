@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -94,7 +95,16 @@ Command add_run(CLI::App& app) {
     }
     // The control thread (progress, signals, report writing) leaves the real-time cores.
     config.control_cores = set.system.nonrt_cores;
-    const RunReport report = execute(set, plan, config);
+    // A task whose code threw (e.g. a job over its [task.steal] budget) stops; the others run on,
+    // and the report is still printed and written before the failure is reported.
+    std::optional<TaskFailure> failed;
+    RunReport report;
+    try {
+      report = execute(set, plan, config);
+    } catch (const TaskFailure& f) {
+      failed.emplace(f);
+      report = f.report();
+    }
     if (live) fmt::print(stderr, "\n");
 
     // The summary goes out first: it is not lost if writing the files fails afterwards.
@@ -107,6 +117,15 @@ Command add_run(CLI::App& app) {
     if (!opts->out.empty()) {
       write_report_dir(report, opts->out);
       if (!opts->json) fmt::print("reports written to {}/\n", opts->out);
+    }
+    if (failed) {
+      for (const TaskRun& t : report.tasks) {
+        if (!t.failure.empty()) {
+          fmt::print(stderr, "rtpar: error: task '{}' stopped after {} jobs: {}\n", t.name,
+                     t.records.size(), t.failure);
+        }
+      }
+      return kExitTaskFailed;
     }
     if (opts->fail_on_miss && report.total_misses() > 0) return kExitFail;
     return kExitOk;

@@ -38,6 +38,7 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
       {"max_relative_response", stats.max_relative_response},
       {"records_truncated", run.records_truncated},
   };
+  if (!run.failure.empty()) j["failure"] = run.failure;
   if (run.profiled) {
     // The online measurement of runtime = "steal" (docs/internals/steal.md §5); `rtpar check
     // --measured` reads burdened_span_ns.max back into federated-ws.

@@ -164,7 +164,24 @@ class SignalScope {
   sigset_t old_{};
 };
 
+// describe is the message of the exception e (its what(), or a placeholder for non-std types).
+std::string describe(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
 }  // namespace
+
+TaskFailure::TaskFailure(const std::string& task, const std::string& message, RunReport report,
+                         std::exception_ptr cause)
+    : std::runtime_error("task '" + task + "' failed: " + message),
+      report_(std::make_shared<const RunReport>(std::move(report))),
+      cause_(std::move(cause)) {}
 
 RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config) {
   check_runnable(set, plan);
@@ -251,12 +268,22 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   if (report.memory_locked) munlockall();
 
   std::exception_ptr failure;
+  std::string failed_task;
   for (auto& r : runners) {
-    if (!failure) failure = r->failure();
     report.tasks.push_back(r->result());
+    if (const std::exception_ptr e = r->failure()) {
+      report.tasks.back().failure = describe(e);
+      if (!failure) {
+        failure = e;
+        failed_task = report.tasks.back().name;
+      }
+    }
   }
   runners.clear();  // joins the team workers
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    const std::string what = describe(failure);
+    throw TaskFailure(failed_task, what, std::move(report), failure);
+  }
   return report;
 }
 
