@@ -6,7 +6,7 @@
 //   fib     steal::join(fib(n-1), fib(n-2)) at every level (no cutoff)
 //   uts     one steal::Scope per node: spawn() per child, sync()
 //   matmul  steal::parallel_for over the rows, grain 1
-//   heat    steal::parallel_for over the interior rows, grain kHeatGrain, per sweep
+//   heat    steal::parallel_for over blocks of kHeatGrain interior rows, per sweep
 // The pool's static budget is sized the way p3ls3.md §4.2 prescribes: from one serial measurement
 // of the computation (the UTS tree's depth and open spawns are measured by uts_shape), with a
 // margin. The row adds the pool's JobProfile of the last repetition and its measured steal cost.
@@ -147,8 +147,12 @@ int main(int argc, char** argv) {
     k.heat = [&pool](Heat& h) {
       pool.run([&] {
         for (int s = 0; s < h.steps; ++s) {
-          steal::parallel_for(1, h.n - 1, kHeatGrain, [&h, s](std::int64_t i) {
-            h.rows(s, static_cast<int>(i), static_cast<int>(i) + 1);
+          // Blocks of kHeatGrain rows (TBB's blocked_range grain), one row call per block.
+          const int rows = h.n - 2;
+          const int blocks = (rows + kHeatGrain - 1) / kHeatGrain;
+          steal::parallel_for(0, blocks, 1, [&h, s, rows](std::int64_t b) {
+            const int lo = 1 + static_cast<int>(b) * kHeatGrain;
+            h.rows(s, lo, std::min(lo + kHeatGrain, 1 + rows));
           });
         }
       });

@@ -1,8 +1,9 @@
 // test_steal.cpp — the work-stealing runtime: results equal serial ones for join, parallel_for,
 // parallel_reduce and Scope over many sizes and pool sizes; the budget (max_depth,
 // frames_per_worker) is enforced at the spawn site and the pool stays usable; exceptions of stolen
-// children propagate; no allocation after start-up on any worker; workers sleep between runs; the
-// online work/span profile is consistent.
+// children propagate; scope callables are destroyed once; no allocation after start-up on any
+// worker; workers sleep between runs; the online work/span profile is consistent at every
+// profile_depth.
 #include <doctest/doctest.h>
 #include <pthread.h>
 #include <time.h>
@@ -155,7 +156,8 @@ TEST_CASE("steal: a scope with thousands of children, nested scopes, repeated sy
   CHECK(total.load() == 2 * 20 * 50 * 21);
 }
 
-TEST_CASE("steal: joins nested up to max_depth work; one more throws CapacityError; pool reusable") {
+TEST_CASE(
+    "steal: joins nested up to max_depth work; one more throws CapacityError; pool reusable") {
   rtpar::StealConfig budget;
   budget.max_depth = 64;
   for (int workers : {1, 2}) {
@@ -288,9 +290,8 @@ TEST_CASE("steal: no allocation after start-up on any worker") {
 
 TEST_CASE("steal: workers block between runs (CPU time barely grows while idle)") {
   std::vector<pthread_t> threads(3);
-  auto pool = make_pool(3, {}, [&threads](int w) {
-    threads[static_cast<std::size_t>(w)] = pthread_self();
-  });
+  auto pool = make_pool(
+      3, {}, [&threads](int w) { threads[static_cast<std::size_t>(w)] = pthread_self(); });
   long got = 0;
   pool->run([&] { got = fib(16); });
   CHECK(got == 987);
@@ -299,8 +300,8 @@ TEST_CASE("steal: workers block between runs (CPU time barely grows while idle)"
   for (int w = 1; w < 3; ++w) before.push_back(cpu_ns(threads[static_cast<std::size_t>(w)]));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   for (int w = 1; w < 3; ++w) {
-    const std::int64_t used = cpu_ns(threads[static_cast<std::size_t>(w)]) -
-                              before[static_cast<std::size_t>(w - 1)];
+    const std::int64_t used =
+        cpu_ns(threads[static_cast<std::size_t>(w)]) - before[static_cast<std::size_t>(w - 1)];
     CHECK_MESSAGE(used < 20'000'000, "worker ", w, " used ", used, " ns while idle");
   }
 }
@@ -419,4 +420,57 @@ TEST_CASE("steal: random join/scope trees equal their serial evaluation (randomi
       CHECK_MESSAGE(got == want, "workers=", workers, " seed=", seed);
     }
   }
+}
+
+TEST_CASE("steal: scope children's callables are destroyed exactly once, thrown or not") {
+  auto pool = make_pool(2);
+  std::atomic<int> live{0};
+  // Counted is a callable with a non-trivial destructor: copies and destructions balance.
+  struct Counted {
+    std::atomic<int>* live;
+    int i;
+    Counted(std::atomic<int>* l, int k) : live(l), i(k) { live->fetch_add(1); }
+    Counted(const Counted& o) : live(o.live), i(o.i) { live->fetch_add(1); }
+    ~Counted() { live->fetch_sub(1); }
+    void operator()() const {
+      if (i % 7 == 3) throw std::runtime_error("counted");
+      (void)fib(5);
+    }
+  };
+  for (int round = 0; round < 20; ++round) {
+    bool threw = false;
+    pool->run([&] {
+      steal::Scope scope;
+      for (int i = 0; i < 40; ++i) scope.spawn(Counted(&live, i));
+      try {
+        scope.sync();
+      } catch (const std::runtime_error&) {
+        threw = true;
+      }
+    });
+    CHECK(threw);
+    CHECK(live.load() == 0);
+  }
+}
+
+TEST_CASE("steal: profile_depth 0 times only the whole job; deep profiles stay consistent") {
+  for (int depth : {0, 3, 40}) {
+    rtpar::StealConfig budget;
+    budget.profile_depth = depth;
+    for (int workers : {1, 2}) {
+      auto pool = make_pool(workers, budget);
+      long got = 0;
+      pool->run([&] { got = fib(18); });
+      CHECK(got == 2584);
+      const steal::JobProfile p = pool->last_profile();
+      CHECK(p.span_ns > 0);
+      CHECK(p.span_ns <= p.work_ns);
+      CHECK(p.span_ns <= p.burdened_span_ns);
+      if (workers == 1) CHECK(p.burdened_span_ns == p.span_ns);  // C = 0 with one worker
+      if (depth == 0 && workers == 1) CHECK(p.span_ns == p.work_ns);
+    }
+  }
+  rtpar::StealConfig bad;
+  bad.profile_depth = -1;
+  CHECK_THROWS(make_pool(1, bad));
 }

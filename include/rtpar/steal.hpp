@@ -50,18 +50,15 @@ struct PoolConfig {
 
 // JobProfile is the online work/span measurement of the last run (docs/internals/steal.md §5).
 struct JobProfile {
-  std::int64_t work_ns = 0;           // total execution time (upper bound, see the doc)
+  std::int64_t work_ns = 0;           // Σ over workers of the time spent running job code
   std::int64_t span_ns = 0;           // critical-path length (upper bound below the cut-off)
-  std::int64_t burdened_span_ns = 0;  // span + one measured steal cost per stolen critical edge
+  std::int64_t burdened_span_ns = 0;  // span + one measured steal cost per join on the path
   std::uint64_t spawns = 0;           // joins + scope spawns
   std::uint64_t steals = 0;           // successful steals (random and leapfrogging)
 };
 
 namespace detail {
 
-// kProfileDepth is the join depth below which no timestamps are taken (a subtree started at this
-// depth counts its elapsed time as both its work and its span).
-inline constexpr int kProfileDepth = 12;
 // kScopeInlineBytes is the size of the callable a Scope child frame can hold.
 inline constexpr std::size_t kScopeInlineBytes = 64;
 
@@ -69,41 +66,47 @@ inline constexpr std::size_t kScopeInlineBytes = 64;
 inline std::int64_t now_ns() noexcept {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
-// Frame states: pending (in a deque or being run by its owner), stolen (thief recorded), done.
-inline constexpr std::uint32_t kPending = 0;
-inline constexpr std::uint32_t kStolen = 1;
-inline constexpr std::uint32_t kDone = 2;
+// use_tsc says whether ticks() reads the CPU's timestamp counter (set by every Pool, always to the
+// same value: CPUID's invariant-TSC bit) or falls back to now_ns().
+inline std::atomic<bool> use_tsc{false};
 
-// Prof accumulates work/span of the strand a worker is executing: completed parts plus the
-// time since strand_start.
-struct Prof {
-  std::int64_t work = 0, span = 0, bspan = 0, strand_start = 0;
-  // finish closes the open strand at time t.
-  void finish(std::int64_t t) noexcept {
-    work += t - strand_start;
-    span += t - strand_start;
-    bspan += t - strand_start;
-    strand_start = t;
+// ticks is the profiling clock: the invariant TSC on x86 (one rdtsc, ~3× cheaper than a vDSO
+// clock_gettime here), CLOCK_MONOTONIC ns otherwise. The Pool converts ticks to ns with a ratio
+// it measures against CLOCK_MONOTONIC over its lifetime.
+inline std::int64_t ticks() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  if (use_tsc.load(std::memory_order_relaxed)) {
+    return static_cast<std::int64_t>(__builtin_ia32_rdtsc());
   }
+#endif
+  return now_ns();
+}
+
+// Frame states: pending (in a deque or being run by its owner), stolen (thief recorded), done,
+// failed (done, and the job threw: its exception is in the frame).
+enum : std::uint32_t { kPending, kStolen, kDone, kFailed };
+
+// Strand is the profile of the strand a worker is executing (profiled depths only, in ticks):
+// span and burdened span of everything before `start`, plus the time since.
+struct Strand {
+  std::int64_t span = 0, bspan = 0, start = 0;
 };
 
 // Frame is a stealable job: the unit a deque holds. It lives on the spawner's stack (join) or in
-// the spawner's frame pool (Scope); a thief runs it and signals completion through state.
+// the spawner's frame pool (Scope); a thief runs it and signals completion through state. The
+// owner initializes only execute, state and depth; the other fields are written by whoever runs
+// the job before state = kDone/kFailed (release).
 struct Frame {
-  void (*execute)(Frame*) = nullptr;  // runs the job (called by a thief)
-  std::atomic<std::uint32_t> state{kPending};
-  int thief = -1;         // worker that stole it; written before state = kStolen (release)
-  int depth = 0;          // join depth the job runs at
-  bool profiled = false;  // the job brackets its own work/span (depth ≤ kProfileDepth)
-  bool stolen = false;    // set by the owner after the wait (for the burdened span)
-  std::exception_ptr error;  // what the job threw when run by a thief
-  // The job's profile (written by whoever runs it, only when profiled: left uninitialized so the
-  // join fast path does not pay for zeroing them).
-  std::int64_t work, span, bspan;
-  std::int64_t offset_span, offset_bspan;  // Scope: the scope strand's span at the spawn
+  // execute runs the job, capturing its exception into the frame; returns whether it threw.
+  bool (*execute)(Frame*) noexcept;
+  std::atomic<std::uint32_t> state;
+  int depth;    // join depth the job runs at (profiled iff depth ≤ profile_depth)
+  int thief;    // worker that stole it; written before state = kStolen (release)
+  int deepest;  // deepest join depth the thief's run of it reached (burden of unprofiled paths)
+  std::int64_t span, bspan;  // the job's span and burdened span (ticks; profiled frames)
 };
 
 // Worker is one worker's deque, budget and counters. The deque is a fixed-capacity Chase–Lev
@@ -131,19 +134,23 @@ struct alignas(64) Worker {
   alignas(64) std::atomic<std::int64_t> bottom{0};
   std::atomic<Frame*>* buffer = nullptr;
   std::int64_t mask = 0;
-  // Owner-only state.
+  // Owner-only state (the join fast path touches depth, deepest, spawns: bottom's line).
+  int depth = 0;    // current join nesting depth
+  int deepest = 0;  // deepest depth reached in the current unprofiled subtree
+  std::uint64_t spawns = 0;
+  int max_depth = 0;        // budget.max_depth
+  int profile_depth = 0;    // budget.profile_depth
+  int frames_used = 0;      // scope frames in use (a stack: scopes nest on a worker)
+  int frames_capacity = 0;  // budget.frames_per_worker
   int index = 0;
-  int depth = 0;             // current join nesting depth
-  int max_depth = 0;         // budget.max_depth
-  int frames_used = 0;       // scope frames in use (a stack: scopes nest on a worker)
-  int frames_capacity = 0;   // budget.frames_per_worker
   std::byte* frame_pool = nullptr;
   std::size_t frame_stride = 0;
-  Prof prof;
-  std::uint64_t spawns = 0;
+  Strand prof;              // the strand being executed (profiled depths)
+  std::int64_t burden = 0;  // steal cost C in ticks (burdened span per join)
+  std::int64_t busy = 0;    // ticks of top-level job execution this run
+  std::int64_t idle = 0;    // ticks of waiting inside them (leapfrogging spins)
   std::uint64_t steals = 0;
   std::uint64_t rng = 0;
-  std::int64_t steal_cost_ns = 0;
   Worker* const* peers = nullptr;  // all workers of the pool (leapfrogging looks up the thief)
 
   // push appends x at the bottom (owner only).
@@ -156,19 +163,11 @@ struct alignas(64) Worker {
   Frame* pop() noexcept {
     const std::int64_t b = bottom.load(std::memory_order_relaxed) - 1;
     bottom.exchange(b, std::memory_order_seq_cst);
-    std::int64_t t = top.load(std::memory_order_seq_cst);
-    if (t < b) return buffer[b & mask].load(std::memory_order_relaxed);
-    Frame* x = nullptr;
-    if (t == b) {
-      x = buffer[b & mask].load(std::memory_order_relaxed);
-      if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                       std::memory_order_relaxed)) {
-        x = nullptr;
-      }
-    }
-    bottom.store(b + 1, std::memory_order_relaxed);
-    return x;
+    const std::int64_t t = top.load(std::memory_order_seq_cst);
+    return t < b ? buffer[b & mask].load(std::memory_order_relaxed) : pop_last(b, t);
   }
+  // pop_last is pop with at most one element left (worker.cpp): t == b, CAS top against thieves.
+  Frame* pop_last(std::int64_t b, std::int64_t t) noexcept;
   // steal removes the top element (any thread); nullptr when empty or when another took it.
   Frame* steal() noexcept {
     std::int64_t t = top.load(std::memory_order_seq_cst);
@@ -181,6 +180,12 @@ struct alignas(64) Worker {
     }
     return x;
   }
+  // enter records that code now runs at depth d (the deepest depth of an unprofiled subtree
+  // bounds the joins on its paths: the burdened span charges one steal cost per join).
+  void enter(int d) noexcept {
+    depth = d;
+    if (d > deepest) deepest = d;
+  }
 };
 
 // tls_worker is the worker the calling thread is, or nullptr outside a pool's job.
@@ -190,24 +195,107 @@ inline thread_local Worker* tls_worker = nullptr;
 [[noreturn]] void throw_depth_error(int max_depth);
 [[noreturn]] void throw_frames_error(int frames_per_worker);
 // wait_stolen waits until the stolen frame f is done, leapfrogging: it steals only from f's thief,
-// whose deque holds only descendants of f (docs/internals/steal.md §3).
-void wait_stolen(Worker* w, Frame* f) noexcept;
-// run_stolen runs frame f that worker w has just stolen and marks it done.
-void run_stolen(Worker* w, Frame* f) noexcept;
+// whose deque holds only descendants of f (docs/internals/steal.md §3). Returns f's final state
+// (kDone or kFailed) and merges f's deepest depth into w's.
+std::uint32_t wait_stolen(Worker* w, Frame* f) noexcept;
+// run_stolen runs frame f that worker w has just stolen and marks it done; returns the ticks it
+// took.
+std::int64_t run_stolen(Worker* w, Frame* f) noexcept;
 
-// JoinFrame is join's second job: a reference to the caller's callable, on the caller's stack.
+// take_exception moves out (and destroys) an exception_ptr that a job constructed in raw storage.
+inline std::exception_ptr take_exception(void* storage) noexcept {
+  auto* p = std::launder(reinterpret_cast<std::exception_ptr*>(storage));
+  std::exception_ptr e = std::move(*p);
+  p->~exception_ptr();
+  return e;
+}
+
+// JoinFrame is join's second job: a reference to the caller's callable, on the caller's stack,
+// with room for the exception it throws on a thief (constructed only then).
 template <class F>
 struct JoinFrame : Frame {
   F* fn;
-  explicit JoinFrame(F& f) noexcept : fn(&f) { execute = &JoinFrame::run; }
-  static void run(Frame* self) { (*static_cast<JoinFrame*>(self)->fn)(); }
+  alignas(std::exception_ptr) unsigned char error[sizeof(std::exception_ptr)];
+
+  JoinFrame(F& f, int d) noexcept : fn(&f) {
+    execute = &JoinFrame::run;
+    state.store(kPending, std::memory_order_relaxed);
+    depth = d;
+  }
+  static bool run(Frame* self) noexcept {
+    auto* j = static_cast<JoinFrame*>(self);
+    try {
+      (*j->fn)();
+      return false;
+    } catch (...) {
+      ::new (static_cast<void*>(j->error)) std::exception_ptr(std::current_exception());
+      return true;
+    }
+  }
+  // rethrow rethrows (and releases) the exception run() captured.
+  [[noreturn]] void rethrow() { std::rethrow_exception(take_exception(error)); }
 };
 
 // DepthGuard restores the worker's join depth when a join ends, normally or by an exception.
 struct DepthGuard {
   Worker* w;
-  ~DepthGuard() { --w->depth; }
+  int saved;
+  ~DepthGuard() { w->depth = saved; }
 };
+
+// profiled_join is join at depth < profile_depth: it times a, b and the whole join (three
+// timestamps) and folds them into the worker's strand (docs/internals/steal.md §5):
+//   span  += max(span(a), span(b));   bspan += max(bspan(a), bspan(b) + C)
+// Kept out of line so the unprofiled fast path stays small.
+template <class A, class B>
+[[gnu::noinline]] void profiled_join(Worker* w, A& a, B& b) {
+  const int d = w->depth + 1;                 // the children's depth
+  const bool leaves = d >= w->profile_depth;  // their subtrees are not timed inside
+  const std::int64_t t0 = ticks();
+  const Strand before{w->prof.span + (t0 - w->prof.start), w->prof.bspan + (t0 - w->prof.start),
+                      t0};
+  w->prof = before;
+  JoinFrame<B> frame(b, d);
+  w->push(&frame);
+  ++w->spawns;
+  DepthGuard guard{w, w->depth};
+  w->depth = d;
+  if (leaves) w->deepest = d;
+  try {
+    a();
+  } catch (...) {
+    if (w->pop() != &frame && wait_stolen(w, &frame) == kFailed) (void)take_exception(frame.error);
+    w->prof = Strand{before.span, before.bspan, ticks()};
+    throw;
+  }
+  const std::int64_t t1 = ticks();
+  const std::int64_t span_a = w->prof.span + (t1 - w->prof.start);
+  std::int64_t bspan_a = w->prof.bspan + (t1 - w->prof.start);
+  if (leaves) bspan_a += w->burden * (w->deepest - d);
+  std::int64_t span_b, bspan_b, t2;
+  if (w->pop() == &frame) {
+    w->prof = Strand{before.span, before.bspan, t1};
+    if (leaves) w->deepest = d;
+    try {
+      b();
+    } catch (...) {
+      w->prof = Strand{before.span, before.bspan, ticks()};
+      throw;
+    }
+    t2 = ticks();
+    span_b = w->prof.span + (t2 - w->prof.start);
+    bspan_b = w->prof.bspan + (t2 - w->prof.start);
+    if (leaves) bspan_b += w->burden * (w->deepest - d);
+  } else {
+    const std::uint32_t s = wait_stolen(w, &frame);
+    t2 = ticks();
+    w->prof = Strand{before.span, before.bspan, t2};
+    if (s == kFailed) frame.rethrow();
+    span_b = before.span + frame.span;
+    bspan_b = before.bspan + frame.bspan;
+  }
+  w->prof = Strand{std::max(span_a, span_b), std::max(bspan_a, bspan_b + w->burden), t2};
+}
 
 }  // namespace detail
 
@@ -224,71 +312,44 @@ void join(A&& a, B&& b) {
     return;
   }
   if (w->depth >= w->max_depth) detail::throw_depth_error(w->max_depth);
-  const bool profiled = w->depth < detail::kProfileDepth;
-  detail::Prof saved;
-  if (profiled) {
-    saved = w->prof;
-    const std::int64_t t0 = detail::now_ns();
-    saved.finish(t0);
-    w->prof = detail::Prof{0, 0, 0, t0};
+  if (w->depth < w->profile_depth) {
+    detail::profiled_join(w, a, b);
+    return;
   }
-  detail::JoinFrame<std::remove_reference_t<B>> frame(b);
-  frame.depth = w->depth + 1;
-  frame.profiled = profiled;
+  // Fast path: no timestamps; only the deepest depth is tracked (for the burdened span).
+  detail::JoinFrame<std::remove_reference_t<B>> frame(b, w->depth + 1);
   w->push(&frame);
   ++w->spawns;
-  ++w->depth;
-  detail::DepthGuard guard{w};
+  detail::DepthGuard guard{w, w->depth};
+  w->enter(frame.depth);
   try {
     a();
   } catch (...) {
-    if (w->pop() != &frame) detail::wait_stolen(w, &frame);
-    if (profiled) w->prof = saved;
+    if (w->pop() != &frame && detail::wait_stolen(w, &frame) == detail::kFailed) {
+      (void)detail::take_exception(frame.error);
+    }
     throw;
   }
-  detail::Prof pa;
-  if (profiled) {
-    pa = w->prof;
-    pa.finish(detail::now_ns());
-    w->prof = detail::Prof{0, 0, 0, pa.strand_start};
-  }
   if (w->pop() == &frame) {
-    try {
-      b();
-    } catch (...) {
-      if (profiled) w->prof = saved;
-      throw;
-    }
-    if (!profiled) return;
-    detail::Prof pb = w->prof;
-    pb.finish(detail::now_ns());
-    frame.work = pb.work;
-    frame.span = pb.span;
-    frame.bspan = pb.bspan;
-  } else {
-    detail::wait_stolen(w, &frame);
-    frame.stolen = true;
-    if (profiled) w->prof = saved;
-    if (frame.error) std::rethrow_exception(frame.error);
-    if (!profiled) return;
+    b();
+    return;
   }
-  // Work adds up; span and burdened span take the longer branch, a stolen b paying one steal.
-  saved.work += pa.work + frame.work;
-  saved.span += std::max(pa.span, frame.span);
-  saved.bspan += std::max(pa.bspan, frame.bspan + (frame.stolen ? w->steal_cost_ns : 0));
-  saved.strand_start = detail::now_ns();
-  w->prof = saved;
+  if (detail::wait_stolen(w, &frame) == detail::kFailed) frame.rethrow();
 }
 
 // Scope spawns any number of children into frames from the worker's fixed pool; sync() waits for
-// all of them. A Scope belongs to the thread (job) that created it; scopes nest like blocks. Outside
-// a pool's job, spawn runs the child at once. The destructor waits for unsynced children but
-// drops their exceptions: call sync() to see them.
+// all of them. A Scope belongs to the thread (job) that created it; scopes nest like blocks.
+// Outside a pool's job, spawn runs the child at once. The destructor waits for unsynced children
+// but drops their exceptions: call sync() to see them.
 class Scope {
  public:
   // Scope opens a scope in the calling job.
-  Scope();
-  ~Scope();
+  Scope() noexcept : w_(detail::tls_worker) {
+    if (w_ != nullptr) base_ = top_ = w_->frames_used;
+  }
+  ~Scope() {
+    if (top_ != base_) wait_all(false);
+  }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
@@ -305,33 +366,70 @@ class Scope {
     }
     Child* c = allocate_child();
     ::new (static_cast<void*>(c->storage)) D(std::forward<F>(f));
-    c->execute = [](detail::Frame* self) {
-      (*std::launder(reinterpret_cast<D*>(static_cast<Child*>(self)->storage)))();
-    };
-    c->destroy = [](void* p) { std::launder(reinterpret_cast<D*>(p))->~D(); };
-    push_child(c);
+    c->execute = &Child::template run<D>;
+    ++w_->frames_used;
+    ++top_;
+    ++w_->spawns;
+    w_->push(c);
   }
 
   // sync waits for every child spawned so far and rethrows the first exception (in spawn order).
-  void sync();
+  void sync() {
+    if (top_ != base_) wait_all(true);
+  }
 
  private:
-  // Child is a scope child's frame with its callable stored inline.
+  // Child is a scope child's frame with its callable stored inline; run() destroys the callable
+  // after calling it and, if it threw, leaves the exception_ptr in its place.
   struct Child : detail::Frame {
-    void (*destroy)(void*) = nullptr;
     alignas(16) unsigned char storage[detail::kScopeInlineBytes];
+
+    template <class D>
+    static bool run(detail::Frame* self) noexcept {
+      auto* c = static_cast<Child*>(self);
+      D* fn = std::launder(reinterpret_cast<D*>(c->storage));
+      std::exception_ptr error;
+      try {
+        (*fn)();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      fn->~D();
+      if (!error) return false;
+      ::new (static_cast<void*>(c->storage)) std::exception_ptr(std::move(error));
+      return true;
+    }
+    // take_error moves out (and releases) the exception a failed run left in storage.
+    std::exception_ptr take_error() noexcept { return detail::take_exception(storage); }
   };
   friend class Pool;
-  Child* allocate_child();
-  void push_child(Child* c) noexcept;
-  Child* child_at(int i) const noexcept;
+
+  // allocate_child takes the next frame of the worker's pool (checks only; the caller commits).
+  Child* allocate_child() {
+    detail::Worker* w = w_;
+    if (top_ != w->frames_used) {
+      if (top_ != base_) interleaved();
+      base_ = top_ = w->frames_used;
+    }
+    if (w->frames_used >= w->frames_capacity) detail::throw_frames_error(w->frames_capacity);
+    if (w->depth >= w->max_depth) detail::throw_depth_error(w->max_depth);
+    Child* c = child_at(w->frames_used);
+    c->state.store(detail::kPending, std::memory_order_relaxed);
+    c->depth = w->depth + 1;
+    return c;
+  }
+  Child* child_at(int i) const noexcept {
+    return reinterpret_cast<Child*>(w_->frame_pool +
+                                    static_cast<std::size_t>(i) * w_->frame_stride);
+  }
+  [[noreturn]] static void interleaved();
   void wait_all(bool rethrow);
+  void wait_all_profiled(bool rethrow);
+  void finish(int first_failed, bool rethrow);
 
   detail::Worker* w_;
-  int base_ = 0;      // first frame index of this scope's live children
-  int top_ = 0;       // one past the last
-  bool profiled_ = false;
-  detail::Prof outer_;  // the enclosing strand, while this scope is open (profiled only)
+  int base_ = 0;  // first frame index of this scope's live children
+  int top_ = 0;   // one past the last
 };
 
 // Pool is a set of work-stealing workers with all their memory allocated at construction.
@@ -363,37 +461,61 @@ class Pool {
   std::unique_ptr<State> state_;
 };
 
-// parallel_for calls body(i) for every i in [begin, end), splitting the range in halves with join
-// down to at most `grain` indices (grain < 1 counts as 1).
+namespace detail {
+
+// stealable says whether w's deque holds a job a thief could take (lazy splitting's test: a
+// relaxed read of top, a line only steals write).
+inline bool stealable(const Worker* w) noexcept {
+  return w->top.load(std::memory_order_relaxed) < w->bottom.load(std::memory_order_relaxed);
+}
+
+}  // namespace detail
+
+// parallel_for calls body(i) for every i in [begin, end) by lazy binary splitting (Tzannes et
+// al., PPoPP'10): while the calling worker's deque already holds stealable work, it runs the next
+// `grain` indices itself; when the deque is empty (nothing for a thief to take), it splits the
+// rest in halves with join. Blocks are at most `grain` indices (grain < 1 counts as 1); the join
+// depth stays ≤ log2(range / grain). Outside a pool it runs serially.
 template <class Body>
 void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain, Body&& body) {
   if (grain < 1) grain = 1;
-  if (end - begin <= grain) {
-    for (std::int64_t i = begin; i < end; ++i) body(i);
-    return;
+  detail::Worker* w = detail::tls_worker;
+  while (end - begin > grain) {
+    if (w != nullptr && !detail::stealable(w)) {
+      const std::int64_t mid = begin + (end - begin) / 2;
+      join([&] { parallel_for(begin, mid, grain, body); },
+           [&] { parallel_for(mid, end, grain, body); });
+      return;
+    }
+    for (const std::int64_t stop = begin + grain; begin < stop; ++begin) body(begin);
   }
-  const std::int64_t mid = begin + (end - begin) / 2;
-  join([&] { parallel_for(begin, mid, grain, body); },
-       [&] { parallel_for(mid, end, grain, body); });
+  for (; begin < end; ++begin) body(begin);
 }
 
 // parallel_reduce folds combine over map(i) for i in [begin, end) starting from identity; combine
-// must be associative (identity its neutral element). Splits like parallel_for.
+// must be associative (identity its neutral element). Splits like parallel_for; the blocks a
+// worker runs itself are folded in index order before the halves of a split.
 template <class T, class Map, class Combine>
 T parallel_reduce(std::int64_t begin, std::int64_t end, std::int64_t grain, const T& identity,
                   Map&& map, Combine&& combine) {
   if (grain < 1) grain = 1;
-  if (end - begin <= grain) {
-    T acc = identity;
-    for (std::int64_t i = begin; i < end; ++i) acc = combine(acc, map(i));
-    return acc;
+  detail::Worker* w = detail::tls_worker;
+  T acc = identity;
+  while (end - begin > grain) {
+    if (w != nullptr && !detail::stealable(w)) {
+      const std::int64_t mid = begin + (end - begin) / 2;
+      T left = identity;
+      T right = identity;
+      join([&] { left = parallel_reduce(begin, mid, grain, identity, map, combine); },
+           [&] { right = parallel_reduce(mid, end, grain, identity, map, combine); });
+      return combine(acc, combine(left, right));
+    }
+    for (const std::int64_t stop = begin + grain; begin < stop; ++begin) {
+      acc = combine(acc, map(begin));
+    }
   }
-  const std::int64_t mid = begin + (end - begin) / 2;
-  T left = identity;
-  T right = identity;
-  join([&] { left = parallel_reduce(begin, mid, grain, identity, map, combine); },
-       [&] { right = parallel_reduce(mid, end, grain, identity, map, combine); });
-  return combine(left, right);
+  for (; begin < end; ++begin) acc = combine(acc, map(begin));
+  return acc;
 }
 
 }  // namespace rtpar::steal

@@ -13,6 +13,10 @@ struct StealConfig {
   int max_depth = 512;                 // deepest nesting of join/spawn inside one job
   std::size_t stack_bytes = 8u << 20;  // call stack of each worker thread
   int frames_per_worker = 4096;        // spawn frames (scope children) per worker
+  // profile_depth is the join depth from which the online work/span profile stops timing joins:
+  // a subtree started there counts its elapsed time as its span (0 = only the whole job is
+  // timed). Not memory; a cost/precision trade-off (docs/internals/steal.md §5).
+  int profile_depth = 12;
 };
 
 }  // namespace rtpar
