@@ -204,6 +204,7 @@ void Checker::structure(std::size_t i) const {
   if (t.steal.max_depth < 1) fail_task(i, "steal.max_depth", "must be ≥ 1");
   if (t.steal.frames_per_worker < 1) fail_task(i, "steal.frames_per_worker", "must be ≥ 1");
   if (t.steal.stack_bytes < 64 * 1024) fail_task(i, "steal.stack_bytes", "must be ≥ 65536");
+  if (t.steal.profile_depth < 0) fail_task(i, "steal.profile_depth", "must be ≥ 0");
 }
 
 void Checker::tasks() const {
