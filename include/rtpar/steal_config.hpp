@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace rtpar {
 
@@ -17,6 +18,10 @@ struct StealConfig {
   // a subtree started there counts its elapsed time as its span (0 = only the whole job is
   // timed). Not memory; a cost/precision trade-off (docs/internals/steal.md §5).
   int profile_depth = 12;
+  // idle_spin_ns is how long a worker spins after a run for the next one before it sleeps on a
+  // futex: back-to-back runs then start without a wake-up. Not memory. The executor sets it to 0
+  // for tasks whose cores other tasks share, where the spin would be unanalysed interference.
+  std::int64_t idle_spin_ns = 20'000;
 };
 
 }  // namespace rtpar

@@ -160,7 +160,7 @@ StealConfig parse_steal(const TableReader& task, const toml::node& value,
     task.fail(&value, "steal", "expected a table, e.g. steal = { max_depth = 256 }");
   }
   const TableReader r(*value.as_table(), task.file(), task.field("steal"), locations);
-  r.allow_only({"max_depth", "stack_bytes", "frames_per_worker", "profile_depth"});
+  r.allow_only({"max_depth", "stack_bytes", "frames_per_worker", "profile_depth", "idle_spin"});
   StealConfig config;
   auto bounded = [&r](std::string_view key, std::int64_t low, std::int64_t high,
                       std::int64_t fallback) {
@@ -180,6 +180,14 @@ StealConfig parse_steal(const TableReader& task, const toml::node& value,
       static_cast<int>(bounded("frames_per_worker", 1, 100'000'000, config.frames_per_worker));
   config.profile_depth =
       static_cast<int>(bounded("profile_depth", 0, 1'000'000, config.profile_depth));
+  if (const auto spin = r.duration("idle_spin")) {
+    if (*spin > std::chrono::milliseconds(1)) {
+      r.fail(
+          r.node("idle_spin"), "idle_spin",
+          "at most 1ms: a longer spin at real-time priority after every job only burns the core");
+    }
+    config.idle_spin_ns = spin->count();
+  }
   return config;
 }
 

@@ -3,7 +3,8 @@
 // Run protocol (memory orderings):
 //   run():    reset counters → running = true → busy = P-1 → epoch += 1 (seq_cst) →
 //             futex_wake(epoch) only if sleepers > 0 (seq_cst)
-//   worker:   spin up to kIdleSpinNs on epoch (acquire), then sleepers += 1 (seq_cst), re-read
+//   worker:   spin up to budget.idle_spin_ns on epoch (acquire), then sleepers += 1 (seq_cst),
+//   re-read
 //             epoch (seq_cst), futex_wait(epoch, seen), sleepers -= 1 → steal while running
 //             (acquire) → after_run → busy -= 1 (seq_cst), futex_wake(busy) if it reached 0 and
 //             main_waiting (seq_cst)
@@ -15,8 +16,8 @@
 // the other's, all seq_cst, so in the single total order either the waker sees the sleeper's flag
 // (and wakes it) or the sleeper sees the new value (and does not sleep); futex_wait re-checks the
 // value in the kernel, so a wake between the check and the sleep is not lost. Between runs every
-// worker spins at most kIdleSpinNs, then sleeps in futex_wait: no CPU while idle, and no system
-// call on either side of a run while the workers are still spinning.
+// worker spins at most budget.idle_spin_ns, then sleeps in futex_wait: no CPU while idle, and no
+// system call on either side of a run while the workers are still spinning.
 #include <cpuid.h>
 
 #include <algorithm>
@@ -41,10 +42,8 @@ constexpr int kCalibrationWarmup = 4;
 constexpr int kCalibrationSamples = 31;
 // kCalibrationTimeoutNs bounds one sample's wait for a thief (a busy machine may not give one).
 constexpr std::int64_t kCalibrationTimeoutNs = 2'000'000;
-// kIdleSpinNs is how long a worker spins for the next run before it sleeps (back-to-back runs
-// then start without a futex wake-up); kJoinSpinNs how long run() spins for the workers to check
-// out before it sleeps.
-constexpr std::int64_t kIdleSpinNs = 20'000;
+// kJoinSpinNs is how long run() spins for the workers to check out before it sleeps. (How long a
+// worker spins for the next run is StealConfig::idle_spin_ns.)
 constexpr std::int64_t kJoinSpinNs = 50'000;
 
 std::int64_t round_up_pow2(std::int64_t n) {
@@ -143,7 +142,7 @@ void Pool::State::steal_loop(detail::Worker* w) {
 std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
   std::uint32_t e = seen;
   if (spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; },
-                 kIdleSpinNs)) {
+                 config.budget.idle_spin_ns)) {
     return e;
   }
   for (;;) {
@@ -217,6 +216,7 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
   if (budget.max_depth < 1) throw InputError({}, "steal.max_depth", "must be ≥ 1");
   if (budget.frames_per_worker < 1) throw InputError({}, "steal.frames_per_worker", "must be ≥ 1");
   if (budget.profile_depth < 0) throw InputError({}, "steal.profile_depth", "must be ≥ 0");
+  if (budget.idle_spin_ns < 0) throw InputError({}, "steal.idle_spin", "must be ≥ 0");
   static const bool tsc = invariant_tsc();
   detail::use_tsc.store(tsc, std::memory_order_relaxed);
   s.ref_ticks = detail::ticks();
