@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/steal_rows.hpp"
+#include "kernels/uts_tree.hpp"
 
 namespace rtpar_bench {
 
@@ -35,54 +36,24 @@ inline std::uint64_t fib_serial(int n) {
   return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
 }
 
-// UtsParams describes a binomial UTS tree.
-struct UtsParams {
-  int b0 = 2000;           // children of the root
-  int m = 8;               // children of a non-root node that has any
-  double q = 0.124875;     // probability that a non-root node has m children
-  std::uint64_t seed = 0;  // b0=2000, m=8, q=0.124875, seed 0: 2,180,617 nodes, depth 1146
-};
+// The UTS tree is the `uts` kernel's (src/kernels/uts_tree.hpp): one node rule for the benchmark
+// and the kernel, under the benchmark's short names.
+using UtsParams = rtpar::kernels::UtsParams;
+using UtsNode = rtpar::kernels::UtsNode;
+using UtsShape = rtpar::kernels::UtsTreeShape;
 
-// UtsNode is one tree node: its random state and its depth (the root has depth 0).
-struct UtsNode {
-  std::uint64_t state;
-  int depth;
-};
-
-// mix64 is splitmix64's finalizer (Steele, Lea, Flood, "Fast splittable pseudorandom number
-// generators", OOPSLA 2014): a bijection on 64 bits whose outputs pass BigCrush.
-inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
+// mix64 is splitmix64's finalizer (also the checksum's mixer below).
+inline std::uint64_t mix64(std::uint64_t z) { return rtpar::kernels::uts_mix(z); }
 // uts_root is the root node of the tree of p.
-inline UtsNode uts_root(const UtsParams& p) { return {mix64(p.seed), 0}; }
-
-// uts_children is how many children node has: b0 for the root; for the others m if the node's
-// uniform variate (top 53 bits of a hash of its state, in [0, 1)) is below q, else 0.
+inline UtsNode uts_root(const UtsParams& p) { return rtpar::kernels::uts_root_of(p); }
+// uts_children is how many children node has.
 inline int uts_children(const UtsParams& p, const UtsNode& node) {
-  if (node.depth == 0) return p.b0;
-  const double u = static_cast<double>(mix64(node.state ^ 0x5851F42D4C957F2Dull) >> 11) *
-                   (1.0 / 9007199254740992.0);
-  return u < p.q ? p.m : 0;
+  return rtpar::kernels::uts_child_count(p, node);
 }
-
-// uts_child is child i of node: a state derived from the parent's and i (distinct per i, since
-// mix64 is a bijection and the golden-ratio multiples differ).
+// uts_child is child i of node.
 inline UtsNode uts_child(const UtsNode& node, int i) {
-  return {mix64(node.state + 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1)),
-          node.depth + 1};
+  return rtpar::kernels::uts_child_of(node, i);
 }
-
-// UtsShape is what the serial traversal learns about a tree: its size and the resources a
-// depth-first execution needs (the "single serial measurement run" of p3ls3.md §4.2).
-struct UtsShape {
-  std::uint64_t nodes = 0;
-  int max_depth = 0;                  // deepest node (root = 0)
-  std::uint64_t max_open_spawns = 0;  // max over nodes of Σ children of its ancestors and itself
-};
 
 // uts_count_serial counts the subtree of node depth-first, recursively (the serial kernel).
 inline std::uint64_t uts_count_serial(const UtsParams& p, const UtsNode& node) {
@@ -92,27 +63,10 @@ inline std::uint64_t uts_count_serial(const UtsParams& p, const UtsNode& node) {
   return count;
 }
 
-// uts_shape measures the whole tree of p with an explicit stack (no recursion limit): node count,
-// depth, and the most spawns open at once along one root-to-node path — what a work-stealing
-// runtime that spawns every child before syncing holds on one worker's frames.
+// uts_shape measures the whole tree of p: node count, depth and the most spawns open at once
+// along one root-to-node path (what a spawn-every-child runtime holds on one worker's frames).
 inline UtsShape uts_shape(const UtsParams& p) {
-  UtsShape s;
-  struct Item {
-    UtsNode node;
-    std::uint64_t open;  // Σ children of the ancestors (their spawns are still open)
-  };
-  std::vector<Item> stack{{uts_root(p), 0}};
-  while (!stack.empty()) {
-    const Item it = stack.back();
-    stack.pop_back();
-    const int n = uts_children(p, it.node);
-    ++s.nodes;
-    s.max_depth = std::max(s.max_depth, it.node.depth);
-    const std::uint64_t open = it.open + static_cast<std::uint64_t>(n);
-    s.max_open_spawns = std::max(s.max_open_spawns, open);
-    for (int i = 0; i < n; ++i) stack.push_back({uts_child(it.node, i), open});
-  }
-  return s;
+  return rtpar::kernels::uts_tree_shape(p, UINT64_MAX);
 }
 
 // Matmul holds C = A·B for n×n row-major matrices.
