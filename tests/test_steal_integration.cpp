@@ -3,6 +3,7 @@
 // --measured for federated-ws, worker stack sizes, and no allocation in steal jobs.
 #include <doctest/doctest.h>
 
+#include <malloc.h>
 #include <pthread.h>
 
 #include <atomic>
@@ -336,4 +337,70 @@ TEST_CASE("steal runtime: a job over its budget stops its task with CapacityErro
     CHECK(f.report().tasks[0].failure.find("max_depth") != std::string::npos);
     CHECK(rtpar::run_json(f.report()).find("\"failure\"") != std::string::npos);
   }
+}
+
+namespace {
+
+// kGlibcHeap: the sanitizers replace malloc, so glibc's mallinfo2 sees nothing under them.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kGlibcHeap = false;
+#else
+constexpr bool kGlibcHeap = true;
+#endif
+
+// heap_in_use is the bytes glibc's malloc has handed out and not taken back (all threads).
+std::size_t heap_in_use() { return mallinfo2().uordblks; }
+
+// fib_join is naive fib with a join per call (deep, narrow).
+std::uint64_t fib_join(int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  std::uint64_t a = 0, b = 0;
+  rtpar::steal::join([&] { a = fib_join(n - 1); }, [&] { b = fib_join(n - 2); });
+  return a + b;
+}
+
+}  // namespace
+
+TEST_CASE("steal runtime: the pool's memory is what memory() states, and runs never grow it") {
+  rtpar::StealConfig budget;
+  budget.max_depth = 100;
+  budget.frames_per_worker = 300;
+  budget.stack_bytes = 1u << 20;
+  const std::size_t before = heap_in_use();
+  auto pool = pool_of(2, budget);
+  const std::size_t after = heap_in_use();
+  const rtpar::steal::PoolMemory m = pool->memory();
+  // Two workers: deques of 512 entries (2^⌈log2(401)⌉), 300 frames of 128 bytes.
+  CHECK(m.heap_bytes >= 2 * (512 * 8 + 300 * 128));
+  CHECK(m.heap_bytes < 2 * (512 * 8 + 300 * 128 + 64 + 4096));
+  CHECK(m.stack_bytes == budget.stack_bytes);
+  if (kGlibcHeap) {
+    CHECK(after - before >= m.heap_bytes);
+    CHECK(after - before <= m.heap_bytes + 64 * 1024);
+  }
+
+  // Deep joins, wide scopes and parallel loops, many times: the heap stays exactly as it was.
+  const auto run_all = [&] {
+    std::uint64_t f = 0;
+    pool->run([&] { f = fib_join(18); });
+    CHECK(f == 2584);
+    std::atomic<int> seen{0};
+    pool->run([&] {
+      rtpar::steal::Scope scope;
+      for (int i = 0; i < 250; ++i) scope.spawn([&seen] { seen.fetch_add(1); });
+      scope.sync();
+    });
+    CHECK(seen.load() == 250);
+    std::int64_t sum = 0;
+    pool->run([&] {
+      sum = rtpar::steal::parallel_reduce(
+          0, 10000, 7, std::int64_t{0}, [](std::int64_t i) { return i; },
+          [](std::int64_t a, std::int64_t b) { return a + b; });
+    });
+    CHECK(sum == 49995000);
+  };
+  run_all();  // warm-up: first-run effects (e.g. lazily bound symbols) happen here
+  const std::size_t steady = heap_in_use();
+  for (int k = 0; k < 200; ++k) run_all();
+  if (kGlibcHeap) CHECK(heap_in_use() == steady);
 }

@@ -301,6 +301,12 @@ class Scope {
   int top_ = 0;   // one past the last
 };
 
+// PoolMemory is what a Pool reserved at construction: every byte its scheduling uses afterwards.
+struct PoolMemory {
+  std::size_t heap_bytes = 0;   // worker records, deques and scope-frame pools (operator new)
+  std::size_t stack_bytes = 0;  // call stacks of workers 1..P-1 (mmap; worker 0 is the caller's)
+};
+
 // Pool is a set of work-stealing workers with all their memory allocated at construction.
 class Pool {
  public:
@@ -324,6 +330,9 @@ class Pool {
   [[nodiscard]] int size() const noexcept;
   // steal_cost_ns is the steal round trip measured at construction (0 with one worker).
   [[nodiscard]] std::int64_t steal_cost_ns() const noexcept;
+  // memory is the memory the pool reserved for its scheduling, by the formula of
+  // docs/internals/steal.md §4 (the test suite checks it against the allocator's count).
+  [[nodiscard]] PoolMemory memory() const noexcept;
 
  private:
   struct State;

@@ -98,6 +98,7 @@ struct Pool::State {
   std::int64_t ref_ticks = 0, ref_ns = 0;
   double ns_per_tick = 1.0;
   JobProfile profile;
+  PoolMemory memory;
 
   // worker_main is the body of workers 1..P-1.
   void worker_main(int index);
@@ -245,6 +246,10 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
     w->rng = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1);
     s.peers.push_back(w.get());
     s.workers.push_back(std::move(w));
+    s.memory.heap_bytes +=
+        sizeof(detail::Worker) +
+        static_cast<std::size_t>(capacity) * sizeof(std::atomic<detail::Frame*>) +
+        stride * static_cast<std::size_t>(budget.frames_per_worker) + 64;
   }
   for (auto& w : s.workers) w->peers = s.peers.data();
   try {
@@ -253,6 +258,7 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
       // Worker stacks are part of the budget: sized from [task.steal].stack_bytes unless the
       // worker's ThreadConfig asks for a size itself.
       if (tc.stack_bytes == 0) tc.stack_bytes = budget.stack_bytes;
+      s.memory.stack_bytes += tc.stack_bytes;
       s.threads.push_back(
           std::make_unique<rtpar::detail::RtThread>(tc, [&s, i] { s.worker_main(i); }));
     }
@@ -360,5 +366,7 @@ std::vector<int> Pool::worker_tids() const {
 int Pool::size() const noexcept { return static_cast<int>(state_->workers.size()); }
 
 std::int64_t Pool::steal_cost_ns() const noexcept { return state_->steal_cost_ns; }
+
+PoolMemory Pool::memory() const noexcept { return state_->memory; }
 
 }  // namespace rtpar::steal
