@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "common/steal_rows.hpp"
+#include "kernels/heat_grid.hpp"
 #include "kernels/uts_tree.hpp"
 
 namespace rtpar_bench {
@@ -103,19 +104,9 @@ struct Heat {
   int steps = 0;
   std::vector<double> init, buf[2];
 
-  // Heat sets the boundary to a fixed profile (top edge hot, left edge warm, the others cold) and
-  // the interior to a pattern, so every sweep changes every interior point.
+  // Heat starts from the heat kernel's grid (src/kernels/heat_grid.hpp).
   Heat(int size, int sweeps)
-      : n(size), steps(sweeps), init(static_cast<std::size_t>(size) * size, 0.0) {
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) {
-        double v = static_cast<double>((i * 13 + j * 7) % 29) / 29.0;
-        if (i == 0) v = 100.0;
-        if (j == 0) v = 50.0;
-        if (i == n - 1 || j == n - 1) v = 0.0;
-        init[static_cast<std::size_t>(i) * n + j] = v;
-      }
-    }
+      : n(size), steps(sweeps), init(rtpar::kernels::heat_initial_grid(size)) {
     reset();
   }
 

@@ -1,6 +1,6 @@
 // heat.cpp — the `heat` kernel: 2-D Jacobi (5-point stencil) sweeps, one parallel_for per sweep.
 //
-// The grid is n×n with a fixed boundary (top edge hot, left edge warm, the others cold). Sweep s
+// The grid is n×n with a fixed boundary (heat_grid.hpp). Sweep s
 // reads buffer s % 2 and writes the other, so no copy is needed between sweeps; every interior
 // point is one fixed expression of its four neighbours, so the result does not depend on which
 // worker computes it and each job's grid is compared bit for bit with the serial result computed
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/builtin.hpp"
+#include "kernels/heat_grid.hpp"
 #include "rtpar/steal.hpp"
 
 namespace rtpar::kernels {
@@ -23,16 +24,7 @@ class HeatKernel final : public Kernel {
   // prepare allocates the grids and computes the serial reference (before the first release, and
   // not when the file is only checked).
   void prepare(const KernelSetup& /*setup*/) override {
-    init_.assign(cells(), 0.0);
-    for (int i = 0; i < n_; ++i) {
-      for (int j = 0; j < n_; ++j) {
-        double v = static_cast<double>((i * 13 + j * 7) % 29) / 29.0;
-        if (i == 0) v = 100.0;
-        if (j == 0) v = 50.0;
-        if (i == n_ - 1 || j == n_ - 1) v = 0.0;
-        init_[static_cast<std::size_t>(i) * n_ + j] = v;
-      }
-    }
+    init_ = heat_initial_grid(n_);
     buf_[0] = init_;
     buf_[1] = init_;
     for (int s = 0; s < steps_; ++s) sweep_rows(s, 1, n_ - 1);
@@ -56,8 +48,6 @@ class HeatKernel final : public Kernel {
   }
 
  private:
-  [[nodiscard]] std::size_t cells() const { return static_cast<std::size_t>(n_) * n_; }
-
   // reset_row restores row i of the initial grid in both buffers.
   void reset_row(int i) {
     const std::size_t off = static_cast<std::size_t>(i) * n_;
