@@ -164,7 +164,7 @@ class SignalScope {
   sigset_t old_{};
 };
 
-// describe is the message of the exception e (its what(), or a placeholder for non-std types).
+// describe is the message of the exception e: its what(), or a fixed text for non-std types.
 std::string describe(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
