@@ -86,11 +86,15 @@ TEST_CASE("steal kernels: fib, uts and heat equal their serial results over many
     CHECK(job.steal_runs == 1);
   }
   for (const char* args : {"b0 = 1, m = 2, q = 0.1", "b0 = 50, m = 4, q = 0.24",
-                           "b0 = 200, m = 8, q = 0.124, seed = 7", "b0 = 3, m = 64, q = 0.0"}) {
+                           "b0 = 200, m = 8, q = 0.124, seed = 7", "b0 = 3, m = 64, q = 0.0",
+                           "b0 = 5000, m = 200, q = 0.004"}) {
     CAPTURE(args);
-    const auto set = parse(kHead + "work = \"1ms\"\nruntime = \"steal\"\nkernel = \"uts\"\n" +
-                           "args = { " + args + " }\nsteal = { max_depth = 4096 }\n");
-    (void)run_jobs(set.tasks[0], pool.get(), 3);
+    const auto set =
+        parse(kHead + "work = \"1ms\"\nruntime = \"steal\"\nkernel = \"uts\"\n" + "args = { " +
+              args + " }\nsteal = { max_depth = 4096, frames_per_worker = 20000 }\n");
+    // The task's own budget, as the executor would build its pool.
+    auto task_pool = pool_of(2, set.tasks[0].steal);
+    (void)run_jobs(set.tasks[0], task_pool.get(), 3);
   }
   for (const char* args : {"n = 3, steps = 1", "n = 17, steps = 5, grain = 1", "n = 64, steps = 20",
                            "n = 130, steps = 3, grain = 7"}) {
@@ -140,6 +144,11 @@ TEST_CASE("steal kernels: the file ties kernels to runtimes and budgets, with lo
                      "work = \"1ms\"\nruntime = \"steal\"\nkernel = \"uts\"\n"
                      "args = { b0 = 500, m = 4, q = 0.2 }\nsteal = { frames_per_worker = 100 }\n",
                  "task[0].steal.frames_per_worker", "frames_per_worker = 100 is too small");
+  // A worker stack too small for the kernel's depth would overflow: refused, naming the field.
+  check_rejected(kHead +
+                     "work = \"1ms\"\nruntime = \"steal\"\nkernel = \"fib\"\nargs = { n = 40 }\n"
+                     "steal = { stack_bytes = 65536 }\n",
+                 "task[0].steal.stack_bytes", "bytes of stack per worker");
   // Bad kernel args name the arg.
   check_rejected(kHead +
                      "work = \"1ms\"\nruntime = \"steal\"\nkernel = \"uts\"\n"

@@ -24,10 +24,18 @@ struct KernelBuild {
   // requires runtime = "steal". steal_depth / steal_frames are the join nesting depth and the
   // scope frames per worker a job needs at most, known from the args by a serial look at the
   // computation (p3ls3.md §4.2); the parser checks them against [task.steal] before anything runs.
+  // The stack a steal kernel needs is checked as steal_depth × kStealStackPerLevel +
+  // kStealStackBase.
   bool needs_steal = false;
   int steal_depth = 0;
   std::int64_t steal_frames = 0;
 };
+
+// kStealStackPerLevel is the call stack the built-in steal kernels use per join/scope level,
+// with a 4× margin: gcc -O2 measures ≈ 210–240 bytes per level of fib's join and uts's Scope
+// here. kStealStackBase is the rest of a worker's stack (pool loop, libc, signal frames).
+inline constexpr std::size_t kStealStackPerLevel = 1024;
+inline constexpr std::size_t kStealStackBase = 64 * 1024;
 
 // KernelRequest is what the task-set parser hands the registry.
 struct KernelRequest {

@@ -3,10 +3,10 @@
 // Every node spawns one child task per child and syncs (uts_tree.hpp gives the tree). Each job's
 // node count is compared with the count of the serial traversal done when the kernel is built,
 // which also gives the depth and open spawns the [task.steal] budget must cover.
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "kernels/builtin.hpp"
 #include "kernels/uts_tree.hpp"
@@ -15,46 +15,34 @@
 namespace rtpar::kernels {
 namespace {
 
-// kMaxM bounds m so a node's partial counts live in a fixed array on its stack (no allocation);
-// the root's b0 counts live in a buffer allocated at build time.
-constexpr int kMaxM = 64;
-
-// uts_count counts the subtree of a non-root node: one spawn per child, then sync.
+// uts_count counts the subtree of node (the root included: its child count is b0): one spawn per
+// child, each adding its subtree's count into the node's total, then sync. The total is an atomic
+// rather than a per-child array so a node's stack frame stays small and fixed whatever its child
+// count (a root with thousands of children, deep trees on small worker stacks); sync orders every
+// child's add before the read (docs/internals/steal.md §3), so relaxed adds suffice.
 std::uint64_t uts_count(const UtsParams& p, const UtsNode& node) {
   const int n = uts_child_count(p, node);
   if (n == 0) return 1;
-  std::uint64_t counts[kMaxM];
+  std::atomic<std::uint64_t> total{1};
   {
     steal::Scope scope;
     for (int i = 0; i < n; ++i) {
-      scope.spawn([&p, node, &counts, i] { counts[i] = uts_count(p, uts_child_of(node, i)); });
+      scope.spawn([&p, node, &total, i] {
+        total.fetch_add(uts_count(p, uts_child_of(node, i)), std::memory_order_relaxed);
+      });
     }
     scope.sync();
   }
-  std::uint64_t total = 1;
-  for (int i = 0; i < n; ++i) total += counts[i];
-  return total;
+  return total.load(std::memory_order_relaxed);
 }
 
 class UtsKernel final : public Kernel {
  public:
-  UtsKernel(const UtsParams& p, std::uint64_t nodes)
-      : p_(p), nodes_(nodes), root_counts_(static_cast<std::size_t>(p.b0)) {}
+  UtsKernel(const UtsParams& p, std::uint64_t nodes) : p_(p), nodes_(nodes) {}
 
   void run(JobContext& job) override {
     std::uint64_t got = 0;
-    job.run_parallel([&] {
-      const UtsNode root = uts_root_of(p_);
-      std::uint64_t* counts = root_counts_.data();
-      const UtsParams& p = p_;
-      steal::Scope scope;
-      for (int i = 0; i < p_.b0; ++i) {
-        scope.spawn([&p, root, counts, i] { counts[i] = uts_count(p, uts_child_of(root, i)); });
-      }
-      scope.sync();
-      got = 1;
-      for (int i = 0; i < p_.b0; ++i) got += counts[i];
-    });
+    job.run_parallel([&] { got = uts_count(p_, uts_root_of(p_)); });
     if (got != nodes_) {
       throw std::runtime_error("uts counted " + std::to_string(got) + " nodes, expected " +
                                std::to_string(nodes_));
@@ -64,7 +52,6 @@ class UtsKernel final : public Kernel {
  private:
   UtsParams p_;
   std::uint64_t nodes_;
-  std::vector<std::uint64_t> root_counts_;  // one slot per root child, allocated once
 };
 
 }  // namespace
@@ -73,7 +60,7 @@ KernelBuild make_uts(const Args& args) {
   args.allow_only({"b0", "m", "q", "seed", "max_nodes"});
   UtsParams p;
   p.b0 = static_cast<int>(args.integer_or("b0", 1, 1'000'000, p.b0));
-  p.m = static_cast<int>(args.integer_or("m", 1, kMaxM, p.m));
+  p.m = static_cast<int>(args.integer_or("m", 1, 1000, p.m));
   p.q = args.real_or("q", 0.0, 1.0, p.q);
   p.seed = static_cast<std::uint64_t>(args.integer_or("seed", 0, INT64_MAX, 0));
   // m·q ≥ 1 makes the expected tree infinite: the serial walk below must stop somewhere.

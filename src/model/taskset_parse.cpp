@@ -118,8 +118,9 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
 // check_steal_needs ties a task's kernel to its runtime: kernels written for work stealing (fib,
 // uts, heat) need runtime = "steal" (run serially they would silently lose their parallelism);
 // lib: kernels reach parallelism through the C ABI's team parallel_for, so they need "team"; and
-// the depth and frames a steal kernel needs (from its args) must fit [task.steal], so a budget too
-// small is an error here, before anything runs, rather than a CapacityError in the first job.
+// the depth, frames and stack a steal kernel needs (from its args) must fit [task.steal], so a
+// budget too small is an error here, before anything runs, rather than a CapacityError in the first
+// job.
 void check_steal_needs(const TableReader& reader, const TaskSpec& task,
                        const kernels::KernelBuild& built, const toml::node* kernel_node) {
   const bool steal = task.runtime == RuntimeKind::steal;
@@ -142,6 +143,17 @@ void check_steal_needs(const TableReader& reader, const TaskSpec& task,
                 "kernel '" + task.kernel + "' nests " + std::to_string(built.steal_depth) +
                     " joins/scopes deep with these args; max_depth = " +
                     std::to_string(task.steal.max_depth) + " is too small");
+  }
+  const std::size_t stack =
+      static_cast<std::size_t>(built.steal_depth) * kernels::kStealStackPerLevel +
+      kernels::kStealStackBase;
+  if (built.needs_steal && stack > task.steal.stack_bytes) {
+    // A worker stack overflow is a crash, not an error: refuse the budget here instead.
+    reader.fail(at, "steal.stack_bytes",
+                "kernel '" + task.kernel + "' nests " + std::to_string(built.steal_depth) +
+                    " levels deep with these args and needs about " + std::to_string(stack) +
+                    " bytes of stack per worker; stack_bytes = " +
+                    std::to_string(task.steal.stack_bytes) + " is too small");
   }
   if (built.steal_frames > task.steal.frames_per_worker) {
     reader.fail(at, "steal.frames_per_worker",
