@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "channel/channel_base.hpp"
+#include "runtime/channel/channel_base.hpp"
 #include "rtpar/channel.hpp"
 
 namespace chtest {

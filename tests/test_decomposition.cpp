@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/decompose.hpp"
-#include "analysis/fbb_ffd.hpp"
+#include "analysis/bounds/segment_decomposition.hpp"
+#include "analysis/bounds/fbb_ffd.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/topology.hpp"
 

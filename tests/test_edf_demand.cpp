@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/edf_demand.hpp"
+#include "analysis/bounds/edf_demand.hpp"
 
 using rtpar::analysis::demand_bound;
 using rtpar::analysis::DemandTask;

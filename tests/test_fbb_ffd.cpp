@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/fbb_ffd.hpp"
-#include "analysis/rbf.hpp"
+#include "analysis/bounds/fbb_ffd.hpp"
+#include "analysis/bounds/rbf.hpp"
 #include "rtpar/plan.hpp"
 
 using rtpar::FitKind;

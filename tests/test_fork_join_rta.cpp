@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/fjrta.hpp"
-#include "analysis/stages.hpp"
+#include "analysis/bounds/fork_join_stage_rta.hpp"
+#include "analysis/bounds/stages.hpp"
 #include "rtpar/overhead.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/topology.hpp"

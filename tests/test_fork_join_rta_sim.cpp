@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/fjrta.hpp"
+#include "analysis/bounds/fork_join_stage_rta.hpp"
 
 using rtpar::analysis::FjGroup;
 using rtpar::analysis::FjStage;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/edf_demand.hpp"
+#include "analysis/bounds/edf_demand.hpp"
 #include "rtpar/plan.hpp"
 
 using namespace std::chrono_literals;

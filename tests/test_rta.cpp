@@ -1,4 +1,4 @@
-// test_rta.cpp — exact fixed-priority response-time analysis on one core (src/analysis/rta.hpp).
+// test_rta.cpp — exact fixed-priority response-time analysis on one core (src/analysis/bounds/rta.hpp).
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 
 #include <doctest/doctest.h>
 
-#include "analysis/rta.hpp"
+#include "analysis/bounds/rta.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 

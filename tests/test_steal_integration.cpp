@@ -19,7 +19,7 @@
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
 #include "run_system.hpp"
-#include "runtime/rt_thread.hpp"
+#include "platform/rt_thread.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::InputError;

@@ -12,7 +12,7 @@
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/overhead.hpp"
-#include "runtime/rt_thread.hpp"
+#include "platform/rt_thread.hpp"
 
 namespace rtpar::cli {
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "cli/latency_timing.hpp"
-#include "runtime/rt_thread.hpp"
+#include "platform/rt_thread.hpp"
 
 namespace rtpar::cli {
 

@@ -26,8 +26,8 @@
 
 #include "cli/latency_timing.hpp"
 #include "rtpar/error.hpp"
-#include "runtime/futex.hpp"
-#include "runtime/rt_thread.hpp"
+#include "platform/futex.hpp"
+#include "platform/rt_thread.hpp"
 
 namespace rtpar::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "model/channel_parse.hpp"
-#include "model/structure_parse.hpp"
+#include "load/channel_parse.hpp"
+#include "load/structure_parse.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
 

@@ -1,0 +1,171 @@
+// fjrta.cpp — see fjrta.hpp; derivations in docs/analysis/fork_join_rta.md.
+#include "analysis/bounds/fork_join_stage_rta.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace rtpar::analysis {
+
+namespace {
+
+// Interferer is a strand (or, with chains, a block of back-to-back strands) of a task of priority
+// ≥ P_i on the analysed core: at most ⌈(Δ + jitter)/period⌉ releases of `wcet` in a window Δ.
+struct Interferer {
+  std::int64_t wcet;
+  std::int64_t period;
+  std::int64_t jitter;
+};
+
+// CoreLoad is what the other tasks put on one core: the interferers and whether one of them has
+// the analysed task's own priority (then runs on that core are not chained, see fj_analyse).
+struct CoreLoad {
+  std::vector<Interferer> hp;
+  bool equal = false;
+};
+
+// group_on is task u's aggregate strand of stage v on `core`, or nullptr.
+const FjGroup* group_on(const FjTask& u, std::size_t v, int core) {
+  for (const FjGroup& g : u.stages[v].groups) {
+    if (g.core == core) return &g;
+  }
+  return nullptr;
+}
+
+// interferers_on lists the interference sources on `core` for `task` (fjrta.hpp, I_q). With
+// chains, a strand of u on the core whose stage has no other strand is merged with u's strand on
+// the same core in the next stage: that stage is released exactly when this strand completes, so
+// the core has u's work pending without a gap, as if it were one job released at the first
+// strand's release (jitter J_v = B_{u,v−1}); ⌈(Δ+J_v)/T⌉·(c_v + c_{v+1}) never exceeds the
+// separate terms because J_{v+1} = B_{u,v} ≥ J_v.
+CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const FjTask*>& others,
+                        bool chains) {
+  CoreLoad load;
+  for (const FjTask* u : others) {
+    if (u == &task || u->priority < task.priority) continue;
+    for (std::size_t v = 0; v < u->stages.size(); ++v) {
+      const FjGroup* g = group_on(*u, v, core);
+      if (g == nullptr) continue;
+      if (u->priority == task.priority) load.equal = true;
+      Interferer h{g->wcet, u->period, v == 0 ? 0 : u->finish.at(v - 1)};
+      while (chains && u->stages[v].groups.size() == 1 && v + 1 < u->stages.size()) {
+        const FjGroup* next = group_on(*u, v + 1, core);
+        if (next == nullptr) break;
+        h.wcet += next->wcet;
+        ++v;
+      }
+      load.hp.push_back(h);
+    }
+  }
+  return load;
+}
+
+// busy_window is the least fixed point of w = demand + Σ_h ⌈(w + J_h)/T_h⌉·c_h, iterated from
+// `start` (which must not exceed it: callers pass demand, or the window of the same run one stage
+// shorter plus the new demand, a lower bound shown in the doc). Returns nullopt once base + w
+// exceeds the deadline: the iteration only grows, so the bound is then > D.
+std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
+                                        const std::vector<Interferer>& hp, std::int64_t base,
+                                        std::int64_t deadline) {
+  __int128 w = std::max(start, demand);
+  if (base + w > deadline) return std::nullopt;
+  for (;;) {
+    __int128 next = demand;
+    for (const Interferer& h : hp) {
+      next += (w + h.jitter + h.period - 1) / h.period * h.wcet;
+    }
+    if (base + next > deadline) return std::nullopt;
+    if (next <= w) return static_cast<std::int64_t>(w);
+    w = next;
+  }
+}
+
+// Run is a run of consecutive stages j0..j on one core whose strands may follow each other
+// without a gap: base = P(j0, q), demand = Σ c_{q,k}, window = W_q(j0..j).
+struct Run {
+  std::int64_t base;
+  std::int64_t demand;
+  std::int64_t window;
+};
+
+// merged is a stage with its groups on the same core combined (they run back to back in one
+// thread, fjos.md §V), so the analysis can assume one aggregate strand per core.
+std::vector<FjGroup> merged(const FjStage& stage) {
+  std::vector<FjGroup> out;
+  for (const FjGroup& g : stage.groups) {
+    auto it =
+        std::find_if(out.begin(), out.end(), [&g](const FjGroup& o) { return o.core == g.core; });
+    if (it == out.end()) {
+      out.push_back(g);
+    } else {
+      it->wcet += g.wcet;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
+                                       const FjOptions& options) {
+  task.finish.clear();
+  std::map<int, CoreLoad> load;                    // per core, built on first use
+  std::map<int, std::vector<Run>> runs;            // per core: the runs reaching this stage
+  std::vector<std::pair<int, std::int64_t>> prev;  // F_{j−1}(q) per core of stage j−1
+  std::int64_t prev_bound = 0;                     // B_{j−1}
+  for (std::size_t j = 0; j < task.stages.size(); ++j) {
+    const std::vector<FjGroup> groups = merged(task.stages[j]);
+    std::vector<std::pair<int, std::int64_t>> finish;
+    std::int64_t bound = prev_bound;  // a stage without strands completes when released
+    for (const FjGroup& g : groups) {
+      auto found = load.find(g.core);
+      if (found == load.end()) {
+        found = load.emplace(g.core, interferers_on(g.core, task, others, options.chains)).first;
+      }
+      const std::vector<Interferer>& hp = found->second.hp;
+      // Chains need every job that delays the run to preempt it. A job of equal priority does
+      // not (SCHED_FIFO queues each newly released strand behind it), so such a core is analysed
+      // stage by stage, where one job of each equal-priority task per strand is what the
+      // ceilings already count (docs/analysis/fork_join_rta.md, "Equal priorities").
+      const bool chain = options.chains && !found->second.equal;
+      std::vector<Run>& alive = runs[g.core];
+      const bool continues =
+          std::any_of(prev.begin(), prev.end(), [&g](const auto& f) { return f.first == g.core; });
+      // A run survives only through consecutive stages that all have a strand on this core.
+      if (!chain || !continues) alive.clear();
+      for (Run& run : alive) {
+        run.demand += g.wcet;
+        const auto w = busy_window(run.demand, run.window + g.wcet, hp, run.base, task.deadline);
+        if (!w) return std::nullopt;
+        run.window = *w;
+      }
+      // A new run starting at stage j. Its release is the end of stage j−1: B_{j−1} when not
+      // chaining; with chains a strand of stage j−1 on another core q' finished last (had it been
+      // this core's strand, the run would start earlier), so the release is ≤ F_{j−1}(q').
+      std::optional<std::int64_t> base;
+      if (j == 0) {
+        base = 0;
+      } else if (!chain || prev.empty()) {
+        base = prev_bound;
+      } else {
+        for (const auto& [core, f] : prev) {
+          if (core != g.core) base = std::max(base.value_or(f), f);
+        }
+      }
+      if (base) {
+        const auto w = busy_window(g.wcet, g.wcet, hp, *base, task.deadline);
+        if (!w) return std::nullopt;
+        alive.push_back(Run{*base, g.wcet, *w});
+      }
+      std::int64_t f = 0;
+      for (const Run& run : alive) f = std::max(f, run.base + run.window);
+      finish.emplace_back(g.core, f);
+      bound = std::max(bound, f);
+    }
+    prev = std::move(finish);
+    prev_bound = bound;
+    task.finish.push_back(bound);
+  }
+  return prev_bound;
+}
+
+}  // namespace rtpar::analysis

@@ -1,0 +1,41 @@
+// light_assign.hpp — first-fit of light tasks on the cores the heavy tasks left.
+//
+// Federated scheduling (Li et al., ECRTS'14; rtws.md §V-A) runs light tasks sequentially on the
+// remaining cores under "a multiprocessor scheduling algorithm". rtpar's choice is partitioned
+// fixed priority: first-fit by decreasing utilization, admitted by exact RTA (analysis/rta.hpp)
+// under the final SCHED_FIFO priorities (analysis/priorities.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/bounds/priorities.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::analysis {
+
+// realtime_cores is system.cores minus system.nonrt_cores, ascending: the cores a plan may use.
+std::vector<int> realtime_cores(const SystemSpec& system);
+
+// LightPlacement is where first-fit put one light task.
+struct LightPlacement {
+  std::optional<int> core;           // CPU id, or nullopt when no core admits the task
+  std::optional<Duration> response;  // RTA response on that core with all its final co-tenants
+  int priority = 0;                  // final SCHED_FIFO priority
+};
+
+// first_fit_light places the light tasks `light` (file indices) on `cores` (CPU ids, tried in the
+// given order). Tasks are taken by decreasing utilization C/T, compared exactly as
+// C_a·T_b vs C_b·T_a in 128-bit integers, ties by name then file order; each goes on the first
+// core where every task, old and new, still passes exact RTA. Result is indexed by file index
+// (size set.tasks.size(); entries of tasks not in `light` stay default).
+std::vector<LightPlacement> first_fit_light(const TaskSet& set,
+                                            const std::vector<std::size_t>& light,
+                                            const std::vector<int>& cores,
+                                            const PriorityScheme& priorities);
+
+}  // namespace rtpar::analysis

@@ -1,0 +1,36 @@
+// rbf.cpp — see rbf.hpp.
+#include "analysis/bounds/rbf.hpp"
+
+#include <algorithm>
+
+namespace rtpar::analysis {
+
+__int128 ceil_div(__int128 a, __int128 b) { return (a + b - 1) / b; }
+
+__int128 rbf_fbb(__int128 work, std::int64_t period, std::int64_t d) {
+  return work + ceil_div(static_cast<__int128>(d) * work, period);
+}
+
+__int128 offset_burst(const std::vector<CoreSegment>& segs, std::int64_t d) {
+  __int128 burst = 0;
+  for (const CoreSegment& l : segs) {
+    __int128 within = 0;
+    for (const CoreSegment& p : segs) {
+      // δ_p(l) = (r_p − r_l) mod T_j ∈ [0, T_j): the first release of segment p at or after l's.
+      const std::int64_t t = p.period;
+      const std::int64_t delta = ((p.offset - l.offset) % t + t) % t;
+      if (delta < d) within += p.work;
+    }
+    burst = std::max(burst, within);
+  }
+  return burst;
+}
+
+__int128 rbf_star(const std::vector<CoreSegment>& segs, std::int64_t d) {
+  if (segs.empty()) return 0;
+  __int128 work = 0;
+  for (const CoreSegment& p : segs) work += p.work;
+  return offset_burst(segs, d) + ceil_div(static_cast<__int128>(d) * work, segs.front().period);
+}
+
+}  // namespace rtpar::analysis

@@ -1,0 +1,78 @@
+// stages.cpp — see stages.hpp.
+#include "analysis/bounds/stages.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "analysis/bounds/priorities.hpp"
+
+namespace rtpar::analysis {
+
+std::vector<SegmentSpec> synchronous_form(const DagSpec& dag) {
+  // Earliest start ES(v) = max over predecessors of their earliest finish, in topological order
+  // (Kahn's algorithm; the model guarantees acyclicity).
+  const std::size_t n = dag.nodes.size();
+  std::vector<std::vector<std::size_t>> succ(n);
+  std::vector<std::size_t> indegree(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (const int p : dag.nodes[v].after) {
+      succ[static_cast<std::size_t>(p)].push_back(v);
+      ++indegree[v];
+    }
+  }
+  std::vector<std::int64_t> start(n, 0);
+  std::vector<std::size_t> ready;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (indegree[v] == 0) ready.push_back(v);
+  }
+  std::vector<std::int64_t> cuts;
+  while (!ready.empty()) {
+    const std::size_t v = ready.back();
+    ready.pop_back();
+    const std::int64_t finish = start[v] + dag.nodes[v].length.count();
+    cuts.push_back(start[v]);
+    cuts.push_back(finish);
+    for (const std::size_t s : succ[v]) {
+      start[s] = std::max(start[s], finish);
+      if (--indegree[s] == 0) ready.push_back(s);
+    }
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  // Every interval between consecutive cuts is a segment; its strands are the nodes running in it
+  // when each node starts as early as possible.
+  std::vector<SegmentSpec> segments;
+  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+    std::int64_t active = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (start[v] <= cuts[k] && cuts[k + 1] <= start[v] + dag.nodes[v].length.count()) ++active;
+    }
+    if (active > 0) segments.push_back(SegmentSpec{active, Duration(cuts[k + 1] - cuts[k]), {}});
+  }
+  return segments;
+}
+
+std::optional<std::vector<SegmentSpec>> stages_of(const TaskSpec& task, std::string& why) {
+  if (!task.segments.empty()) return task.segments;
+  if (task.dag) return synchronous_form(*task.dag);
+  if (task.work == task.span) return std::vector<SegmentSpec>{SegmentSpec{1, task.work, {}}};
+  why = "a parallel task (C > L) needs its structure ([[task.segment]] or the segments kernel)";
+  return std::nullopt;
+}
+
+std::vector<int> dm_priorities(const TaskSet& set) {
+  std::vector<std::size_t> order(set.tasks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&set](std::size_t a, std::size_t b) {
+    return dm_before(set.tasks[a], a, set.tasks[b], b);
+  });
+  std::vector<int> priority(set.tasks.size(), kBottomPriority);
+  for (std::size_t rank = 0; rank < order.size(); ++rank) {
+    const std::size_t i = order[rank];
+    priority[i] = std::max(kBottomPriority, kTopPriority - static_cast<int>(rank));
+    if (set.tasks[i].priority) priority[i] = *set.tasks[i].priority;
+  }
+  return priority;
+}
+
+}  // namespace rtpar::analysis

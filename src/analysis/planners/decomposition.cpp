@@ -1,0 +1,159 @@
+// decomposition.cpp — plan_decomposition: RT-OpenMP's scheduler (rt-openmp.md §IV-A). Every task
+// is decomposed into strands with release offsets and deadlines (decompose.hpp), all strands are
+// partitioned onto the cores in deadline-monotonic order (fbb_ffd.hpp, heuristic from
+// system.fit), and each strand gets the deadline-monotonic priority of its segment among the
+// segments on its core (the paper's segment-level fixed-priority scheduler, ranked per core).
+// A task is admitted when every one of its strands is placed: each then meets its window, so each
+// segment completes by the next one's offset and the last by D_i. Formulas, sources and the
+// soundness argument: docs/analysis/decomposition.md.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis/bounds/segment_decomposition.hpp"
+#include "analysis/bounds/fbb_ffd.hpp"
+#include "analysis/bounds/light_first_fit.hpp"
+#include "analysis/bounds/priorities.hpp"
+#include "analysis/bounds/stages.hpp"
+#include "model/taskset_check.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/topology.hpp"
+
+namespace rtpar {
+
+namespace {
+
+// segments_of returns the task's parallel-synchronous segments ([[task.segment]], the synchronous
+// form of its [[task.node]] DAG, or one strand of C for a sequential task), or nullopt with `why`
+// when a parallel task has no structure to decompose.
+std::optional<std::vector<SegmentSpec>> segments_of(const TaskSpec& task, std::string& why) {
+  if (task.segments.empty() && !task.dag && task.work != task.span) {
+    why = fmt::format(
+        "a parallel task (C = {} ns > L = {} ns) needs [[task.segment]] or [[task.node]] "
+        "structure to be decomposed into strands",
+        task.work.count(), task.span.count());
+    return std::nullopt;
+  }
+  return analysis::stages_of(task, why);
+}
+
+// unplaced_reason describes the first segment of a task with strands no core admits.
+std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t index,
+                            std::int64_t unplaced, bool level_full, FitKind fit) {
+  std::string why = fmt::format(
+      "segment {}: {} of {} strand(s) fit on no core: none passes the {} load condition "
+      "d − ΣRBF ≥ e with window d = {} ns, strand e = {} ns",
+      index, unplaced, seg.strands, to_string(fit), seg.window, seg.length);
+  if (level_full) {
+    why += fmt::format(
+        " (or the cores that pass already hold {} segments, one per SCHED_FIFO "
+        "priority {}..{})",
+        analysis::kPriorityLevels, analysis::kBottomPriority, analysis::kTopPriority);
+  }
+  return why;
+}
+
+}  // namespace
+
+Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
+  model::check_task_parameters(set);
+  Plan plan;
+  plan.planner = PlannerKind::decomposition;
+  plan.cores =
+      options.target != nullptr ? options.target->cpus() : analysis::realtime_cores(set.system);
+  plan.tasks.resize(set.tasks.size());
+  plan.schedulable = !set.tasks.empty() && !plan.cores.empty();
+  if (plan.cores.empty()) plan.notes.push_back("no real-time cores to place strands on");
+
+  // 1. Decompose every task; collect its strands (segment order, strand order).
+  std::vector<std::optional<analysis::Decomposition>> decomposed(set.tasks.size());
+  std::vector<analysis::FbbStrand> strands;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    const TaskSpec& task = set.tasks[i];
+    TaskPlan& tp = plan.tasks[i];
+    tp.name = task.name;
+    tp.heavy = task.work > task.deadline;
+    tp.utilization = task.utilization();
+    std::string why;
+    const auto segments = segments_of(task, why);
+    if (segments) decomposed[i] = analysis::decompose(*segments, task.deadline.count(), why);
+    if (!decomposed[i]) {
+      tp.reason = why;
+      plan.schedulable = false;
+      continue;
+    }
+    if (!decomposed[i]->paper_rule) {
+      plan.notes.push_back(fmt::format(
+          "{}: 2.5·L ≥ D (no slack on rt-openmp.md's speed-2 machine); its windows split D in "
+          "proportion to segment lengths (the all-light rule, the limit of §IV-A as the slack "
+          "goes to 0), outside the capacity-augmentation bound",
+          task.name));
+    }
+    if (task.priority) {
+      plan.notes.push_back(fmt::format(
+          "{}: priority = {} is ignored: decomposition ranks every segment deadline-monotonically "
+          "per core, which its analysis relies on",
+          task.name, *task.priority));
+    }
+    const auto& segs = decomposed[i]->segments;
+    for (std::size_t j = 0; j < segs.size(); ++j) {
+      for (std::int64_t k = 0; k < segs[j].strands; ++k) {
+        strands.push_back(analysis::FbbStrand{i, j, segs[j].length, segs[j].offset, segs[j].window,
+                                              task.period.count()});
+      }
+    }
+  }
+
+  // 2. Partition all strands at once, in deadline-monotonic order; 3. rank segments per core.
+  const analysis::FbbResult placed =
+      analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit);
+  const std::vector<int> priority = analysis::strand_priorities(strands, placed.core);
+
+  // 4. Assemble the task plans; strands were generated task by task, segment by segment.
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    TaskPlan& tp = plan.tasks[i];
+    if (!decomposed[i]) continue;
+    std::set<int> used;
+    const auto& segs = decomposed[i]->segments;
+    for (std::size_t j = 0; j < segs.size(); ++j) {
+      SegmentPlan sp;
+      sp.length_ns = segs[j].length;
+      sp.offset_ns = segs[j].offset;
+      sp.deadline_ns = segs[j].offset + segs[j].window;
+      std::int64_t unplaced = 0;
+      bool level_full = false;
+      for (std::int64_t s = 0; s < segs[j].strands; ++s, ++k) {
+        const int q = placed.core[k];
+        if (q < 0) {
+          ++unplaced;
+          level_full = level_full || placed.level_full[k];
+          sp.strands.push_back(StrandPlan{-1, 0});
+          continue;
+        }
+        const int cpu = plan.cores[static_cast<std::size_t>(q)];
+        used.insert(cpu);
+        sp.strands.push_back(StrandPlan{cpu, priority[k]});
+        tp.priority = std::max(tp.priority, priority[k]);
+      }
+      if (unplaced > 0 && !tp.reason) {
+        tp.reason = unplaced_reason(segs[j], j, unplaced, level_full, set.system.fit);
+      }
+      tp.segments.push_back(std::move(sp));
+    }
+    tp.cores.assign(used.begin(), used.end());
+    tp.cores_needed = static_cast<int>(used.size());
+    if (tp.reason) {
+      plan.schedulable = false;
+    } else {
+      tp.response_bound_ns = set.tasks[i].deadline.count();
+    }
+  }
+  return plan;
+}
+
+}  // namespace rtpar

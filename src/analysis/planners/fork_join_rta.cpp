@@ -1,0 +1,257 @@
+// fork_join_rta.cpp — plan_fork_join_rta: FJOS's overhead-aware greedy assignment (fjos.md §VII)
+// checked by the fork/join response-time analysis (fjrta.hpp, fjos.md §VI).
+//
+// Steps (fjos.md §VII, numbered as there):
+//  1. deadline-monotonic priorities (stages.hpp), shared by all strands of a task;
+//  2. tasks from the highest priority to the lowest;
+//  3. N = ⌈U_i⌉ = ⌈C_i / T_i⌉ cores to start with (integer ceiling, at least 1);
+//  4. S = ⌈N / CPS⌉ sockets, CPS = cores per socket;
+//  5. N > Q ⇒ fail; else the S sockets with the most available utilization, filled one after the
+//     other with their most available cores (ties: lower CPU id) → cores[0..N−1] (choose_cores);
+//  6. strands stage by stage, strand k of a stage on cores[k mod N];
+//  7. the RTA of the task on that placement (lower-priority tasks cannot change the bounds of
+//     higher-priority ones under partitioned FP, so only the new task is analysed);
+//  8. failure ⇒ N + 1 and back to 4; success ⇒ next task.
+// Overheads (fjos.md §VI): a stage that runs on more than one core pays the measured fork/join
+// cost for a team of N once on every aggregate strand (the parent's and each worker's), because
+// on a shared core all of them delay other tasks. The cost is OverheadProfile::fork_join_bound(N,
+// wait) when a profile is given, else system.fork_join_overhead.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "analysis/bounds/fork_join_stage_rta.hpp"
+#include "analysis/bounds/stages.hpp"
+#include "model/taskset_check.hpp"
+#include "rtpar/overhead.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/topology.hpp"
+
+namespace rtpar {
+
+namespace {
+
+// Machine is the cores the planner may use, by socket, and their load so far.
+struct Machine {
+  std::vector<std::vector<int>> sockets;
+  std::vector<__int128> load_num;  // per CPU index: Σ c/T as a fraction over a common scale
+  std::vector<int> cpus;           // all CPUs, ascending
+};
+
+// kScale turns utilizations into integers: load = Σ ⌈c · kScale / T⌉ (rounded up so a core never
+// looks emptier than it is). Only used to rank cores (steps 5), never to decide schedulability.
+constexpr std::int64_t kScale = 1'000'000'000;
+
+Machine make_machine(const TaskSet& set, const PlanOptions& options) {
+  Topology topo = options.target != nullptr ? *options.target : system_topology(set.system);
+  Machine m;
+  for (auto& socket : topo.sockets) {
+    std::vector<int> usable;
+    for (const int cpu : socket) {
+      const bool reserved = options.target == nullptr &&
+                            std::find(set.system.nonrt_cores.begin(), set.system.nonrt_cores.end(),
+                                      cpu) != set.system.nonrt_cores.end();
+      if (!reserved) usable.push_back(cpu);
+    }
+    if (!usable.empty()) {
+      m.cpus.insert(m.cpus.end(), usable.begin(), usable.end());
+      m.sockets.push_back(std::move(usable));
+    }
+  }
+  std::sort(m.cpus.begin(), m.cpus.end());
+  m.load_num.assign(m.cpus.size(), 0);
+  return m;
+}
+
+std::size_t cpu_index(const Machine& m, int cpu) {
+  return static_cast<std::size_t>(std::lower_bound(m.cpus.begin(), m.cpus.end(), cpu) -
+                                  m.cpus.begin());
+}
+
+// choose_cores is steps 4–5: n cores from the fewest, least loaded sockets. The S = ⌈n/CPS⌉
+// sockets with the most available utilization are filled one after the other, each with its
+// least loaded cores first (ties: lower CPU id), so a task crosses a socket boundary only once it
+// has every core of the sockets before (fjos.md §VI: "tasks only cross a socket boundary when
+// they are assigned to all the cores on that socket", which keeps the team shapes those the
+// overhead profile measured). With equal sockets this is also §VII step 5's "N cores with the
+// largest available utilization within those sockets", up to the choice of the partial socket.
+std::vector<int> choose_cores(const Machine& m, std::size_t n) {
+  auto load = [&m](int cpu) { return m.load_num[cpu_index(m, cpu)]; };
+  std::vector<std::size_t> order(m.sockets.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto available = [&](std::size_t s) {
+    __int128 used = 0;
+    for (const int cpu : m.sockets[s]) used += load(cpu);
+    // Available utilization = cores·1 − used; compared as scaled integers.
+    return static_cast<__int128>(m.sockets[s].size()) * kScale - used;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return available(a) > available(b); });
+  std::vector<int> chosen;
+  for (std::size_t k = 0; k < order.size() && chosen.size() < n; ++k) {
+    std::vector<int> socket = m.sockets[order[k]];
+    std::stable_sort(socket.begin(), socket.end(),
+                     [&](int a, int b) { return load(a) != load(b) ? load(a) < load(b) : a < b; });
+    socket.resize(std::min(socket.size(), n - chosen.size()));
+    chosen.insert(chosen.end(), socket.begin(), socket.end());
+  }
+  return chosen;
+}
+
+// place is step 6 plus the overheads: the aggregate strands of every stage on `cores`.
+analysis::FjTask place(const std::vector<SegmentSpec>& stages, const std::vector<int>& cores,
+                       std::int64_t overhead) {
+  analysis::FjTask t;
+  for (const SegmentSpec& s : stages) {
+    analysis::FjStage stage;
+    const auto used = static_cast<std::size_t>(
+        std::min<std::int64_t>(s.strands, static_cast<std::int64_t>(cores.size())));
+    for (std::size_t q = 0; q < used; ++q) {
+      // Strands q, q+N, q+2N, ... land on cores[q]: ⌈(strands − q)/N⌉ of them.
+      const std::int64_t count =
+          (s.strands - static_cast<std::int64_t>(q) + static_cast<std::int64_t>(cores.size()) - 1) /
+          static_cast<std::int64_t>(cores.size());
+      stage.groups.push_back(
+          analysis::FjGroup{cores[q], count * s.length.count() + (used > 1 ? overhead : 0)});
+    }
+    t.stages.push_back(std::move(stage));
+  }
+  return t;
+}
+
+}  // namespace
+
+Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
+  model::check_task_parameters(set);
+  Plan plan;
+  plan.planner = PlannerKind::fork_join_rta;
+  Machine machine = make_machine(set, options);
+  plan.cores = machine.cpus;
+  const std::vector<int> priority = analysis::dm_priorities(set);
+
+  std::vector<std::size_t> order(set.tasks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&priority](std::size_t a, std::size_t b) { return priority[a] > priority[b]; });
+
+  std::vector<TaskPlan> tasks(set.tasks.size());
+  std::vector<analysis::FjTask> placed(set.tasks.size());
+  std::vector<const analysis::FjTask*> accepted;
+  plan.schedulable = !set.tasks.empty() && !machine.cpus.empty();
+  if (machine.cpus.empty()) plan.notes.push_back("no real-time cores to assign");
+
+  for (const std::size_t i : order) {
+    const TaskSpec& task = set.tasks[i];
+    TaskPlan& tp = tasks[i];
+    tp.name = task.name;
+    tp.heavy = task.work > task.deadline;
+    tp.priority = priority[i];
+    tp.utilization = task.utilization();
+    std::string why;
+    const auto stages = analysis::stages_of(task, why);
+    if (!stages) {
+      tp.reason = why;
+      plan.schedulable = false;
+      continue;
+    }
+    std::int64_t widest = 0;
+    for (const SegmentSpec& s : *stages) widest = std::max(widest, s.strands);
+    // Step 3: N = ⌈C/T⌉, exactly, at least one core.
+    const std::int64_t start = std::max<std::int64_t>(
+        1, (task.work.count() + task.period.count() - 1) / task.period.count());
+    const auto q_total = static_cast<std::int64_t>(machine.cpus.size());
+    // More cores than the widest stage has strands cannot help: they would get no strand.
+    const std::int64_t stop = std::min(q_total, widest);
+    bool done = false;
+    for (std::int64_t n = start; n <= stop && !done; ++n) {
+      const std::vector<int> cores = choose_cores(machine, static_cast<std::size_t>(n));
+      std::int64_t overhead = task.span == task.work ? 0 : set.system.fork_join_overhead.count();
+      if (options.overhead != nullptr && n > 1) {
+        const std::int64_t measured =
+            options.overhead->fork_join_bound(static_cast<int>(n), task.wait.kind);
+        if (measured >= 0) overhead = measured;
+      }
+      analysis::FjTask candidate = place(*stages, cores, overhead);
+      candidate.period = task.period.count();
+      candidate.deadline = task.deadline.count();
+      candidate.priority = priority[i];
+      const auto r = analysis::fj_analyse(candidate, accepted);
+      if (!r) continue;
+      done = true;
+      placed[i] = std::move(candidate);
+      accepted.push_back(&placed[i]);
+      tp.cores = cores;
+      std::sort(tp.cores.begin(), tp.cores.end());
+      tp.cores_needed = static_cast<int>(n);
+      tp.response_bound_ns = *r;
+      for (std::size_t j = 0; j < stages->size(); ++j) {
+        SegmentPlan sp;
+        sp.length_ns = (*stages)[j].length.count();
+        sp.deadline_ns = placed[i].finish[j];
+        for (std::int64_t k = 0; k < (*stages)[j].strands; ++k) {
+          sp.strands.push_back(StrandPlan{cores[static_cast<std::size_t>(k % n)], priority[i]});
+        }
+        tp.segments.push_back(std::move(sp));
+      }
+      for (const analysis::FjStage& stage : placed[i].stages) {
+        for (const analysis::FjGroup& g : stage.groups) {
+          machine.load_num[cpu_index(machine, g.core)] +=
+              (static_cast<__int128>(g.wcet) * kScale + task.period.count() - 1) /
+              task.period.count();
+        }
+      }
+    }
+    if (!done) {
+      tp.cores_needed = 0;
+      tp.reason =
+          start > stop
+              ? fmt::format("needs at least {} cores (⌈C/T⌉) but at most {} can be used", start,
+                            stop)
+              : fmt::format("no placement on {}..{} cores passes the fork/join RTA (deadline {})",
+                            start, stop, format_duration(task.deadline));
+      plan.schedulable = false;
+    }
+  }
+  // Equal priorities: a task analysed during the greedy pass did not yet see the equal-priority
+  // tasks placed after it, and their stage jitters depend on each other. Re-analyse every placed
+  // task against all others until the stage bounds stop growing (they only grow, and each is
+  // capped by its deadline, so this terminates); a task that now fails makes the plan fail.
+  bool changed = true;
+  for (int round = 0; changed && round < 1000; ++round) {
+    changed = false;
+    for (const std::size_t i : order) {
+      if (tasks[i].reason) continue;
+      const std::vector<std::int64_t> before = placed[i].finish;
+      const auto r = analysis::fj_analyse(placed[i], accepted);
+      if (!r) {
+        tasks[i].reason = fmt::format(
+            "fails the fork/join RTA once tasks of equal priority (SCHED_FIFO {}) on its cores "
+            "are counted",
+            priority[i]);
+        tasks[i].response_bound_ns.reset();
+        placed[i].finish = before;  // keep the last bounds for the tasks that depend on them
+        plan.schedulable = false;
+        continue;
+      }
+      if (placed[i].finish != before) changed = true;
+      tasks[i].response_bound_ns = *r;
+      for (std::size_t j = 0; j < tasks[i].segments.size(); ++j) {
+        tasks[i].segments[j].deadline_ns = placed[i].finish[j];
+      }
+    }
+  }
+  if (changed) {
+    // Bounds still growing after the cap: they are not a fixed point, so none of them is a bound.
+    plan.schedulable = false;
+    plan.notes.push_back(
+        "the stage bounds of tasks with equal priorities did not converge in 1000 rounds; give "
+        "them distinct priorities");
+  }
+  plan.tasks = std::move(tasks);
+  return plan;
+}
+
+}  // namespace rtpar

@@ -1,0 +1,256 @@
+// partitioned.cpp — plan_partitioned: OpenMP-RT's model (openmp-rt.md §3.2–3.3). The user pins
+// each task's threads to `places`; tasks with a `priority` run in the static-priority band
+// (SCHED_FIFO), tasks without one in the EDF band, which sits above it (openmp-rt.md §3.3: an EDF
+// rttask is above every static-priority one, as SCHED_DEADLINE is above SCHED_FIFO in Linux).
+//
+// The analysis, per task i with cores K_i (the distinct places its threads use), is in
+// docs/analysis/partitioned.md. In short:
+//  * demand: a job of i may put its whole work C_i on every core of K_i, because rtpar's runtimes
+//    balance load dynamically (a thread takes its preempted teammates' work);
+//  * EDF, exact: if every EDF task on core k uses only core k, the EDF band of k is tested with the
+//    processor-demand criterion (QPA, analysis/edf_demand.hpp); its tasks get bound D_i;
+//  * otherwise a sufficient response-time bound: R_i = C_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_jk(R_i),
+//  where
+//    I_k(i) = the other EDF tasks on k (for an EDF task), or the EDF tasks plus the static tasks of
+//    priority ≥ P_i on k (for a static task), and W_jk(x) bounds j's execution on k in a window:
+//     - i and j both on one core: W = ⌈x/T_j⌉·C_j. i's job keeps core k busy at level i from r_i
+//       to its completion, so the classic critical-instant argument applies (Joseph & Pandya 1986;
+//       Audsley et al. 1993: exact RTA for a single-core task with single-core interferers);
+//     - otherwise the window is not one busy period of k (i spans cores) or j's work on k appears
+//       piecewise after r_j (j spans cores: self-suspension-like), so W is the carry-in workload
+//       bound for an arbitrary window of Bertogna & Cirinei (RTSS 2007, eq. (5)):
+//       N = ⌊(x + D_j − C_j)/T_j⌋, W = N·C_j + min(C_j, x + D_j − C_j − N·T_j), valid when every
+//       job of j runs its work within [r_j, r_j + D_j] — true up to the first deadline miss, so
+//       admitting only sets where every bound is ≤ D is sound by induction on the first miss;
+//     - for an EDF task i, only jobs of j with deadlines in (r_i, r_i + D_i] run before i on k:
+//       at most ⌈D_i/T_j⌉ of them, so W is also capped by ⌈D_i/T_j⌉·C_j.
+//    Soundness of the sum over cores: until i's job completes, at each instant either a thread of
+//    i executes (≤ C_i such instants) or some unfinished thread of i is ready but preempted on
+//    its core, an instant charged to that core's interferers.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis/bounds/edf_demand.hpp"
+#include "analysis/bounds/light_first_fit.hpp"
+#include "model/taskset_check.hpp"
+#include "rtpar/plan.hpp"
+
+namespace rtpar {
+
+namespace {
+
+// Part is one task as the partitioned analysis sees it.
+struct Part {
+  std::size_t index = 0;
+  bool edf = false;
+  int priority = 0;
+  std::vector<int> cores;         // distinct CPUs of its threads, ascending
+  std::vector<int> thread_cores;  // CPU of each thread, master first
+  std::int64_t c = 0, d = 0, t = 0;
+  std::optional<std::string> reason;
+};
+
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (const int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+// interference is W_jk(x), j's execution on a core of i in a window of length x (file comment).
+__int128 interference(const Part& i, const Part& j, __int128 x) {
+  const __int128 c = j.c;
+  const __int128 t = j.t;
+  __int128 w = 0;
+  if (i.cores.size() == 1 && j.cores.size() == 1) {
+    w = (x + t - 1) / t * c;  // ⌈x/T_j⌉·C_j
+  } else {
+    // Bertogna & Cirinei 2007: carry-in job as late as its deadline allows, the rest as early as
+    // possible. C_j > D_j only for a task that fails anyway; clamp so the formula stays monotone.
+    const __int128 slack = j.d > j.c ? j.d - j.c : 0;
+    const __int128 n = (x + slack) / t;
+    w = n * c + std::min(c, x + slack - n * t);
+  }
+  if (i.edf) w = std::min(w, (static_cast<__int128>(i.d) + t - 1) / t * c);
+  return w;
+}
+
+// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; nullopt once R > D_i.
+std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part>& parts) {
+  std::vector<const Part*> interferers;  // one entry per (core, interfering task) pair
+  for (const int k : i.cores) {
+    for (const Part& j : parts) {
+      if (j.index == i.index || j.reason) continue;
+      if (!std::binary_search(j.cores.begin(), j.cores.end(), k)) continue;
+      const bool interferes = j.edf || (!i.edf && j.priority >= i.priority);
+      if (interferes) interferers.push_back(&j);
+    }
+  }
+  __int128 r = i.c;
+  for (;;) {
+    __int128 next = i.c;
+    for (const Part* j : interferers) next += interference(i, *j, r);
+    if (next > i.d) return std::nullopt;
+    if (next == r) return static_cast<std::int64_t>(r);
+    r = next;
+  }
+}
+
+}  // namespace
+
+Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
+  (void)options;  // the user fixes the places, so there is nothing to size for another machine
+  model::check_task_parameters(set);
+  Plan plan;
+  plan.planner = PlannerKind::partitioned;
+  plan.cores = analysis::realtime_cores(set.system);
+  const std::set<int> rt(plan.cores.begin(), plan.cores.end());
+  const std::set<int> nonrt(set.system.nonrt_cores.begin(), set.system.nonrt_cores.end());
+
+  std::vector<Part> parts;
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    const TaskSpec& task = set.tasks[i];
+    Part p;
+    p.index = i;
+    p.edf = !task.priority.has_value();
+    p.priority = task.priority.value_or(0);
+    p.c = task.work.count();
+    p.d = task.deadline.count();
+    p.t = task.period.count();
+    if (task.places.empty()) {
+      p.reason = "the partitioned planner needs `places` (the CPUs of the task's threads)";
+    }
+    for (const int cpu : task.places) {
+      if (p.reason) break;
+      if (nonrt.count(cpu) != 0) {
+        p.reason =
+            fmt::format("CPU {} is reserved for non-real-time work (system.nonrt_cores)", cpu);
+      } else if (rt.count(cpu) == 0) {
+        p.reason = fmt::format("CPU {} is not one of the real-time cores [{}]", cpu,
+                               join_ints(plan.cores));
+      }
+    }
+    const std::size_t threads =
+        task.threads > 0 ? static_cast<std::size_t>(task.threads) : task.places.size();
+    for (std::size_t k = 0; k < threads && !task.places.empty(); ++k) {
+      p.thread_cores.push_back(task.places[k % task.places.size()]);
+    }
+    p.cores = p.thread_cores;
+    std::sort(p.cores.begin(), p.cores.end());
+    p.cores.erase(std::unique(p.cores.begin(), p.cores.end()), p.cores.end());
+    parts.push_back(std::move(p));
+  }
+
+  // At run time the EDF band of a core occupies SCHED_FIFO priorities 90 (dispatch) down to
+  // 90 − n_k, n_k = the EDF threads on core k (runtime/edf_band.hpp); a static-priority task
+  // sharing the core must sit below it for "EDF above static priority" to hold.
+  std::map<int, int> edf_threads;
+  for (const Part& p : parts) {
+    if (!p.reason && p.edf) {
+      for (const int cpu : p.thread_cores) ++edf_threads[cpu];
+    }
+  }
+  for (Part& p : parts) {
+    if (p.reason || p.edf) continue;
+    for (const int k : p.cores) {
+      const auto it = edf_threads.find(k);
+      if (it == edf_threads.end()) continue;
+      const int lowest_band = 89 - it->second + 1;
+      if (p.priority >= lowest_band) {
+        p.reason = fmt::format(
+            "static priority {} is not below the EDF band on core {} (priorities {}..90 for its "
+            "{} EDF thread(s)); use a priority ≤ {}",
+            p.priority, k, lowest_band, it->second, lowest_band - 1);
+        break;
+      }
+    }
+  }
+
+  // Exact EDF demand test per core whose EDF band is made of single-core tasks only.
+  std::map<int, bool> exact_core_ok;
+  for (const int k : plan.cores) {
+    std::vector<analysis::DemandTask> band;
+    bool simple = true;
+    for (const Part& p : parts) {
+      if (p.reason || !p.edf || !std::binary_search(p.cores.begin(), p.cores.end(), k)) continue;
+      simple = simple && p.cores.size() == 1;
+      band.push_back(analysis::DemandTask{p.c, p.d, p.t});
+    }
+    if (!simple || band.empty()) continue;
+    const analysis::DemandVerdict v = analysis::edf_demand_test(band);
+    exact_core_ok[k] = v.schedulable;
+    if (!v.schedulable) {
+      plan.notes.push_back(fmt::format(
+          "core {}: the EDF band fails the processor-demand test ({}{})", k, v.reason,
+          v.failing_t ? fmt::format(": demand exceeds t = {} ns", *v.failing_t) : std::string()));
+    }
+  }
+
+  plan.schedulable = !set.tasks.empty();
+  for (const Part& p : parts) {
+    const TaskSpec& task = set.tasks[p.index];
+    TaskPlan tp;
+    tp.name = task.name;
+    tp.heavy = task.work > task.deadline;
+    tp.cores = p.cores;
+    tp.thread_cores = p.thread_cores;
+    tp.priority = p.priority;
+    tp.scheduling = p.edf ? CoreScheduling::edf : CoreScheduling::fixed_priority;
+    tp.utilization = task.utilization();
+    tp.cores_needed = static_cast<int>(p.cores.size());
+    tp.reason = p.reason;
+    if (!tp.reason) {
+      if (p.edf && p.cores.size() == 1 && exact_core_ok.count(p.cores[0]) != 0) {
+        if (exact_core_ok[p.cores[0]]) {
+          tp.response_bound_ns = p.d;
+        } else {
+          tp.reason =
+              fmt::format("the EDF tasks on core {} fail the processor-demand test", p.cores[0]);
+        }
+      } else if (const auto r = response_bound(p, parts)) {
+        tp.response_bound_ns = *r;
+      } else {
+        tp.reason = fmt::format(
+            "response-time bound exceeds the deadline {} on cores [{}] ({})",
+            format_duration(task.deadline), join_ints(p.cores),
+            p.edf ? "EDF band, sufficient test for tasks spanning cores"
+                  : "static priority, interference from the EDF band and priorities ≥ " +
+                        std::to_string(p.priority));
+      }
+    }
+    plan.schedulable = plan.schedulable && !tp.reason;
+    plan.tasks.push_back(std::move(tp));
+  }
+
+  // openmp-rt.md §3.2: tasks of one priority level with overlapping places compete for that
+  // level's thread pool, and one can leave the other sequential.
+  for (std::size_t a = 0; a < parts.size(); ++a) {
+    for (std::size_t b = a + 1; b < parts.size(); ++b) {
+      const Part& x = parts[a];
+      const Part& y = parts[b];
+      if (x.edf != y.edf || (!x.edf && x.priority != y.priority)) continue;
+      if (x.thread_cores.size() < 2 && y.thread_cores.size() < 2) continue;
+      std::vector<int> shared;
+      std::set_intersection(x.cores.begin(), x.cores.end(), y.cores.begin(), y.cores.end(),
+                            std::back_inserter(shared));
+      if (shared.empty()) continue;
+      plan.notes.push_back(fmt::format(
+          "warning: tasks '{}' and '{}' are at the same level ({}) and share cores [{}]: with "
+          "OpenMP-RT's per-level thread pool one could take the other's threads and run it "
+          "sequentially (openmp-rt.md §3.2). rtpar gives each task its own pinned threads, so "
+          "that starvation cannot happen here, but the two still delay each other on the shared "
+          "cores (counted in the bounds); separate their places to isolate them",
+          set.tasks[x.index].name, set.tasks[y.index].name,
+          x.edf ? std::string("EDF") : "priority " + std::to_string(x.priority),
+          join_ints(shared)));
+    }
+  }
+  return plan;
+}
+
+}  // namespace rtpar

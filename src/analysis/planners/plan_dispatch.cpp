@@ -1,0 +1,64 @@
+// planner.cpp — plan_taskset / plan_with: the entry points that pick a planner.
+#include <algorithm>
+#include <string>
+
+#include "analysis/planners/measured_inputs.hpp"
+#include "rtpar/error.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/topology.hpp"
+
+namespace rtpar {
+
+namespace {
+
+// on_target is the set as it would be on `target`: its cores and sockets become the target's and
+// nothing is reserved for non-real-time work (the target is a machine described from outside).
+TaskSet on_target(const TaskSet& set, const Topology& target) {
+  TaskSet copy = set;
+  copy.system.cores = target.cpus();
+  copy.system.cores_from_count = true;
+  copy.system.sockets = static_cast<int>(std::max<std::size_t>(target.sockets.size(), 1));
+  copy.system.nonrt_cores.clear();
+  return copy;
+}
+
+}  // namespace
+
+Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+  // The federated planners and partitioned read the machine from the set only; give them the
+  // target's cores. decomposition and fork-join-rta read options.target themselves (sockets).
+  if (options.target != nullptr &&
+      (planner == PlannerKind::federated || planner == PlannerKind::federated_ws ||
+       planner == PlannerKind::partitioned)) {
+    PlanOptions rest = options;
+    rest.target = nullptr;
+    return plan_with(planner, on_target(set, *options.target), rest);
+  }
+  switch (planner) {
+    case PlannerKind::federated:
+      return plan_federated(set);
+    case PlannerKind::federated_ws: {
+      if (options.measured == nullptr) return plan_federated_ws(set);
+      // The measured burdened span replaces the declared span where it is larger (rtws.md §V-B).
+      std::vector<std::string> notes;
+      Plan plan = plan_federated_ws(analysis::with_measured(set, *options.measured, notes));
+      plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
+      return plan;
+    }
+    case PlannerKind::decomposition:
+      return plan_decomposition(set, options);
+    case PlannerKind::fork_join_rta:
+      return plan_fork_join_rta(set, options);
+    case PlannerKind::partitioned:
+      return plan_partitioned(set, options);
+  }
+  // Only reachable with a PlannerKind value cast from outside the enum.
+  throw InputError(set.system.where, "system.planner",
+                   "unknown planner " + std::to_string(static_cast<int>(planner)));
+}
+
+Plan plan_taskset(const TaskSet& set, const PlanOptions& options) {
+  return plan_with(set.system.planner, set, options);
+}
+
+}  // namespace rtpar

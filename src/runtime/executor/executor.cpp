@@ -1,0 +1,290 @@
+// executor.cpp — runs a Plan. Everything is allocated and every thread is created, pinned and
+// given its scheduling class before the first release; the control thread then only sleeps,
+// reports progress and relays SIGINT/SIGTERM as a stop request.
+#include "rtpar/executor.hpp"
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "runtime/executor/edf_band.hpp"
+#include "platform/futex.hpp"
+#include "platform/rt_thread.hpp"
+#include "runtime/executor/task_runner.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RTPAR_SANITIZER_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RTPAR_SANITIZER_BUILD 1
+#endif
+#endif
+
+namespace rtpar {
+
+std::vector<int> online_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+namespace {
+
+std::string cpu_list(const std::vector<int>& cpus) {
+  std::string s;
+  for (int c : cpus) s += (s.empty() ? "" : ",") + std::to_string(c);
+  return s;
+}
+
+// check_runnable refuses plans this machine cannot execute as written.
+void check_runnable(const TaskSet& set, const Plan& plan) {
+  const SourceLocation file{set.source, 0, 0};
+  if (!plan.schedulable) {
+    throw InputError(file, "", "the plan is not schedulable; run `rtpar check` for the reasons");
+  }
+  if (plan.tasks.size() != set.tasks.size()) {
+    throw InputError(file, "", "the plan does not belong to this task set");
+  }
+  const std::vector<int> online = online_cpus();
+  const std::set<int> available(online.begin(), online.end());
+  std::vector<int> declared = set.system.cores;
+  declared.insert(declared.end(), set.system.nonrt_cores.begin(), set.system.nonrt_cores.end());
+  for (int c : declared) {
+    if (available.count(c) == 0) {
+      throw InputError(set.system.where, "system.cores",
+                       "CPU " + std::to_string(c) +
+                           " is declared but not online for this process " +
+                           "(online: " + cpu_list(online) + "); `rtpar check` can still analyse " +
+                           "the task set for that machine");
+    }
+  }
+  for (const TaskPlan& t : plan.tasks) {
+    // Every CPU a thread of the task is pinned to: cores, team threads, strands.
+    std::vector<int> used = t.cores;
+    used.insert(used.end(), t.thread_cores.begin(), t.thread_cores.end());
+    for (const SegmentPlan& s : t.segments) {
+      for (const StrandPlan& strand : s.strands) used.push_back(strand.core);
+    }
+    for (int c : used) {
+      if (available.count(c) == 0) {
+        throw InputError(set.system.where, "system.cores",
+                         "task '" + t.name + "' is planned on CPU " + std::to_string(c) +
+                             ", which is not online for this process (online: " + cpu_list(online) +
+                             "); `rtpar check` can still analyse it");
+      }
+    }
+  }
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    if (!set.tasks[i].code) {
+      throw InputError(set.tasks[i].where, "task[" + std::to_string(i) + "].kernel",
+                       "task '" + set.tasks[i].name + "' has no code bound" +
+                           (set.tasks[i].dag ? std::string(" (a [[task.node]] DAG without a kernel "
+                                                           "is for analysis only; name a kernel "
+                                                           "to run it)")
+                                             : std::string()));
+    }
+  }
+}
+
+// record_capacity is the most jobs a task can release in the run (queue policy bound).
+std::int64_t record_capacity(const TaskSpec& t, const RunConfig& config) {
+  const std::int64_t window = config.duration.count() - t.phase.count();
+  const std::int64_t jobs = window <= 0 ? 0 : (window - 1) / t.period.count() + 1;
+  return std::min(jobs, config.max_records_per_task);
+}
+
+bool lock_memory(const RunConfig& config) {
+#ifdef RTPAR_SANITIZER_BUILD
+  // Sanitizer shadow memory spans terabytes of reserved address space: locking it would fail or
+  // exhaust memory. Sanitizer builds are for correctness, not latency.
+  (void)config;
+  return false;
+#else
+  if (!config.lock_memory) return false;
+  if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) return true;
+  const int err = errno;
+  munlockall();  // leave no partial MCL_FUTURE state behind
+  errno = err;
+  if (config.best_effort) return false;
+  throw EnvironmentError(std::string("mlockall failed: ") + std::strerror(errno),
+                         "raise RLIMIT_MEMLOCK (ulimit -l unlimited), run as root, or pass "
+                         "--best-effort");
+#endif
+}
+
+// SignalScope blocks SIGINT/SIGTERM for the duration of a run (threads created meanwhile inherit
+// the mask), so only the control thread's sigtimedwait receives them.
+class SignalScope {
+ public:
+  explicit SignalScope(bool active) : active_(active) {
+    if (!active_) return;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SignalScope() {
+    if (active_) pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SignalScope(const SignalScope&) = delete;
+  SignalScope& operator=(const SignalScope&) = delete;
+
+  // wait sleeps up to timeout_ns; returns true if a stop signal arrived.
+  [[nodiscard]] bool wait(std::int64_t timeout_ns) const {
+    if (timeout_ns <= 0) return false;
+    timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000),
+                static_cast<long>(timeout_ns % 1'000'000'000)};
+    if (!active_) {
+      nanosleep(&ts, nullptr);
+      return false;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return sigtimedwait(&set, nullptr, &ts) > 0;
+  }
+
+ private:
+  bool active_;
+  sigset_t old_{};
+};
+
+// describe is the message of the exception e: its what(), or a fixed text for non-std types.
+std::string describe(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception";
+  }
+}
+
+}  // namespace
+
+TaskFailure::TaskFailure(const std::string& task, const std::string& message, RunReport report,
+                         std::exception_ptr cause)
+    : std::runtime_error("task '" + task + "' failed: " + message),
+      report_(std::make_shared<const RunReport>(std::move(report))),
+      cause_(std::move(cause)) {}
+
+RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config) {
+  check_runnable(set, plan);
+  if (config.duration.count() <= 0) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration", "must be > 0");
+  }
+
+  RunReport report;
+  report.plan = plan;
+  report.best_effort = config.best_effort;
+  report.duration_ns = config.duration.count();
+
+  std::unique_ptr<ChannelSet> own_channels;
+  ChannelSet* channels = config.channels;
+  if (channels == nullptr) {
+    own_channels = std::make_unique<ChannelSet>(set, plan, config.best_effort);
+    channels = own_channels.get();
+  } else if (channels->best_effort() != config.best_effort) {
+    throw std::invalid_argument("the channel set was opened for a different best-effort mode");
+  }
+
+  SignalScope signals(config.handle_signals);
+  detail::RunControl control;
+  // Partitioned EDF tasks share one ranking per core (runtime/edf_band.hpp); best effort has no
+  // SCHED_FIFO priorities to rank, so EDF order is then not enforced (said in the report).
+  detail::EdfBand edf_band;
+  bool any_edf = false;
+  for (const TaskPlan& tp : plan.tasks) any_edf = any_edf || tp.scheduling == CoreScheduling::edf;
+  if (any_edf && !config.best_effort) control.edf = &edf_band;
+  std::vector<std::unique_ptr<detail::Runner>> runners;
+  runners.reserve(set.tasks.size());
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    runners.push_back(detail::make_runner(set.tasks[i], plan.tasks[i], config.best_effort,
+                                          record_capacity(set.tasks[i], config), control,
+                                          &channels->endpoint(set.tasks[i].name)));
+  }
+  try {
+    for (auto& r : runners) r->start();
+    // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
+    report.memory_locked = lock_memory(config);
+    if (!config.control_cores.empty()) {
+      cpu_set_t mask;
+      CPU_ZERO(&mask);
+      for (const int c : config.control_cores) CPU_SET(c, &mask);
+      sched_setaffinity(0, sizeof(mask), &mask);
+    }
+  } catch (...) {
+    // Masters already started wait for `go`; let them see `stop` and leave before unwinding.
+    control.stop.store(1, std::memory_order_release);
+    control.go.store(1, std::memory_order_release);
+    detail::futex_wake(control.go, INT32_MAX);
+    throw;
+  }
+
+  // Every thread exists and is pinned: fix t0 and release the masters.
+  control.start_ns = monotonic_now() + config.start_delay.count();
+  control.end_ns = control.start_ns + config.duration.count();
+  report.start_ns = control.start_ns;
+  control.go.store(1, std::memory_order_release);
+  detail::futex_wake(control.go, INT32_MAX);
+
+  const std::int64_t interval = std::max<std::int64_t>(config.progress_interval.count(), 1'000'000);
+  for (;;) {
+    const std::int64_t now = monotonic_now();
+    if (now >= control.end_ns) break;
+    if (signals.wait(std::min(interval, control.end_ns - now))) {
+      report.interrupted = true;
+      break;
+    }
+    if (config.progress) {
+      std::int64_t jobs = 0;
+      std::int64_t misses = 0;
+      for (const auto& r : runners) {
+        jobs += r->counters().jobs.load(std::memory_order_relaxed);
+        misses += r->counters().misses.load(std::memory_order_relaxed);
+      }
+      config.progress(std::max<std::int64_t>(monotonic_now() - control.start_ns, 0), jobs, misses);
+    }
+  }
+  // Stop releasing (jobs already running finish and are recorded), then collect.
+  control.stop.store(1, std::memory_order_release);
+  detail::futex_wake(control.stop, INT32_MAX);
+  for (auto& r : runners) r->join();
+  if (report.memory_locked) munlockall();
+
+  std::exception_ptr failure;
+  std::string failed_task;
+  for (auto& r : runners) {
+    report.tasks.push_back(r->result());
+    if (const std::exception_ptr e = r->failure()) {
+      report.tasks.back().failure = describe(e);
+      if (!failure) {
+        failure = e;
+        failed_task = report.tasks.back().name;
+      }
+    }
+  }
+  runners.clear();  // joins the team workers
+  if (failure) {
+    const std::string what = describe(failure);
+    throw TaskFailure(failed_task, what, std::move(report), failure);
+  }
+  return report;
+}
+
+}  // namespace rtpar

@@ -1,0 +1,53 @@
+// runner.hpp — what the executor needs from one task at run time, whatever runs its jobs.
+//
+// Extension point (internal): TaskRunner runs a task's jobs on a fork/join team (federated and
+// partitioned plans); StrandRunner runs them strand by strand as a strand-level plan places them
+// (decomposition, fork-join-rta). make_runner picks one from the plan.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
+#include "rtpar/taskset.hpp"
+#include "runtime/executor/run_control.hpp"
+
+namespace rtpar {
+class Endpoint;
+}
+
+namespace rtpar::detail {
+
+// TaskCounters are read by the progress display while the master updates them (relaxed: they are
+// statistics, not synchronisation).
+struct TaskCounters {
+  alignas(64) std::atomic<std::int64_t> jobs{0};
+  std::atomic<std::int64_t> misses{0};
+};
+
+// Runner owns everything one task needs at run time, all allocated when it is constructed.
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // start creates the task's threads' master; it waits for control.go before its first release.
+  virtual void start() = 0;
+  // join waits for the master to finish its last job (after control.end_ns or a stop).
+  virtual void join() = 0;
+  // result moves the records out into a TaskRun (call after join).
+  virtual TaskRun result() = 0;
+  // counters are the live statistics for progress output.
+  [[nodiscard]] virtual const TaskCounters& counters() const noexcept = 0;
+  // failure is the exception the task's code threw, if any (the task stopped releasing then).
+  [[nodiscard]] virtual std::exception_ptr failure() const noexcept = 0;
+};
+
+// make_runner builds the runner the plan asks for: a StrandRunner when placement has segments,
+// else a TaskRunner.
+std::unique_ptr<Runner> make_runner(const TaskSpec& task, const TaskPlan& placement,
+                                    bool best_effort, std::int64_t record_capacity,
+                                    RunControl& control, Endpoint* channels);
+
+}  // namespace rtpar::detail

@@ -1,0 +1,370 @@
+// strand_runner.cpp — see strand_runner.hpp and docs/internals/dispatcher.md.
+//
+// Protocol (one job). job_ holds (seq << 2) | state, state ∈ {pending, running, stopped}:
+//  1. Publication: whoever closes the previous job (the member whose arrival completed its last
+//     gate; the master for the first job) writes release_/index_ (plain), stores
+//     job_ = (seq, pending) (release) and wakes the members blocked on job_.
+//  2. Commit: a member that acquires (seq, pending) copies release_/index_ and sleeps — absolute
+//     time, on its own core, at its own priority — until release + offset of its first segment,
+//     or until a stop. It then decides the job's fate with one CAS (pending → running, or
+//     pending → stopped when a stop was requested); the first CAS wins and every later member
+//     follows the winner's verdict (its CAS fails and returns it). So all members run a job, or
+//     none does — a stop can cancel a pending job without any member waiting on another to learn
+//     whether the job began. The winner stores the job's start time.
+//  3. Segments: for each segment s with strands of its own the member sleeps until
+//     release + offset_s (decomposition; 0 for fork-join-rta), switches priority if it differs,
+//     waits for gate s − 1, runs its strands and arrives at gate s (fetch_add, acq_rel). The
+//     arrival that completes a gate wakes its sleepers; the one that completes the last gate
+//     closes the job: records it and publishes the next job (step 1) or the stopped state.
+// Memory ordering: the fetch_adds on a gate form one release sequence, so a member whose acquire
+// load sees the gate complete synchronizes with every arrival — it sees every effect of the
+// segment's strands (what a barrier guarantees). Every member arrives at some gate, and members
+// of segment s + 1 acquire gate s before arriving at gate s + 1, so the closer happens-after every
+// member's reads of release_/index_ and the winner's store of job_start_; it may therefore
+// overwrite release_/index_ and read job_start_ (relaxed suffices: the chain orders it). The
+// publication store of job_ heads a release sequence that includes the commit CAS, so a member
+// that reads either value sees release_/index_. Records, counters and skipped_ are written only by
+// closers, one job after another (each closer happens-after the previous one through the
+// publication), and read after join().
+// Gates count cumulatively (participants · runs mod 2^32) instead of being reset, so no member can
+// race a reset; the signed difference test is exact while fewer than 2^31 arrivals separate a
+// waiter from the target, i.e. always (a member is at most one job behind). `runs` (jobs run) is
+// the same on all members because every committed job is run by all of them.
+#include "runtime/executor/strand_runner.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <string>
+
+#include "rtpar/cpu_relax.hpp"
+#include "platform/futex.hpp"
+#include "runtime/executor/task_runner.hpp"
+
+namespace rtpar::detail {
+
+namespace {
+
+constexpr std::uint32_t kPending = 0;
+constexpr std::uint32_t kRunning = 1;
+constexpr std::uint32_t kStopped = 2;
+constexpr std::uint32_t kStateMask = 3;
+
+// encode packs a job sequence number (mod 2^30) and a state into the job_ word.
+constexpr std::uint32_t encode(std::uint32_t seq, std::uint32_t state) {
+  return (seq << 2) | state;
+}
+
+// reached says whether a cumulative counter has reached target (wrap-around safe).
+bool reached(std::uint32_t value, std::uint32_t target) {
+  return static_cast<std::int32_t>(value - target) >= 0;
+}
+
+// sleep_until sleeps the calling thread until the absolute CLOCK_MONOTONIC time `when` (ns).
+void sleep_until(std::int64_t when) noexcept {
+  timespec ts{};
+  ts.tv_sec = when / 1'000'000'000;
+  ts.tv_nsec = when % 1'000'000'000;
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+}  // namespace
+
+StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
+                           std::int64_t record_capacity, RunControl& control, Endpoint* channels)
+    : task_(task),
+      placement_(placement),
+      control_(control),
+      channels_(channels),
+      best_effort_(best_effort),
+      gates_(placement.segments.size()) {
+  if (!task.code || !task.code->supports_strands()) {
+    throw InputError(task.where, "kernel",
+                     "task '" + task.name + "' has a strand-level plan (" +
+                         "decomposition or fork-join-rta), but its kernel '" + task.kernel +
+                         "' cannot run strand by strand; use [[task.segment]] or the segments "
+                         "kernel, or a federated planner");
+  }
+  const std::size_t segments = placement.segments.size();
+  for (std::size_t s = 0; s < segments; ++s) {
+    // Every segment needs a strand: the gates' ordering chain (see above) passes through each.
+    if (placement.segments[s].strands.empty()) {
+      throw InputError(task.where, "segments",
+                       "the plan of task '" + task.name + "' has segment " + std::to_string(s) +
+                           " without strands");
+    }
+  }
+  std::map<int, std::size_t> member_of;  // CPU → member index, in order of first appearance
+  for (std::size_t s = 0; s < segments; ++s) {
+    const SegmentPlan& seg = placement.segments[s];
+    for (std::size_t k = 0; k < seg.strands.size(); ++k) {
+      const StrandPlan& strand = seg.strands[k];
+      auto [it, added] = member_of.emplace(strand.core, members_.size());
+      if (added) {
+        Member m;
+        m.config.cpu = strand.core;
+        m.config.sched = best_effort ? SchedClass::other : SchedClass::fifo;
+        m.config.name =
+            (members_.empty() ? "rt:" : "rt" + std::to_string(members_.size()) + ":") + task.name;
+        m.strands.assign(segments, {});
+        m.priority.assign(segments, 0);
+        m.first_segment = s;
+        members_.push_back(std::move(m));
+      }
+      Member& m = members_[it->second];
+      m.strands[s].push_back(static_cast<std::int64_t>(k));
+      m.priority[s] = std::max(m.priority[s], strand.priority);
+    }
+  }
+  for (Member& m : members_) {
+    // A member waits for its jobs at the priority its first strand runs at.
+    m.config.priority = m.priority[m.first_segment];
+    m.current_priority = m.config.priority;
+  }
+  for (std::size_t s = 0; s < segments; ++s) {
+    std::int64_t busiest = 0;  // strands × length on the busiest core: the segment's makespan
+    for (const Member& m : members_) {
+      if (m.strands[s].empty()) continue;
+      ++gates_[s].participants;
+      busiest = std::max(busiest, static_cast<std::int64_t>(m.strands[s].size()) *
+                                      placement.segments[s].length_ns);
+    }
+    gates_[s].spin_cap_ns = busiest;
+  }
+  records_.resize(static_cast<std::size_t>(record_capacity));
+  KernelSetup setup;
+  setup.work = task.work;
+  setup.span = task.span;
+  setup.threads = static_cast<int>(members_.size());
+  task.code->prepare(setup);
+  // Workers first (they block on job_ until the first publication), the master in start().
+  for (std::size_t m = 1; m < members_.size(); ++m) {
+    try {
+      members_[m].thread =
+          std::make_unique<RtThread>(members_[m].config, [this, m] { member_loop(m); });
+    } catch (...) {
+      join();  // stops and joins the members already created
+      throw;
+    }
+  }
+}
+
+StrandRunner::~StrandRunner() { join(); }
+
+void StrandRunner::start() {
+  started_ = true;
+  members_[0].thread = std::make_unique<RtThread>(members_[0].config, [this] { master_loop(); });
+}
+
+void StrandRunner::join() {
+  // Never started: no job was published, so the workers only wait for the stopped state.
+  if (!started_) stop_all(0);
+  tids_.assign(members_.size(), 0);
+  for (std::size_t m = 0; m < members_.size(); ++m) {
+    if (!members_[m].thread) continue;
+    members_[m].thread->join();
+    tids_[m] = members_[m].thread->tid();
+  }
+}
+
+void StrandRunner::set_priority(Member& member, int priority) noexcept {
+  if (best_effort_ || priority <= 0 || priority == member.current_priority) return;
+  sched_param param{};
+  param.sched_priority = priority;
+  if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0) {
+    member.current_priority = priority;
+  }
+}
+
+void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
+  Gate& gate = gates_[s];
+  const std::uint32_t target = gate.participants * runs;
+  std::uint32_t seen = gate.done.load(std::memory_order_acquire);
+  if (reached(seen, target)) return;
+  // Spin first, then sleep. `hybrid` spins spin_ns. `spin` spins at most the segment's makespan
+  // (its longest strand list): unbounded spinning at SCHED_FIFO can live-lock two tasks whose
+  // members each spin on one core waiting for a lower-priority strand the other's spinner starves;
+  // a gate later than its makespan means the segment was preempted, and blocking is then cheaper.
+  const WaitKind kind = task_.wait.kind;
+  const std::int64_t spin_for = kind == WaitKind::hybrid ? task_.wait.spin_ns.count()
+                                : kind == WaitKind::spin ? gate.spin_cap_ns
+                                                         : 0;
+  if (spin_for > 0) {
+    const std::int64_t spin_until = monotonic_now() + spin_for;
+    do {
+      cpu_relax();
+      seen = gate.done.load(std::memory_order_acquire);
+      if (reached(seen, target)) return;
+    } while (monotonic_now() < spin_until);
+  }
+  for (;;) {
+    seen = gate.done.load(std::memory_order_acquire);
+    if (reached(seen, target)) return;
+    futex_wait(gate.done, seen);
+  }
+}
+
+bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs) noexcept {
+  Member& member = members_[m];
+  const std::int64_t release = release_;
+  const std::int64_t index = index_;
+  const std::size_t first = member.first_segment;
+  const std::size_t last = placement_.segments.size() - 1;
+
+  // Commit (step 2): sleep until this member's first strand may start, or a stop.
+  const std::int64_t first_at = release + placement_.segments[first].offset_ns;
+  while (control_.stop.load(std::memory_order_acquire) == 0 && monotonic_now() < first_at) {
+    futex_wait_until(control_.stop, 0, first_at);
+  }
+  const bool stop = control_.stop.load(std::memory_order_acquire) != 0;
+  const std::int64_t now = monotonic_now();
+  std::uint32_t state = encode(seq, kPending);
+  if (job_.compare_exchange_strong(state, encode(seq, stop ? kStopped : kRunning),
+                                   std::memory_order_acq_rel, std::memory_order_acquire)) {
+    if (stop) {
+      futex_wake(job_, INT32_MAX);
+      return false;
+    }
+    job_start_.store(now, std::memory_order_relaxed);
+  } else if ((state & kStateMask) == kStopped) {
+    return false;
+  }
+
+  JobContext job;
+  job.index = index;
+  job.release_ns = release;
+  job.channels = channels_;
+  for (std::size_t s = first; s <= last; ++s) {
+    if (member.strands[s].empty()) continue;
+    const std::int64_t at = release + placement_.segments[s].offset_ns;
+    if (monotonic_now() < at) sleep_until(at);
+    set_priority(member, member.priority[s]);
+    if (s > 0) wait_gate(s - 1, runs);
+    for (const std::int64_t strand : member.strands[s]) {
+      if (failed_.load(std::memory_order_relaxed)) break;
+      try {
+        if (!task_.code->run_strand(job, static_cast<int>(s), strand)) {
+          throw std::logic_error("kernel refused strand " + std::to_string(strand) +
+                                 " of segment " + std::to_string(s));
+        }
+      } catch (...) {
+        if (!failed_.exchange(true)) failure_ = std::current_exception();
+      }
+    }
+    const std::uint32_t after = gates_[s].done.fetch_add(1, std::memory_order_acq_rel) + 1;
+    if (reached(after, gates_[s].participants * runs)) {
+      futex_wake(gates_[s].done, INT32_MAX);
+      if (s == last) close_job(seq);
+    }
+  }
+  // Wait for the next job at the priority it starts with (a no-op when it did not change).
+  set_priority(member, member.priority[first]);
+  return true;
+}
+
+void StrandRunner::close_job(std::uint32_t seq) noexcept {
+  const std::int64_t finish = monotonic_now();
+  const std::int64_t release = release_;
+  std::int64_t k = index_;
+  if (records_used_ < records_.size()) {
+    records_[records_used_++] =
+        JobRecord{k, release, job_start_.load(std::memory_order_relaxed), finish};
+  } else {
+    truncated_ = true;
+  }
+  counters_.jobs.fetch_add(1, std::memory_order_relaxed);
+  if (finish - release > task_.deadline.count()) {
+    counters_.misses.fetch_add(1, std::memory_order_relaxed);
+  }
+  ++k;
+  if (task_.overrun == OverrunPolicy::skip) {
+    // `skip`: every release that passed while this job ran is dropped and counted.
+    const std::int64_t period = task_.period.count();
+    const std::int64_t first = control_.start_ns + task_.phase.count();
+    while (first + k * period < finish && first + k * period < control_.end_ns) {
+      ++k;
+      ++skipped_;
+    }
+  }
+  publish(seq + 1, k);
+}
+
+void StrandRunner::publish(std::uint32_t seq, std::int64_t k) noexcept {
+  const std::int64_t release = control_.start_ns + task_.phase.count() + k * task_.period.count();
+  if (release >= control_.end_ns || control_.stop.load(std::memory_order_acquire) != 0 ||
+      failed_.load(std::memory_order_acquire)) {
+    stop_all(seq);
+    return;
+  }
+  release_ = release;
+  index_ = k;
+  job_.store(encode(seq, kPending), std::memory_order_release);
+  futex_wake(job_, INT32_MAX);
+}
+
+void StrandRunner::stop_all(std::uint32_t seq) noexcept {
+  job_.store(encode(seq, kStopped), std::memory_order_release);
+  futex_wake(job_, INT32_MAX);
+}
+
+void StrandRunner::member_loop(std::size_t m) noexcept {
+  std::uint32_t seen = 0;  // sequence number of the last job looked at (0: none yet)
+  std::uint32_t runs = 0;  // jobs run
+  for (;;) {
+    const std::uint32_t state = job_.load(std::memory_order_acquire);
+    if ((state & kStateMask) == kStopped) return;
+    const std::uint32_t seq = state >> 2;
+    if (seq == seen) {
+      // Between jobs members always block, whatever the wait policy: spinning at SCHED_FIFO
+      // with no job to run would hit RT throttling and take the core from everything else.
+      futex_wait(job_, state);
+      continue;
+    }
+    seen = seq;
+    if (run_job(m, seq, runs + 1)) ++runs;
+  }
+}
+
+void StrandRunner::master_loop() noexcept {
+  while (control_.go.load(std::memory_order_acquire) == 0) futex_wait(control_.go, 0);
+  publish(1, 0);
+  member_loop(0);
+}
+
+TaskRun StrandRunner::result() {
+  join();
+  TaskRun run;
+  run.name = task_.name;
+  run.deadline_ns = task_.deadline.count();
+  run.period_ns = task_.period.count();
+  run.skipped = skipped_;
+  run.records_truncated = truncated_;
+  run.master_tid = tids_.empty() ? 0 : tids_[0];
+  for (std::size_t m = 1; m < tids_.size(); ++m) run.worker_tids.push_back(tids_[m]);
+  run.cores = placement_.cores;
+  records_.resize(records_used_);
+  run.records = std::move(records_);
+  return run;
+}
+
+std::unique_ptr<Runner> make_runner(const TaskSpec& task, const TaskPlan& placement,
+                                    bool best_effort, std::int64_t record_capacity,
+                                    RunControl& control, Endpoint* channels) {
+  // A plan of one strand is a sequential job on one core: the team runner runs it with any
+  // kernel, at the strand's core and priority (TaskPlan::cores and priority say the same).
+  const bool one_strand =
+      placement.segments.size() == 1 && placement.segments.front().strands.size() == 1;
+  if (!placement.segments.empty() && !one_strand) {
+    return std::make_unique<StrandRunner>(task, placement, best_effort, record_capacity, control,
+                                          channels);
+  }
+  return std::make_unique<TaskRunner>(task, placement, best_effort, record_capacity, control,
+                                      channels);
+}
+
+}  // namespace rtpar::detail

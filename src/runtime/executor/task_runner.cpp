@@ -1,0 +1,193 @@
+// task_runner.cpp — see task_runner.hpp. The master loop is the release fast path: it sleeps until
+// an absolute release time, runs the job, writes one preallocated record, and allocates nothing.
+#include "runtime/executor/task_runner.hpp"
+
+#include <unistd.h>
+
+#include "runtime/executor/edf_band.hpp"
+#include "platform/futex.hpp"
+
+namespace rtpar::detail {
+
+namespace {
+
+ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
+                           std::size_t rank) {
+  ThreadConfig c;
+  // thread_cores (partitioned plans) lists each team thread's CPU; otherwise one per core.
+  const std::vector<int>& cpus =
+      placement.thread_cores.empty() ? placement.cores : placement.thread_cores;
+  c.cpu = cpus.empty() ? -1 : cpus[rank];
+  c.sched = best_effort ? SchedClass::other : SchedClass::fifo;
+  // EDF threads start at the bottom of the EDF band; EdfBand ranks them at every release.
+  c.priority = placement.scheduling == CoreScheduling::edf
+                   ? EdfBand::kEdfTop - EdfBand::kMaxSlotsPerCore + 1
+                   : placement.priority;
+  c.name = (rank == 0 ? "rt:" : "rt" + std::to_string(rank) + ":") + task.name;
+  return c;
+}
+
+}  // namespace
+
+TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
+                       std::int64_t record_capacity, RunControl& control, Endpoint* channels)
+    : task_(task), placement_(placement), control_(control), channels_(channels) {
+  master_config_ = member_config(task, placement, best_effort, 0);
+  records_.resize(static_cast<std::size_t>(record_capacity));
+  TeamConfig team;
+  team.wait = task.wait;
+  const std::size_t members = !placement.thread_cores.empty() ? placement.thread_cores.size()
+                              : placement.cores.empty()       ? 1
+                                                              : placement.cores.size();
+  for (std::size_t r = 0; r < members; ++r) {
+    team.members.push_back(member_config(task, placement, best_effort, r));
+  }
+  const bool steal = task.runtime == RuntimeKind::steal;
+  KernelSetup setup;
+  setup.work = task.work;
+  setup.span = task.span;
+  setup.threads = static_cast<int>(members);
+  setup.steal = steal;
+  task.code->prepare(setup);
+  if (steal) {
+    // The master thread is worker 0 of the pool: its stack is part of the budget too.
+    master_config_.stack_bytes = task.steal.stack_bytes;
+    steal::PoolConfig pool;
+    pool.workers = team.members;
+    pool.budget = task.steal;
+    // Spinning after a run is free only on cores nobody else uses (federated heavy tasks). On
+    // shared cores (light tasks, partitioned places) it would delay the other tasks there by up
+    // to idle_spin_ns per job, an interference no planner charges: sleep at once instead.
+    const bool dedicated = placement.heavy && placement.thread_cores.empty();
+    if (!dedicated) pool.budget.idle_spin_ns = 0;
+    pool_ = std::make_unique<steal::Pool>(std::move(pool));
+  } else {
+    team_ = make_team(team);
+  }
+  if (control.edf != nullptr && placement.scheduling == CoreScheduling::edf) {
+    for (std::size_t r = 0; r < members; ++r) {
+      edf_slots_.push_back(control.edf->add_slot(team.members[r].cpu));
+    }
+  }
+}
+
+TaskRunner::~TaskRunner() { join(); }
+
+void TaskRunner::start() {
+  master_ = std::make_unique<RtThread>(master_config_, [this] { master_loop(); });
+}
+
+void TaskRunner::join() {
+  if (master_) {
+    master_->join();
+    master_tid_ = master_->tid();
+    master_.reset();
+  }
+}
+
+std::vector<int> TaskRunner::worker_tids() const {
+  return pool_ ? pool_->worker_tids() : team_->worker_tids();
+}
+
+void TaskRunner::record(const JobRecord& r) noexcept {
+  if (records_used_ < records_.size()) {
+    records_[records_used_++] = r;
+  } else {
+    truncated_ = true;
+  }
+  counters_.jobs.fetch_add(1, std::memory_order_relaxed);
+  if (r.finish_ns - r.release_ns > task_.deadline.count()) {
+    counters_.misses.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void TaskRunner::master_loop() noexcept {
+  while (control_.go.load(std::memory_order_acquire) == 0) futex_wait(control_.go, 0);
+
+  const std::int64_t period = task_.period.count();
+  const std::int64_t first = control_.start_ns + task_.phase.count();
+  const std::int64_t end = control_.end_ns;
+  const bool skip = task_.overrun == OverrunPolicy::skip;
+  JobContext job;
+  job.team = team_.get();
+  job.steal = pool_.get();
+  job.channels = channels_;
+  EdfBand* const edf = edf_slots_.empty() ? nullptr : control_.edf;
+  if (edf != nullptr) {
+    // The workers published their tids when they started, before the team was handed over.
+    const std::vector<int> tids = worker_tids();
+    edf->set_tid(edf_slots_[0], static_cast<int>(::gettid()));
+    for (std::size_t r = 1; r < edf_slots_.size() && r - 1 < tids.size(); ++r) {
+      edf->set_tid(edf_slots_[r], tids[r - 1]);
+    }
+    edf->prepare_dispatch(edf_slots_[0]);
+  }
+
+  for (std::int64_t k = 0;;) {
+    // Release times are computed from t0, never accumulated, so they do not drift.
+    const std::int64_t release = first + k * period;
+    if (release >= end) break;
+    while (control_.stop.load(std::memory_order_acquire) == 0 && monotonic_now() < release) {
+      futex_wait_until(control_.stop, 0, release);
+    }
+    if (control_.stop.load(std::memory_order_acquire) != 0) break;
+
+    if (edf != nullptr) {
+      // EDF: rank this job's threads by its absolute deadline on each of their cores.
+      for (const int slot : edf_slots_) edf->activate(slot, release + task_.deadline.count());
+    }
+    const std::int64_t start = monotonic_now();
+    job.index = k;
+    job.release_ns = release;
+    job.work_ns = job.span_ns = job.burdened_span_ns = 0;
+    job.steal_runs = 0;
+    try {
+      task_.code->run(job);
+    } catch (...) {
+      failure_ = std::current_exception();
+      break;
+    }
+    const std::int64_t finish = monotonic_now();
+    // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
+    // runs would hit RT throttling and steal the cores from everything else.
+    if (team_) team_->park();
+    if (edf != nullptr) {
+      for (const int slot : edf_slots_) edf->deactivate(slot);
+      edf->prepare_dispatch(edf_slots_[0]);
+    }
+    JobRecord r{k, release, start, finish};
+    if (job.steal_runs > 0) {
+      r.work_ns = job.work_ns;
+      r.span_ns = job.span_ns;
+      r.burdened_span_ns = job.burdened_span_ns;
+    }
+    record(r);
+    ++k;
+    if (skip) {
+      // `skip`: every release that passed while this job ran is dropped and counted.
+      while (first + k * period < finish && first + k * period < end) {
+        ++k;
+        ++skipped_;
+      }
+    }
+  }
+}
+
+TaskRun TaskRunner::result() {
+  join();
+  TaskRun run;
+  run.name = task_.name;
+  run.deadline_ns = task_.deadline.count();
+  run.period_ns = task_.period.count();
+  run.skipped = skipped_;
+  run.records_truncated = truncated_;
+  run.master_tid = master_tid_;
+  run.worker_tids = worker_tids();
+  run.profiled = pool_ != nullptr;
+  run.cores = placement_.cores;
+  records_.resize(records_used_);
+  run.records = std::move(records_);
+  return run;
+}
+
+}  // namespace rtpar::detail

@@ -1,0 +1,94 @@
+// signal_word.hpp — a 32-bit word that threads wait on by spinning, sleeping, or both.
+//
+// Protocol. Bit 0 of the word is the SLEEPER flag ("someone may be asleep in futex_wait on this
+// word"); bits 1..31 carry the payload (a generation, or a count in units of 2). A waiter that
+// decides to sleep first sets the flag with a CAS, then sleeps only while the word still equals
+// the value it saw *with* the flag. A publisher replaces the payload with an RMW (exchange or
+// fetch_sub) and calls futex_wake only if the old value had the flag — so publishing to a
+// spinning waiter costs no system call, and publishing to a sleeping one costs exactly one.
+//
+// No lost wake-up: the flag CAS and the publisher's RMW are both read-modify-writes of one
+// location, so they are totally ordered. If the CAS came first, the publisher's RMW returns the
+// flag and it wakes; if the RMW came first, the CAS fails (the payload changed) and the waiter
+// re-reads the new payload instead of sleeping; if the waiter set the flag and the payload changes
+// before it enters futex_wait, the kernel sees a value different from the expected one and
+// futex_wait returns at once.
+//
+// Memory ordering. Publishers use release RMWs and waiters acquire loads/CASes, so everything the
+// publisher wrote before publishing (a region pointer, a reset counter) is visible to a waiter
+// that observes the new payload. Counts decremented with acq_rel fetch_sub form a release
+// sequence, so the waiter that sees the final count sees every decrementer's writes.
+#pragma once
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include "rtpar/cpu_relax.hpp"
+
+#include "rtpar/team.hpp"
+#include "rtpar/time.hpp"
+#include "platform/futex.hpp"
+
+namespace rtpar::detail {
+
+// kSleeper is the flag bit; payloads are multiples of 2.
+inline constexpr std::uint32_t kSleeper = 1;
+
+using rtpar::cpu_relax;
+
+// publish replaces the payload of word with `payload` (flag cleared) and wakes every sleeper.
+inline void publish(std::atomic<std::uint32_t>& word, std::uint32_t payload) noexcept {
+  if ((word.exchange(payload, std::memory_order_release) & kSleeper) != 0) {
+    futex_wake(word, INT_MAX);
+  }
+}
+
+// WaitSpec is how long a waiter may spin before sleeping, and what ends spinning early.
+struct WaitSpec {
+  WaitKind kind = WaitKind::block;
+  std::int64_t spin_ns = 0;                                   // hybrid: spin budget
+  const std::atomic<std::uint32_t>* stop_spinning = nullptr;  // nonzero → go to sleep now
+};
+
+// wait_until waits until done(word value) is true, spinning and/or sleeping as spec says, and
+// returns the value that satisfied it (acquire).
+template <class Done>
+std::uint32_t wait_until(std::atomic<std::uint32_t>& word, const WaitSpec& spec, Done done) {
+  if (spec.kind != WaitKind::block) {
+    const bool bounded = spec.kind == WaitKind::hybrid;
+    const std::int64_t until = bounded ? monotonic_now() + spec.spin_ns : 0;
+    for (std::uint32_t i = 1;; ++i) {
+      const std::uint32_t v = word.load(std::memory_order_acquire);
+      if (done(v)) return v;
+      cpu_relax();
+      // Polled every 64 iterations: the clock is a vDSO read, but not free.
+      if ((i & 63U) == 0) {
+        if (spec.stop_spinning != nullptr &&
+            spec.stop_spinning->load(std::memory_order_relaxed) != 0) {
+          break;
+        }
+        if (bounded && monotonic_now() >= until) break;
+      }
+    }
+  }
+  for (;;) {
+    std::uint32_t v = word.load(std::memory_order_acquire);
+    if (done(v)) return v;
+    if ((v & kSleeper) == 0) {
+      if (!word.compare_exchange_weak(v, v | kSleeper, std::memory_order_acquire,
+                                      std::memory_order_acquire)) {
+        continue;  // the word changed: re-check before sleeping
+      }
+      v |= kSleeper;
+    }
+    futex_wait(word, v);
+  }
+}
+
+// wait_change waits until the payload of word differs from `seen` and returns the new value.
+inline std::uint32_t wait_change(std::atomic<std::uint32_t>& word, std::uint32_t seen,
+                                 const WaitSpec& spec) {
+  return wait_until(word, spec, [seen](std::uint32_t v) { return (v & ~kSleeper) != seen; });
+}
+
+}  // namespace rtpar::detail

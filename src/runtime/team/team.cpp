@@ -1,0 +1,203 @@
+// team.cpp — rtpar's fork/join team: wait-free fork and join in the style of FJOS (fjos.md §III).
+//
+// Fork. Each worker waits on a slot of its own (one cache line, a signal_word.hpp word whose
+// payload is the region generation). The master writes the region pointer, resets the join count,
+// and publishes generation g+1 into the slots with release exchanges: into every worker's slot
+// directly, or — for sleeping policies in teams of at least `tree_wakeup_min` — only into the
+// slots of its children in a binary tree (children of rank r are 2r+1 and 2r+2); each woken worker
+// first publishes into its own children's slots, then runs the region (FJOS's multicast: the
+// O(P) futex wake-ups are spread over the workers instead of serialised on the master).
+//
+// Join. The join word counts arrivals cumulatively (P-1 per region, in units of 2), so the master
+// never resets it. Each worker adds one arrival with an acq_rel fetch_add (fetch-and-add,
+// wait-free); the one that completes the region's count wakes the master only if the master set
+// the sleeper flag (and the master clears the flag when it wakes). The master spins, sleeps, or
+// spins then sleeps, per the policy.
+//
+// Memory ordering. The master writes every slot's region pointer (plain) before its first release
+// exchange; a worker's acquire load of its slot sees it, and happens-before is transitive along
+// tree edges (parent's acquire, then parent's release into the child's slot). Workers' writes
+// inside the region happen-before their acq_rel fetch_add; the fetch_adds form a release
+// sequence, so the master's acquire load that reads the target count sees all of them. A worker
+// cannot miss a generation: the next fork happens only after the join completed, i.e. after every
+// worker finished the previous region and went back to its slot.
+//
+// Barrier (inside a region): members fetch_add an arrival count (acq_rel); the last arriver resets
+// the count and publishes the next barrier generation; the others wait for the generation to
+// change. Each member reads the generation before arriving, so it cannot read the new one early.
+//
+// Between jobs: park() sets a flag that spinning workers poll (relaxed: it is only a hint to stop
+// spinning; correctness rests on the slot protocol), so they fall through to futex sleep and no
+// core spins at SCHED_FIFO while no job runs.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "rtpar/team.hpp"
+#include "platform/rt_thread.hpp"
+#include "runtime/team/signal_word.hpp"
+
+namespace rtpar {
+
+const char* to_string(WaitKind kind) noexcept {
+  switch (kind) {
+    case WaitKind::spin:
+      return "spin";
+    case WaitKind::block:
+      return "block";
+    case WaitKind::hybrid:
+      return "hybrid";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::uint32_t kGenerationStep = 2;  // payloads keep bit 0 free for the sleeper flag
+
+// Slot is one worker's activation record on a cache line of its own: the fork word and the region
+// to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
+// workers never share a line.
+struct alignas(64) Slot {
+  std::atomic<std::uint32_t> word{0};
+  FunctionRef<void(int)>* region = nullptr;  // written by the master before it publishes `word`
+};
+
+class ForkJoinTeam final : public Team {
+ public:
+  explicit ForkJoinTeam(const TeamConfig& config)
+      : size_(static_cast<int>(config.members.empty() ? 1 : config.members.size())),
+        slots_(static_cast<std::size_t>(size_)),
+        tree_(config.wait.kind != WaitKind::spin && size_ >= config.tree_wakeup_min) {
+    wait_.kind = config.wait.kind;
+    wait_.spin_ns = config.wait.spin_ns.count();
+    worker_wait_ = wait_;
+    worker_wait_.stop_spinning = &parked_;
+    workers_.reserve(static_cast<std::size_t>(size_ - 1));
+    try {
+      for (int rank = 1; rank < size_; ++rank) {
+        workers_.push_back(std::make_unique<detail::RtThread>(
+            config.members[static_cast<std::size_t>(rank)], [this, rank] { worker_loop(rank); }));
+      }
+    } catch (...) {
+      shutdown();
+      throw;
+    }
+  }
+
+  ~ForkJoinTeam() override { shutdown(); }
+
+  [[nodiscard]] int size() const noexcept override { return size_; }
+
+  void run(FunctionRef<void(int)> fn) override {
+    if (size_ == 1) {
+      fn(0);
+      return;
+    }
+    // Only store when it changes: an unconditional store would pull the line from spinning
+    // workers (who poll it) on every fork.
+    if (parked_.load(std::memory_order_relaxed) != 0) parked_.store(0, std::memory_order_relaxed);
+    for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = &fn;
+    generation_ += kGenerationStep;
+    const std::uint32_t target = join_target(generation_);
+    if (tree_) {
+      wake_children(0, generation_);
+    } else {
+      for (int r = 1; r < size_; ++r) detail::publish(slot(r), generation_);
+    }
+    fn(0);
+    const std::uint32_t joined = detail::wait_until(
+        join_, wait_, [target](std::uint32_t v) { return (v & ~detail::kSleeper) == target; });
+    // The master slept: clear its flag, or every later join would make a needless wake-up call.
+    if ((joined & detail::kSleeper) != 0) {
+      join_.fetch_and(~detail::kSleeper, std::memory_order_relaxed);
+    }
+  }
+
+  void barrier() override {
+    if (size_ == 1) return;
+    const std::uint32_t seen = barrier_gen_.load(std::memory_order_acquire) & ~detail::kSleeper;
+    if (barrier_count_.fetch_add(1, std::memory_order_acq_rel) ==
+        static_cast<std::uint32_t>(size_ - 1)) {
+      barrier_count_.store(0, std::memory_order_relaxed);
+      detail::publish(barrier_gen_, seen + kGenerationStep);
+      return;
+    }
+    detail::wait_change(barrier_gen_, seen, wait_);
+  }
+
+  void park() noexcept override { parked_.store(1, std::memory_order_relaxed); }
+
+  [[nodiscard]] std::vector<int> worker_tids() const override {
+    std::vector<int> out;
+    out.reserve(workers_.size());
+    for (const auto& w : workers_) out.push_back(w->tid());
+    return out;
+  }
+
+ private:
+  // join_target is the join word's payload once every worker finished the region of generation
+  // g: arrivals accumulate (P-1 per region, in units of 2), so the master never resets the word
+  // and a fork does not have to pull its cache line back. Modulo 2^32 on both sides: the value
+  // wraps consistently with the generation.
+  [[nodiscard]] std::uint32_t join_target(std::uint32_t g) const noexcept {
+    return (g >> 1) * static_cast<std::uint32_t>(size_ - 1) * kGenerationStep;
+  }
+
+  std::atomic<std::uint32_t>& slot(int rank) noexcept {
+    return slots_[static_cast<std::size_t>(rank)].word;
+  }
+
+  // wake_children publishes generation g into the slots of rank's children in the wake-up tree.
+  void wake_children(int rank, std::uint32_t g) noexcept {
+    for (int child = 2 * rank + 1; child <= 2 * rank + 2 && child < size_; ++child) {
+      detail::publish(slot(child), g);
+    }
+  }
+
+  void worker_loop(int rank) noexcept {
+    std::uint32_t seen = 0;
+    for (;;) {
+      seen = detail::wait_change(slot(rank), seen, worker_wait_) & ~detail::kSleeper;
+      if (stop_.load(std::memory_order_acquire)) return;
+      if (tree_) wake_children(rank, seen);
+      (*slots_[static_cast<std::size_t>(rank)].region)(rank);
+      const std::uint32_t before = join_.fetch_add(kGenerationStep, std::memory_order_acq_rel);
+      if (((before + kGenerationStep) & ~detail::kSleeper) == join_target(seen) &&
+          (before & detail::kSleeper) != 0) {
+        detail::futex_wake(join_, 1);
+      }
+    }
+  }
+
+  void shutdown() noexcept {
+    stop_.store(true, std::memory_order_release);
+    generation_ += kGenerationStep;
+    // Directly, not through the tree: workers leave without forwarding.
+    for (int r = 1; r < size_; ++r) detail::publish(slot(r), generation_);
+    for (auto& w : workers_) w->join();
+    workers_.clear();
+  }
+
+  const int size_;
+  std::vector<Slot> slots_;  // slots_[0] unused: the master does not wait for forks
+  const bool tree_;
+  detail::WaitSpec wait_;         // master's join wait and barrier waits
+  detail::WaitSpec worker_wait_;  // workers' fork wait: stops spinning when parked
+  std::uint32_t generation_ = 0;  // master-only
+  std::atomic<bool> stop_{false};
+  alignas(64) std::atomic<std::uint32_t> join_{0};
+  alignas(64) std::atomic<std::uint32_t> parked_{1};
+  alignas(64) std::atomic<std::uint32_t> barrier_count_{0};
+  alignas(64) std::atomic<std::uint32_t> barrier_gen_{0};
+  std::vector<std::unique_ptr<detail::RtThread>> workers_;
+};
+
+}  // namespace
+
+std::unique_ptr<Team> make_team(const TeamConfig& config) {
+  return std::make_unique<ForkJoinTeam>(config);
+}
+
+}  // namespace rtpar
