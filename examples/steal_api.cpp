@@ -6,9 +6,9 @@
 //
 //   ./steal_api [seconds]     (real-time if permitted, otherwise falls back to best effort)
 #include <rtpar/executor.hpp>
-#include <rtpar/report_io.hpp>
 #include <rtpar/steal.hpp>
 #include <rtpar/system.hpp>
+#include <rtpar/tools/report_io.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -2,8 +2,8 @@
 // task, run it for a while and print the report.
 //
 //   ./system_api [seconds]     (real-time if permitted, otherwise falls back to best effort)
-#include <rtpar/report_io.hpp>
 #include <rtpar/system.hpp>
+#include <rtpar/tools/report_io.hpp>
 
 #include <atomic>
 #include <chrono>

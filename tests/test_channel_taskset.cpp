@@ -10,6 +10,7 @@
 
 #include "rtpar/channel_set.hpp"
 #include "rtpar/system.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using namespace std::chrono_literals;
 

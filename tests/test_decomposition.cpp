@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/fbb_ffd.hpp"
+#include "analysis/bounds/segment_decomposition.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::Duration;

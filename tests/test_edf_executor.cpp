@@ -7,6 +7,7 @@
 #include "rtpar/executor.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/system.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using namespace std::chrono_literals;
 

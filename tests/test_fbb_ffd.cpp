@@ -17,6 +17,7 @@
 #include "analysis/bounds/fbb_ffd.hpp"
 #include "analysis/bounds/rbf.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using rtpar::FitKind;
 using rtpar::analysis::core_interference;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "rtpar/error.hpp"
-#include "rtpar/overhead.hpp"
+#include "rtpar/tools/calibrate.hpp"
 
 namespace {
 

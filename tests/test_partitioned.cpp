@@ -11,6 +11,7 @@
 
 #include "analysis/bounds/edf_demand.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::analysis::DemandTask;

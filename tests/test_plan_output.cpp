@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rtpar/plan.hpp"
-#include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 using json = nlohmann::json;
 using rtpar::Duration;

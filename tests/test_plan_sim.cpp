@@ -9,8 +9,8 @@
 
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/simulate.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 using rtpar::CoreScheduling;
 using rtpar::Duration;

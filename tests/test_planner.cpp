@@ -13,6 +13,7 @@
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using rtpar::Duration;
 using rtpar::Plan;

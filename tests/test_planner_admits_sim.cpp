@@ -16,9 +16,10 @@
 
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/report_io.hpp"
-#include "rtpar/simulate.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/report_io.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 using rtpar::Duration;
 using rtpar::Plan;

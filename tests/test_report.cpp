@@ -17,8 +17,8 @@
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
-#include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace {
 

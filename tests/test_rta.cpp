@@ -1,4 +1,5 @@
-// test_rta.cpp — exact fixed-priority response-time analysis on one core (src/analysis/bounds/rta.hpp).
+// test_rta.cpp — exact fixed-priority response-time analysis on one core
+// (src/analysis/bounds/rta.hpp).
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "analysis/bounds/rta.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using rtpar::Duration;
 using rtpar::Plan;

@@ -14,12 +14,13 @@
 #include <vector>
 
 #include "counting_allocator.hpp"
-#include "rtpar/report_io.hpp"
+#include "platform/rt_thread.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/report_io.hpp"
 #include "run_system.hpp"
-#include "platform/rt_thread.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::InputError;

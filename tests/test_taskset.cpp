@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "rtpar/executor.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/topology.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::InputError;
@@ -151,8 +152,8 @@ TEST_CASE("taskset: the segments kernel supplies work and span") {
   // Declared C and L must agree with the structure: planners read one or the other.
   const TaskSet declared = parse(task_doc("period = \"20ms\"\nwork = \"7ms\"\n" + segments));
   CHECK(declared.tasks.at(0).work == 7ms);
-  check_rejected({{task_doc("period = \"20ms\"\nwork = \"9ms\"\n" + segments), "task[0].work", 6,
-                   8, "disagrees with the segments"}});
+  check_rejected({{task_doc("period = \"20ms\"\nwork = \"9ms\"\n" + segments), "task[0].work", 6, 8,
+                   "disagrees with the segments"}});
   // A derived span that exceeds the declared work is reported at the kernel that derived it.
   check_rejected({{task_doc("period = \"20ms\"\nwork = \"1ms\"\n" + segments), "task[0].span", 7,
                    10, "must not exceed work"}});

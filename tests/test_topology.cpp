@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "rtpar/error.hpp"
-#include "rtpar/executor.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/taskset.hpp"
+#include "rtpar/tools/topology.hpp"
 
 TEST_CASE("topology: --target 40c4s is 4 sockets of 10 consecutive CPU ids") {
   const rtpar::Topology t = rtpar::parse_target("40c4s");

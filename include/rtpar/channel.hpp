@@ -22,32 +22,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "rtpar/channel_kind.hpp"
+
 namespace rtpar {
-
-// ChannelKind is the protocol a channel uses between its writer and its readers.
-enum class ChannelKind {
-  retry,          // sequence counter (the paper's timestamps): lock-free, a read may fail after
-                  // numtries attempts; a successful read is never torn
-  double_buffer,  // the paper's double buffer: wait-free, but a reader lapped twice by the writer
-                  // during one copy gets a torn value (kept on purpose, for comparison)
-  latest,         // N+2 buffers (Chen & Burns): wait-free reads and writes, never torn (default)
-  lock,           // a mutex with the priority-ceiling protocol and a global lock order (baseline)
-};
-
-// to_string names a kind as the task-set file spells it ("retry", "double_buffer", ...).
-const char* to_string(ChannelKind kind) noexcept;
-
-// parse_channel_kind is the inverse of to_string; nullopt for an unknown name.
-std::optional<ChannelKind> parse_channel_kind(std::string_view name) noexcept;
-
-// kMaxChannelBytes bounds a channel's payload size (1 GiB; 1 MB payloads are the design case).
-inline constexpr std::size_t kMaxChannelBytes = std::size_t{1} << 30;
-// kMaxChannelReaders bounds a channel's reader count (the latest kind keeps readers + 2 copies).
-inline constexpr int kMaxChannelReaders = 256;
-// kMaxExplicitLockRank bounds ChannelConfig::lock_rank; automatic ranks are handed out above it.
-inline constexpr std::int64_t kMaxExplicitLockRank = std::int64_t{1} << 40;
-// kMaxHeldChannelLocks bounds how many lock channels one thread may hold at once (ChannelHold).
-inline constexpr int kMaxHeldChannelLocks = 16;
 
 // ChannelConfig describes a channel; make_channel() validates it (see validate_channel_config).
 struct ChannelConfig {

@@ -10,9 +10,11 @@
 #include <string>
 
 #include "rtpar/channel_set.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/topology.hpp"  // online_cpus (declared here before the header tiers)
 
 namespace rtpar {
 
@@ -60,8 +62,5 @@ class TaskFailure : public std::runtime_error {
 // plan is not schedulable or names cores that are not online, EnvironmentError if real-time
 // scheduling is refused (and best_effort is false), TaskFailure if a task's code threw.
 RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config);
-
-// online_cpus lists the CPU ids this process may run on (its affinity mask), ascending.
-std::vector<int> online_cpus();
 
 }  // namespace rtpar

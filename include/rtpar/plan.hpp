@@ -61,49 +61,8 @@ struct Plan {
   std::vector<std::string> notes;  // plan-wide remarks (e.g. cores missing in total)
 };
 
-// Topology is the machine a plan is made for: CPU ids grouped by socket (rtpar/topology.hpp).
-struct Topology;
-struct OverheadProfile;
-
-// MeasuredTask is one task's online work/span measurement from a run (report.json of `rtpar run
-// --out`, runtime = "steal"): the largest values over its profiled jobs.
-struct MeasuredTask {
-  std::string name;
-  std::int64_t jobs = 0;                  // profiled jobs the maxima are taken over
-  std::int64_t work_max_ns = 0;           // largest measured work
-  std::int64_t burdened_span_max_ns = 0;  // largest measured burdened span L̂
-};
-
-// MeasuredProfile is every measured task of one report, and where it came from.
-struct MeasuredProfile {
-  std::string source;  // the report's path, quoted in plan notes
-  std::vector<MeasuredTask> tasks;
-};
-
-// PlanOptions are inputs to planning that are not part of the task set.
-struct PlanOptions {
-  const OverheadProfile* overhead = nullptr;  // measured fork/join costs (fork-join-rta)
-  const Topology* target = nullptr;           // analyse for this machine instead of the file's
-  // measured: federated-ws sizes each measured task with C = max(declared C, measured work) and
-  // L̂ = max(declared L, measured burdened span) (rtws.md §V-B: eq. 3 takes the burdened span).
-  const MeasuredProfile* measured = nullptr;
-};
-
-// plan_taskset runs the planner named by set.system.planner. It never touches threads.
-Plan plan_taskset(const TaskSet& set, const PlanOptions& options = {});
-// plan_with runs a given planner on the set, whatever the file names.
-Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options = {});
-
-// plan_federated implements Li et al. ECRTS'14 federated scheduling (docs/analysis.md).
-Plan plan_federated(const TaskSet& set);
-
-// plan_federated_ws implements federated scheduling with work-stealing overhead (rtws.md §V-B).
-Plan plan_federated_ws(const TaskSet& set);
-// plan_decomposition implements RT-OpenMP's decomposition + FBB-FFD (rt-openmp.md §IV-A).
-Plan plan_decomposition(const TaskSet& set, const PlanOptions& options);
-// plan_fork_join_rta implements FJOS's RTA-driven greedy assignment (fjos.md §V–VII).
-Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options);
-// plan_partitioned implements OpenMP-RT partitioned EDF / fixed priority (openmp-rt.md §3.2–3.3).
-Plan plan_partitioned(const TaskSet& set, const PlanOptions& options);
-
 }  // namespace rtpar
+
+// Compatibility: the planner entry points were declared here before the header tiers; they live in
+// rtpar/tools/planners.hpp now, which only adds declarations over this header.
+#include "rtpar/tools/planners.hpp"  // IWYU pragma: export

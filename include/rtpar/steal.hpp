@@ -23,9 +23,9 @@
 #include <utility>
 #include <vector>
 
+#include "rtpar/detail/steal_worker.hpp"
 #include "rtpar/function_ref.hpp"
 #include "rtpar/steal_config.hpp"
-#include "rtpar/steal_worker.hpp"
 #include "rtpar/thread_config.hpp"
 
 namespace rtpar::steal {

@@ -8,6 +8,7 @@
 
 #include "rtpar/channel_set.hpp"
 #include "rtpar/executor.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"

@@ -7,41 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "rtpar/channel.hpp"
+#include "rtpar/channel_kind.hpp"
 #include "rtpar/error.hpp"
-#include "rtpar/kernel.hpp"
 #include "rtpar/steal_config.hpp"
+#include "rtpar/task_kinds.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/wait_policy.hpp"
 
 namespace rtpar {
 
-// PlannerKind selects the admission-control algorithm.
-enum class PlannerKind {
-  federated,      // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
-  federated_ws,   // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
-  decomposition,  // rt-openmp.md §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
-  fork_join_rta,  // fjos.md §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
-  partitioned,    // openmp-rt.md §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
-};
-
-// FitKind is the bin-packing heuristic of the decomposition planner (system.fit).
-enum class FitKind {
-  fbb_ffd,    // Fisher–Baruah–Baker first-fit decreasing with the offset-aware RBF* (default)
-  first_fit,  // first core whose density/RBF test passes, strands in deadline order
-  worst_fit,  // the least-loaded core that passes
-};
-
-// OverrunPolicy says what happens to releases that pass while the previous job is still running.
-enum class OverrunPolicy {
-  queue,  // late jobs run back to back, each keeping its own release time (default)
-  skip,   // releases that passed while the previous job ran are dropped and counted
-};
-
-// RuntimeKind names the parallel runtime that runs a task's jobs.
-enum class RuntimeKind {
-  team,   // fork/join team over the task's cores
-  steal,  // work-stealing runtime over the task's cores (rtpar/steal.hpp)
-};
+// Kernel is a task's job code (rtpar/ext/kernel.hpp); the model only holds a pointer to it, so
+// that planning does not depend on the runtime the code runs on.
+class Kernel;
 
 // SegmentSpec is one segment of a parallel-synchronous task ([[task.segment]]): `strands`
 // independent strands of `length` each, all released together once the previous segment is done.
@@ -141,11 +118,5 @@ TaskSet parse_taskset(std::string_view text, const std::string& source);
 // Throws InputError (with field paths, and locations when known). Task code is not required here
 // (planning needs none); the executor refuses a task without code.
 void validate_taskset(const TaskSet& set);
-
-// to_string names planners, overrun policies and runtimes as the file spells them.
-const char* to_string(PlannerKind kind) noexcept;
-const char* to_string(OverrunPolicy policy) noexcept;
-const char* to_string(RuntimeKind kind) noexcept;
-const char* to_string(FitKind kind) noexcept;
 
 }  // namespace rtpar

@@ -1,5 +1,5 @@
 // job_context.cpp — JobContext::run_parallel: one work-stealing run inside a job, and its profile.
-#include "rtpar/kernel.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/steal.hpp"
 
 namespace rtpar {

@@ -1,5 +1,6 @@
 // system.cpp — see rtpar/system.hpp.
 #include "rtpar/system.hpp"
+#include "rtpar/tools/planners.hpp"
 
 #include <algorithm>
 #include <memory>

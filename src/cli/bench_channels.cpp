@@ -16,7 +16,7 @@
 #include "cli/channels_fig3.hpp"
 #include "cli/channels_fig4.hpp"
 #include "cli/commands.hpp"
-#include "report/table.hpp"
+#include "core/table.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 

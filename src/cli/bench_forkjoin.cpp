@@ -33,7 +33,7 @@
 #include "common/rt_throttle.hpp"
 #include "common/samples_csv.hpp"
 #include "common/steal.hpp"
-#include "report/table.hpp"
+#include "core/table.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 

@@ -25,7 +25,7 @@
 #include "cli/commands.hpp"
 #include "cli/latency_barrier.hpp"
 #include "cli/latency_sched.hpp"
-#include "report/table.hpp"
+#include "core/table.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/report.hpp"

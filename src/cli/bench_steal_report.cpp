@@ -10,7 +10,7 @@
 #include <fmt/core.h>
 
 #include "cli/bench_steal.hpp"
-#include "report/table.hpp"
+#include "core/table.hpp"
 
 namespace rtpar::cli {
 

@@ -9,10 +9,10 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "platform/rt_thread.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
-#include "rtpar/overhead.hpp"
-#include "platform/rt_thread.hpp"
+#include "rtpar/tools/calibrate.hpp"
 
 namespace rtpar::cli {
 

@@ -13,10 +13,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/plan_options.hpp"
-#include "report/table.hpp"
+#include "core/table.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar::cli {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "rtpar/error.hpp"
-#include "rtpar/report_io.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar::cli {
 

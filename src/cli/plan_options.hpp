@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "rtpar/overhead.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar::cli {
 

@@ -13,8 +13,9 @@
 
 #include "cli/commands.hpp"
 #include "rtpar/executor.hpp"
-#include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar::cli {
 

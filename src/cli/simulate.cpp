@@ -12,9 +12,10 @@
 #include "cli/plan_options.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/simulate.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 namespace rtpar::cli {
 

@@ -9,7 +9,7 @@
 
 #include <toml++/toml.h>
 
-#include "rtpar/kernel.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::kernels {

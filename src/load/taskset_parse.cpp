@@ -17,14 +17,15 @@
 
 #include <toml++/toml.h>
 
+#include "core/names.hpp"
 #include "kernels/builtin.hpp"
 #include "kernels/registry.hpp"
 #include "load/channel_parse.hpp"
 #include "load/structure_parse.hpp"
-#include "model/taskset_check.hpp"
 #include "load/toml_fields.hpp"
-#include "rtpar/executor.hpp"
+#include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar {
 
@@ -83,18 +84,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
     reader.fail(cores, "cores", "expected an array of CPU ids like [0, 1, 2] or a core count");
   }
 
-  static constexpr std::pair<std::string_view, PlannerKind> kPlanners[] = {
-      {"federated", PlannerKind::federated},
-      {"federated-ws", PlannerKind::federated_ws},
-      {"decomposition", PlannerKind::decomposition},
-      {"fork-join-rta", PlannerKind::fork_join_rta},
-      {"partitioned", PlannerKind::partitioned}};
-  spec.planner = parse_choice(reader, "planner", kPlanners).value_or(PlannerKind::federated);
-  static constexpr std::pair<std::string_view, FitKind> kFits[] = {
-      {"fbb-ffd", FitKind::fbb_ffd},
-      {"first-fit", FitKind::first_fit},
-      {"worst-fit", FitKind::worst_fit}};
-  spec.fit = parse_choice(reader, "fit", kFits).value_or(FitKind::fbb_ffd);
+  spec.planner = parse_choice(reader, "planner", names::kPlanners).value_or(PlannerKind::federated);
+  spec.fit = parse_choice(reader, "fit", names::kFits).value_or(FitKind::fbb_ffd);
   if (const auto sockets = reader.integer("sockets")) spec.sockets = clamp_to_int(*sockets);
   spec.fork_join_overhead = reader.duration("fork_join_overhead").value_or(Duration::zero());
 
@@ -189,15 +180,9 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
   const auto span = reader.duration("span");
   if (const auto priority = reader.integer("priority")) task.priority = clamp_to_int(*priority);
 
-  static constexpr std::pair<std::string_view, RuntimeKind> kRuntimes[] = {
-      {"team", RuntimeKind::team}, {"steal", RuntimeKind::steal}};
-  task.runtime = parse_choice(reader, "runtime", kRuntimes).value_or(RuntimeKind::team);
-  static constexpr std::pair<std::string_view, OverrunPolicy> kOverruns[] = {
-      {"queue", OverrunPolicy::queue}, {"skip", OverrunPolicy::skip}};
-  task.overrun = parse_choice(reader, "overrun", kOverruns).value_or(OverrunPolicy::queue);
-  static constexpr std::pair<std::string_view, WaitKind> kWaits[] = {
-      {"spin", WaitKind::spin}, {"block", WaitKind::block}, {"hybrid", WaitKind::hybrid}};
-  task.wait.kind = parse_choice(reader, "wait", kWaits).value_or(WaitKind::hybrid);
+  task.runtime = parse_choice(reader, "runtime", names::kRuntimes).value_or(RuntimeKind::team);
+  task.overrun = parse_choice(reader, "overrun", names::kOverruns).value_or(OverrunPolicy::queue);
+  task.wait.kind = parse_choice(reader, "wait", names::kWaits).value_or(WaitKind::hybrid);
   if (const auto spin = reader.duration("wait_spin")) {
     if (task.wait.kind != WaitKind::hybrid) {
       reader.fail(reader.node("wait_spin"), "wait_spin", "only applies to wait = \"hybrid\"");

@@ -1,5 +1,5 @@
 // topology.cpp — see rtpar/topology.hpp.
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/topology.hpp"
 
 #include <hwloc.h>
 
@@ -7,10 +7,23 @@
 #include <charconv>
 #include <string>
 
+#include <sched.h>
 #include "rtpar/error.hpp"
-#include "rtpar/executor.hpp"
+
+#include <vector>
 
 namespace rtpar {
+
+std::vector<int> online_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
+}
 
 std::vector<int> Topology::cpus() const {
   std::vector<int> all;
@@ -92,21 +105,6 @@ Topology parse_target(std::string_view spec) {
     std::vector<int> ids;
     for (int c = 0; c < per; ++c) ids.push_back(s * per + c);
     t.sockets.push_back(std::move(ids));
-  }
-  return t;
-}
-
-Topology system_topology(const SystemSpec& system) {
-  Topology t;
-  const std::size_t n = system.cores.size();
-  const std::size_t s = std::clamp<std::size_t>(static_cast<std::size_t>(system.sockets), 1,
-                                                std::max<std::size_t>(n, 1));
-  std::size_t next = 0;
-  for (std::size_t k = 0; k < s && next < n; ++k) {
-    const std::size_t count = n / s + (k < n % s ? 1 : 0);
-    t.sockets.emplace_back(system.cores.begin() + static_cast<std::ptrdiff_t>(next),
-                           system.cores.begin() + static_cast<std::ptrdiff_t>(next + count));
-    next += count;
   }
   return t;
 }

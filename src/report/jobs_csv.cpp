@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "rtpar/report.hpp"
-#include "rtpar/report_io.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar {
 namespace {

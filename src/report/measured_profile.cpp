@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "rtpar/error.hpp"
-#include "rtpar/report_io.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar {
 namespace {

@@ -10,12 +10,12 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include "report/table.hpp"
+#include "core/table.hpp"
 
 #include "rtpar/plan.hpp"
-#include "rtpar/report_io.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar {
 namespace {

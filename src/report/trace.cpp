@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rtpar/report.hpp"
-#include "rtpar/report_io.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "rtpar/error.hpp"
 #include "rtpar/report.hpp"
-#include "rtpar/report_io.hpp"
+#include "rtpar/tools/report_io.hpp"
 
 namespace rtpar {
 namespace {

@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "rtpar/simulate.hpp"
+#include "rtpar/tools/simulate.hpp"
 #include "sim/sim_model.hpp"
 
 namespace rtpar::sim {

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/table.hpp"
-#include "rtpar/simulate.hpp"
+#include "core/table.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 namespace rtpar {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "rtpar/error.hpp"
-#include "rtpar/simulate.hpp"
+#include "rtpar/tools/simulate.hpp"
 #include "sim/engine.hpp"
 #include "sim/sim_model.hpp"
 

@@ -14,14 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/fbb_ffd.hpp"
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/priorities.hpp"
+#include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/stages.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar {
 

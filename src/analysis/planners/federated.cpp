@@ -11,6 +11,7 @@
 #include "analysis/planners/federated_common.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar {
 namespace {

@@ -14,6 +14,7 @@
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/priorities.hpp"
 #include "model/taskset_check.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar::analysis {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar::analysis {
 

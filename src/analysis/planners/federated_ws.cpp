@@ -13,6 +13,7 @@
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar {
 namespace {

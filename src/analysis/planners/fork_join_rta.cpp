@@ -26,9 +26,10 @@
 #include "analysis/bounds/fork_join_stage_rta.hpp"
 #include "analysis/bounds/stages.hpp"
 #include "model/taskset_check.hpp"
-#include "rtpar/overhead.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar {
 

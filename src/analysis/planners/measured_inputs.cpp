@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "rtpar/time.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar::analysis {
 

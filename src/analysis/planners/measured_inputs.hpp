@@ -6,13 +6,15 @@
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar::analysis {
 
 // with_measured copies set, raising each measured task's span L to max(L, measured burdened span
-// L̂) and its work C to max(C, measured work, the new L), and appends one note per task it changed or could not
-// find to `notes`. Taking the maximum keeps the analysis conservative: a short measurement run
-// cannot lower what the user declared (rtws.md §V-B sizes cores with the burdened span L̂).
+// L̂) and its work C to max(C, measured work, the new L), and appends one note per task it changed
+// or could not find to `notes`. Taking the maximum keeps the analysis conservative: a short
+// measurement run cannot lower what the user declared (rtws.md §V-B sizes cores with the burdened
+// span L̂).
 TaskSet with_measured(const TaskSet& set, const MeasuredProfile& measured,
                       std::vector<std::string>& notes);
 

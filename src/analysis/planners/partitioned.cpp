@@ -40,6 +40,7 @@
 #include "analysis/bounds/light_first_fit.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar {
 

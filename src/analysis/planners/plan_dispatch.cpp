@@ -5,7 +5,8 @@
 #include "analysis/planners/measured_inputs.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
-#include "rtpar/topology.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar {
 

@@ -3,33 +3,11 @@
 #include <string>
 #include <utility>
 
-#include "runtime/channel/channel_base.hpp"
 #include "rtpar/channel.hpp"
 #include "rtpar/error.hpp"
+#include "runtime/channel/channel_base.hpp"
 
 namespace rtpar {
-
-const char* to_string(ChannelKind kind) noexcept {
-  switch (kind) {
-    case ChannelKind::retry:
-      return "retry";
-    case ChannelKind::double_buffer:
-      return "double_buffer";
-    case ChannelKind::latest:
-      return "latest";
-    case ChannelKind::lock:
-      return "lock";
-  }
-  return "?";
-}
-
-std::optional<ChannelKind> parse_channel_kind(std::string_view name) noexcept {
-  for (ChannelKind kind :
-       {ChannelKind::retry, ChannelKind::double_buffer, ChannelKind::latest, ChannelKind::lock}) {
-    if (name == to_string(kind)) return kind;
-  }
-  return std::nullopt;
-}
 
 namespace {
 

@@ -15,9 +15,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/executor/edf_band.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
+#include "runtime/executor/edf_band.hpp"
 #include "runtime/executor/task_runner.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -29,17 +29,6 @@
 #endif
 
 namespace rtpar {
-
-std::vector<int> online_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  }
-  return cpus;
-}
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"

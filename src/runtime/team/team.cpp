@@ -34,23 +34,11 @@
 #include <memory>
 #include <vector>
 
-#include "rtpar/team.hpp"
 #include "platform/rt_thread.hpp"
+#include "rtpar/team.hpp"
 #include "runtime/team/signal_word.hpp"
 
 namespace rtpar {
-
-const char* to_string(WaitKind kind) noexcept {
-  switch (kind) {
-    case WaitKind::spin:
-      return "spin";
-    case WaitKind::block:
-      return "block";
-    case WaitKind::hybrid:
-      return "hybrid";
-  }
-  return "?";
-}
 
 namespace {
 

@@ -1,5 +1,5 @@
 // table.cpp — see table.hpp.
-#include "report/table.hpp"
+#include "core/table.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,6 @@
-// overhead.cpp — measuring fork/join cost and storing it for the analysis side.
-#include "rtpar/overhead.hpp"
-
-#include <time.h>
+// overhead_profile.cpp — overhead profiles: the bound an analysis charges per fork, and the JSON
+// file `rtpar calibrate --out` writes (measuring is runtime/team/fork_join_cost.cpp).
+#include "rtpar/tools/overhead.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -9,45 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/names.hpp"
 #include "rtpar/error.hpp"
-#include "rtpar/report.hpp"
 
 namespace rtpar {
-
-ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bool parked) {
-  auto team = make_team(config);
-  const int warmup = std::min(iterations, 1000);
-  for (int i = 0; i < warmup; ++i) team->run([](int) {});
-  std::vector<std::int64_t> samples(static_cast<std::size_t>(iterations));
-  for (auto& s : samples) {
-    if (parked) {
-      team->park();
-      // Sleep (never spin: the master may run at SCHED_FIFO) long enough for spinning workers
-      // to notice the park and fall asleep, so that the fork really has to wake them.
-      const std::int64_t nap = config.wait.spin_ns.count() + 50'000;
-      const timespec ts{0, static_cast<long>(nap)};
-      nanosleep(&ts, nullptr);
-    }
-    const std::int64_t start = monotonic_now();
-    team->run([](int) {});
-    s = monotonic_now() - start;
-  }
-  team->park();
-  std::sort(samples.begin(), samples.end());
-  ForkJoinCost cost;
-  cost.threads = team->size();
-  cost.wait = config.wait.kind;
-  cost.parked = parked;
-  cost.samples = iterations;
-  double sum = 0;
-  for (std::int64_t s : samples) sum += static_cast<double>(s);
-  cost.mean_ns = samples.empty() ? 0 : sum / static_cast<double>(samples.size());
-  cost.p50_ns = percentile(samples, 0.50);
-  cost.p99_ns = percentile(samples, 0.99);
-  cost.p999_ns = percentile(samples, 0.999);
-  cost.max_ns = samples.empty() ? 0 : samples.back();
-  return cost;
-}
 
 std::int64_t OverheadProfile::fork_join_bound(int threads, WaitKind wait) const {
   int best_size = -1;
@@ -92,12 +56,8 @@ OverheadProfile load_overhead_profile(const std::string& path) {
     for (const nlohmann::json& e : doc.at("fork_join")) {
       ForkJoinCost c;
       const std::string wait = e.at("wait").get<std::string>();
-      if (wait == "spin") {
-        c.wait = WaitKind::spin;
-      } else if (wait == "block") {
-        c.wait = WaitKind::block;
-      } else if (wait == "hybrid") {
-        c.wait = WaitKind::hybrid;
+      if (const auto kind = names::value_of(names::kWaits, wait)) {
+        c.wait = *kind;
       } else {
         throw InputError(SourceLocation{path, 0, 0}, "fork_join[" + std::to_string(i) + "].wait",
                          "unknown wait policy '" + wait + "'");

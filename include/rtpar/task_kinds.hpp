@@ -1,0 +1,41 @@
+// rtpar/task_kinds.hpp — the enumerations of the task-set format (planner, fit, overrun policy,
+// runtime) and their spellings. One name table per enum lives in src/core/names.hpp.
+#pragma once
+
+namespace rtpar {
+
+// PlannerKind selects the admission-control algorithm.
+enum class PlannerKind {
+  federated,      // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
+  federated_ws,   // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
+  decomposition,  // rt-openmp.md §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
+  fork_join_rta,  // fjos.md §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
+  partitioned,    // openmp-rt.md §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
+};
+
+// FitKind is the bin-packing heuristic of the decomposition planner (system.fit).
+enum class FitKind {
+  fbb_ffd,    // Fisher–Baruah–Baker first-fit decreasing with the offset-aware RBF* (default)
+  first_fit,  // first core whose density/RBF test passes, strands in deadline order
+  worst_fit,  // the least-loaded core that passes
+};
+
+// OverrunPolicy says what happens to releases that pass while the previous job is still running.
+enum class OverrunPolicy {
+  queue,  // late jobs run back to back, each keeping its own release time (default)
+  skip,   // releases that passed while the previous job ran are dropped and counted
+};
+
+// RuntimeKind names the parallel runtime that runs a task's jobs.
+enum class RuntimeKind {
+  team,   // fork/join team over the task's cores
+  steal,  // work-stealing runtime over the task's cores (rtpar/steal.hpp)
+};
+
+// to_string names planners, overrun policies and runtimes as the file spells them.
+const char* to_string(PlannerKind kind) noexcept;
+const char* to_string(OverrunPolicy policy) noexcept;
+const char* to_string(RuntimeKind kind) noexcept;
+const char* to_string(FitKind kind) noexcept;
+
+}  // namespace rtpar

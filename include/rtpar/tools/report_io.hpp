@@ -1,0 +1,46 @@
+// rtpar/tools/report_io.hpp — rendering Plans and RunReports for people (tables) and programs
+// (JSON, CSV, Chrome trace events). Schemas are documented in docs/cli.md.
+#pragma once
+
+#include <string>
+
+#include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
+#include "rtpar/taskset.hpp"
+
+namespace rtpar {
+
+// plan_json renders the `rtpar check --json` document for a plan.
+std::string plan_json(const Plan& plan, const TaskSet& set);
+
+// plan_table renders the plan as an aligned, human-readable table (with the verdict and reasons).
+std::string plan_table(const Plan& plan, const TaskSet& set);
+
+// run_json renders the `rtpar run --json` document (duration and per-task statistics).
+std::string run_json(const RunReport& report);
+
+// stats_table renders the per-task summary table printed at the end of `rtpar run`.
+std::string stats_table(const RunReport& report);
+
+// jobs_csv renders one row per job:
+// task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed.
+std::string jobs_csv(const RunReport& report);
+
+// trace_json renders the run in Chrome trace-event format (opens in ui.perfetto.dev): each job is
+// a complete event on its task's master thread, releases and misses are instant events.
+std::string trace_json(const RunReport& report);
+
+// report_json renders report.json: the run_json content plus the plan, run flags and environment.
+std::string report_json(const RunReport& report);
+
+// write_report_dir writes report.json, jobs.csv and trace.json into dir (created if missing).
+// Each file is written to a temporary name and renamed, so no half-written report is left behind.
+// Throws InputError if dir cannot be created or written.
+void write_report_dir(const RunReport& report, const std::string& dir);
+
+// load_measured_profile reads the per-task work and burdened span maxima from a report.json (tasks
+// without a measurement are skipped). Throws InputError naming the file and the field for an
+// unreadable or malformed report (exit status 2).
+MeasuredProfile load_measured_profile(const std::string& path);
+
+}  // namespace rtpar
