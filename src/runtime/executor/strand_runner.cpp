@@ -43,6 +43,7 @@
 
 #include "rtpar/cpu_relax.hpp"
 #include "platform/futex.hpp"
+#include "platform/spin_wait.hpp"
 #include "runtime/executor/task_runner.hpp"
 
 namespace rtpar::detail {
@@ -184,8 +185,6 @@ void StrandRunner::set_priority(Member& member, int priority) noexcept {
 void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   Gate& gate = gates_[s];
   const std::uint32_t target = gate.participants * runs;
-  std::uint32_t seen = gate.done.load(std::memory_order_acquire);
-  if (reached(seen, target)) return;
   // Spin first, then sleep. `hybrid` spins spin_ns. `spin` spins at most the segment's makespan
   // (its longest strand list): unbounded spinning at SCHED_FIFO can live-lock two tasks whose
   // members each spin on one core waiting for a lower-priority strand the other's spinner starves;
@@ -194,16 +193,16 @@ void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   const std::int64_t spin_for = kind == WaitKind::hybrid ? task_.wait.spin_ns.count()
                                 : kind == WaitKind::spin ? gate.spin_cap_ns
                                                          : 0;
-  if (spin_for > 0) {
-    const std::int64_t spin_until = monotonic_now() + spin_for;
-    do {
-      cpu_relax();
-      seen = gate.done.load(std::memory_order_acquire);
-      if (reached(seen, target)) return;
-    } while (monotonic_now() < spin_until);
+  // acquire (here and below): pairs with the arrivals' acq_rel fetch_adds (one release
+  // sequence), so a member that sees the gate complete sees every effect of segment s.
+  // The clock is read every round (clock_every = 1), as the gate always has.
+  if (spin_for > 0 &&
+      spin_until([&] { return reached(gate.done.load(std::memory_order_acquire), target); },
+                 spin_for, NeverGiveUp{}, 1)) {
+    return;
   }
   for (;;) {
-    seen = gate.done.load(std::memory_order_acquire);
+    const std::uint32_t seen = gate.done.load(std::memory_order_acquire);
     if (reached(seen, target)) return;
     futex_wait(gate.done, seen);
   }
