@@ -54,11 +54,8 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     steal::PoolConfig pool;
     pool.workers = team.members;
     pool.budget = task.steal;
-    // Spinning after a run is free only on cores nobody else uses (federated heavy tasks). On
-    // shared cores (light tasks, partitioned places) it would delay the other tasks there by up
-    // to idle_spin_ns per job, an interference no planner charges: sleep at once instead.
-    const bool dedicated = placement.heavy && placement.thread_cores.empty();
-    if (!dedicated) pool.budget.idle_spin_ns = 0;
+    // The plan decides whether the workers may spin between runs (TaskPlan::dedicated_cores).
+    if (!placement.dedicated_cores) pool.budget.idle_spin_ns = 0;
     pool_ = std::make_unique<steal::Pool>(std::move(pool));
   } else {
     team_ = make_team(team);
