@@ -46,6 +46,13 @@ struct TaskPlan {
   // thread_cores is the CPU of each thread of the task's team, master first. Empty means one
   // thread per entry of `cores` (federated). Partitioned: `threads` threads spread over places.
   std::vector<int> thread_cores;
+  // dedicated_cores says no other task runs on the task's cores: the federated planners set it
+  // for the heavy tasks they give cores of their own; light tasks, partitioned places and
+  // strand-level plans share cores (false). The executor only applies it: a steal pool's workers
+  // spin up to steal.idle_spin between runs on dedicated cores, and sleep at once on shared ones,
+  // where a spin would delay the other tasks there by up to idle_spin per job (an interference no
+  // planner charges). Not part of the JSON outputs.
+  bool dedicated_cores = false;
   // segments is the strand-level placement (decomposition, fork-join-rta); empty otherwise. When
   // present, the executor runs the task with one pinned thread per distinct core of the strands,
   // each running only its strands (docs/internals/dispatcher.md).

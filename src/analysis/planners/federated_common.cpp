@@ -128,6 +128,7 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
     tp.cores.assign(plan.cores.begin() + static_cast<std::ptrdiff_t>(next_free),
                     plan.cores.begin() + static_cast<std::ptrdiff_t>(next_free + s.cores_needed));
     next_free += static_cast<std::size_t>(s.cores_needed);
+    tp.dedicated_cores = true;  // nothing else is placed on a heavy task's cores
     tp.response_bound_ns = s.response_bound_ns;
     tp.expected_response_ns = s.expected_response_ns;
   }

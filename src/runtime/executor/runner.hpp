@@ -5,7 +5,6 @@
 // (decomposition, fork-join-rta). make_runner picks one from the plan.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -14,6 +13,8 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
+#include "runtime/executor/job_log.hpp"
+#include "runtime/executor/release_loop.hpp"
 #include "runtime/executor/run_control.hpp"
 
 namespace rtpar {
@@ -21,13 +22,6 @@ class Endpoint;
 }
 
 namespace rtpar::detail {
-
-// TaskCounters are read by the progress display while the master updates them (relaxed: they are
-// statistics, not synchronisation).
-struct TaskCounters {
-  alignas(64) std::atomic<std::int64_t> jobs{0};
-  std::atomic<std::int64_t> misses{0};
-};
 
 // Runner owns everything one task needs at run time, all allocated when it is constructed.
 class Runner {
@@ -43,6 +37,33 @@ class Runner {
   [[nodiscard]] virtual const TaskCounters& counters() const noexcept = 0;
   // failure is the exception the task's code threw, if any (the task stopped releasing then).
   [[nodiscard]] virtual std::exception_ptr failure() const noexcept = 0;
+};
+
+// RunnerBase is what every runner keeps: the task, its plan, the run's control words, the task's
+// channel endpoint, its release loop, its job log and the exception its code threw.
+class RunnerBase : public Runner {
+ public:
+  [[nodiscard]] const TaskCounters& counters() const noexcept final { return log_.counters(); }
+  [[nodiscard]] std::exception_ptr failure() const noexcept final { return failure_; }
+
+ protected:
+  // RunnerBase preallocates `record_capacity` job records.
+  RunnerBase(const TaskSpec& task, const TaskPlan& placement, std::int64_t record_capacity,
+             RunControl& control, Endpoint* channels)
+      : task_(task),
+        placement_(placement),
+        control_(control),
+        channels_(channels),
+        releases_(task, control),
+        log_(record_capacity, task.deadline.count()) {}
+
+  const TaskSpec& task_;
+  const TaskPlan& placement_;
+  RunControl& control_;
+  Endpoint* channels_;
+  ReleaseLoop releases_;  // next() by one thread at a time (the master, or a job's closer)
+  JobLog log_;            // recorded by one thread at a time, read after join
+  std::exception_ptr failure_;
 };
 
 // make_runner builds the runner the plan asks for: a StrandRunner when placement has segments,

@@ -23,7 +23,8 @@
 // member's reads of release_/index_ and the winner's store of job_start_; it may therefore
 // overwrite release_/index_ and read job_start_ (relaxed suffices: the chain orders it). The
 // publication store of job_ heads a release sequence that includes the commit CAS, so a member
-// that reads either value sees release_/index_. Records, counters and skipped_ are written only by
+// that reads either value sees release_/index_. The job log and the skip count (log_, releases_)
+// are written only by
 // closers, one job after another (each closer happens-after the previous one through the
 // publication), and read after join().
 // Gates count cumulatively (participants · runs mod 2^32) instead of being reset, so no member can
@@ -34,15 +35,13 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <map>
 #include <string>
 
-#include "rtpar/cpu_relax.hpp"
 #include "platform/futex.hpp"
+#include "platform/spin_wait.hpp"
 #include "runtime/executor/task_runner.hpp"
 
 namespace rtpar::detail {
@@ -64,23 +63,11 @@ bool reached(std::uint32_t value, std::uint32_t target) {
   return static_cast<std::int32_t>(value - target) >= 0;
 }
 
-// sleep_until sleeps the calling thread until the absolute CLOCK_MONOTONIC time `when` (ns).
-void sleep_until(std::int64_t when) noexcept {
-  timespec ts{};
-  ts.tv_sec = when / 1'000'000'000;
-  ts.tv_nsec = when % 1'000'000'000;
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
 }  // namespace
 
 StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
                            std::int64_t record_capacity, RunControl& control, Endpoint* channels)
-    : task_(task),
-      placement_(placement),
-      control_(control),
-      channels_(channels),
+    : RunnerBase(task, placement, record_capacity, control, channels),
       best_effort_(best_effort),
       gates_(placement.segments.size()) {
   if (!task.code || !task.code->supports_strands()) {
@@ -136,7 +123,6 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
     }
     gates_[s].spin_cap_ns = busiest;
   }
-  records_.resize(static_cast<std::size_t>(record_capacity));
   KernelSetup setup;
   setup.work = task.work;
   setup.span = task.span;
@@ -184,8 +170,6 @@ void StrandRunner::set_priority(Member& member, int priority) noexcept {
 void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   Gate& gate = gates_[s];
   const std::uint32_t target = gate.participants * runs;
-  std::uint32_t seen = gate.done.load(std::memory_order_acquire);
-  if (reached(seen, target)) return;
   // Spin first, then sleep. `hybrid` spins spin_ns. `spin` spins at most the segment's makespan
   // (its longest strand list): unbounded spinning at SCHED_FIFO can live-lock two tasks whose
   // members each spin on one core waiting for a lower-priority strand the other's spinner starves;
@@ -194,16 +178,16 @@ void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   const std::int64_t spin_for = kind == WaitKind::hybrid ? task_.wait.spin_ns.count()
                                 : kind == WaitKind::spin ? gate.spin_cap_ns
                                                          : 0;
-  if (spin_for > 0) {
-    const std::int64_t spin_until = monotonic_now() + spin_for;
-    do {
-      cpu_relax();
-      seen = gate.done.load(std::memory_order_acquire);
-      if (reached(seen, target)) return;
-    } while (monotonic_now() < spin_until);
+  // acquire (here and below): pairs with the arrivals' acq_rel fetch_adds (one release
+  // sequence), so a member that sees the gate complete sees every effect of segment s.
+  // The clock is read every round (clock_every = 1), as the gate always has.
+  if (spin_for > 0 &&
+      spin_until([&] { return reached(gate.done.load(std::memory_order_acquire), target); },
+                 spin_for, NeverGiveUp{}, 1)) {
+    return;
   }
   for (;;) {
-    seen = gate.done.load(std::memory_order_acquire);
+    const std::uint32_t seen = gate.done.load(std::memory_order_acquire);
     if (reached(seen, target)) return;
     futex_wait(gate.done, seen);
   }
@@ -217,11 +201,7 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   const std::size_t last = placement_.segments.size() - 1;
 
   // Commit (step 2): sleep until this member's first strand may start, or a stop.
-  const std::int64_t first_at = release + placement_.segments[first].offset_ns;
-  while (control_.stop.load(std::memory_order_acquire) == 0 && monotonic_now() < first_at) {
-    futex_wait_until(control_.stop, 0, first_at);
-  }
-  const bool stop = control_.stop.load(std::memory_order_acquire) != 0;
+  const bool stop = !releases_.sleep_until_release(release + placement_.segments[first].offset_ns);
   const std::int64_t now = monotonic_now();
   std::uint32_t state = encode(seq, kPending);
   if (job_.compare_exchange_strong(state, encode(seq, stop ? kStopped : kRunning),
@@ -269,40 +249,22 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
 
 void StrandRunner::close_job(std::uint32_t seq) noexcept {
   const std::int64_t finish = monotonic_now();
-  const std::int64_t release = release_;
-  std::int64_t k = index_;
-  if (records_used_ < records_.size()) {
-    records_[records_used_++] =
-        JobRecord{k, release, job_start_.load(std::memory_order_relaxed), finish};
-  } else {
-    truncated_ = true;
-  }
-  counters_.jobs.fetch_add(1, std::memory_order_relaxed);
-  if (finish - release > task_.deadline.count()) {
-    counters_.misses.fetch_add(1, std::memory_order_relaxed);
-  }
-  ++k;
-  if (task_.overrun == OverrunPolicy::skip) {
-    // `skip`: every release that passed while this job ran is dropped and counted.
-    const std::int64_t period = task_.period.count();
-    const std::int64_t first = control_.start_ns + task_.phase.count();
-    while (first + k * period < finish && first + k * period < control_.end_ns) {
-      ++k;
-      ++skipped_;
-    }
-  }
-  publish(seq + 1, k);
+  // relaxed: the gates' chain orders the winner's store before this closer (see above).
+  log_.record(JobRecord{index_, release_, job_start_.load(std::memory_order_relaxed), finish});
+  publish(seq + 1, releases_.next(index_, finish));
 }
 
 void StrandRunner::publish(std::uint32_t seq, std::int64_t k) noexcept {
-  const std::int64_t release = control_.start_ns + task_.phase.count() + k * task_.period.count();
-  if (release >= control_.end_ns || control_.stop.load(std::memory_order_acquire) != 0 ||
+  // acquire loads: stop pairs with the control thread's release store (RunControl); failed_ with
+  // the exchange of the member whose strand threw, so its failure_ is visible after join.
+  if (!releases_.due(k) || control_.stop.load(std::memory_order_acquire) != 0 ||
       failed_.load(std::memory_order_acquire)) {
     stop_all(seq);
     return;
   }
-  release_ = release;
+  release_ = releases_.release(k);
   index_ = k;
+  // release: publishes release_/index_ to the members that acquire (seq, pending) (step 1).
   job_.store(encode(seq, kPending), std::memory_order_release);
   futex_wake(job_, INT32_MAX);
 }
@@ -338,17 +300,9 @@ void StrandRunner::master_loop() noexcept {
 
 TaskRun StrandRunner::result() {
   join();
-  TaskRun run;
-  run.name = task_.name;
-  run.deadline_ns = task_.deadline.count();
-  run.period_ns = task_.period.count();
-  run.skipped = skipped_;
-  run.records_truncated = truncated_;
+  TaskRun run = log_.take_run(task_, placement_, releases_.skipped());
   run.master_tid = tids_.empty() ? 0 : tids_[0];
   for (std::size_t m = 1; m < tids_.size(); ++m) run.worker_tids.push_back(tids_[m]);
-  run.cores = placement_.cores;
-  records_.resize(records_used_);
-  run.records = std::move(records_);
   return run;
 }
 

@@ -16,7 +16,7 @@ namespace rtpar::detail {
 
 // StrandRunner runs a task whose TaskPlan has segments. All threads, strand lists and records are
 // created in the constructor; the job path allocates nothing and takes no lock.
-class StrandRunner final : public Runner {
+class StrandRunner final : public RunnerBase {
  public:
   // StrandRunner builds one member per distinct core of the plan's strands (master = the core of
   // segment 0, strand 0). Throws InputError when the task's kernel cannot run strand by strand or
@@ -32,8 +32,6 @@ class StrandRunner final : public Runner {
   // join waits until every member left (after control.end_ns or a stop) and the last job closed.
   void join() override;
   TaskRun result() override;
-  [[nodiscard]] const TaskCounters& counters() const noexcept override { return counters_; }
-  [[nodiscard]] std::exception_ptr failure() const noexcept override { return failure_; }
 
  private:
   // Member is one pinned thread and what it runs in each segment.
@@ -76,10 +74,6 @@ class StrandRunner final : public Runner {
   // a segment boundary and only when the value changes).
   void set_priority(Member& member, int priority) noexcept;
 
-  const TaskSpec& task_;
-  const TaskPlan& placement_;
-  RunControl& control_;
-  Endpoint* channels_;
   bool best_effort_;
   std::vector<Member> members_;
   std::vector<Gate> gates_;
@@ -89,12 +83,6 @@ class StrandRunner final : public Runner {
   std::int64_t release_ = 0;                // of the published job; written before job_ is released
   std::int64_t index_ = 0;
   bool started_ = false;
-  std::vector<JobRecord> records_;
-  std::size_t records_used_ = 0;
-  bool truncated_ = false;
-  std::int64_t skipped_ = 0;
-  TaskCounters counters_;
-  std::exception_ptr failure_;
   std::atomic<bool> failed_{false};
   std::vector<int> tids_;  // of every member, filled by join
 };

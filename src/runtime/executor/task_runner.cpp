@@ -4,8 +4,8 @@
 
 #include <unistd.h>
 
-#include "runtime/executor/edf_band.hpp"
 #include "platform/futex.hpp"
+#include "runtime/executor/edf_band.hpp"
 
 namespace rtpar::detail {
 
@@ -31,9 +31,8 @@ ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool
 
 TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
                        std::int64_t record_capacity, RunControl& control, Endpoint* channels)
-    : task_(task), placement_(placement), control_(control), channels_(channels) {
+    : RunnerBase(task, placement, record_capacity, control, channels) {
   master_config_ = member_config(task, placement, best_effort, 0);
-  records_.resize(static_cast<std::size_t>(record_capacity));
   TeamConfig team;
   team.wait = task.wait;
   const std::size_t members = !placement.thread_cores.empty() ? placement.thread_cores.size()
@@ -55,11 +54,8 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     steal::PoolConfig pool;
     pool.workers = team.members;
     pool.budget = task.steal;
-    // Spinning after a run is free only on cores nobody else uses (federated heavy tasks). On
-    // shared cores (light tasks, partitioned places) it would delay the other tasks there by up
-    // to idle_spin_ns per job, an interference no planner charges: sleep at once instead.
-    const bool dedicated = placement.heavy && placement.thread_cores.empty();
-    if (!dedicated) pool.budget.idle_spin_ns = 0;
+    // The plan decides whether the workers may spin between runs (TaskPlan::dedicated_cores).
+    if (!placement.dedicated_cores) pool.budget.idle_spin_ns = 0;
     pool_ = std::make_unique<steal::Pool>(std::move(pool));
   } else {
     team_ = make_team(team);
@@ -89,25 +85,9 @@ std::vector<int> TaskRunner::worker_tids() const {
   return pool_ ? pool_->worker_tids() : team_->worker_tids();
 }
 
-void TaskRunner::record(const JobRecord& r) noexcept {
-  if (records_used_ < records_.size()) {
-    records_[records_used_++] = r;
-  } else {
-    truncated_ = true;
-  }
-  counters_.jobs.fetch_add(1, std::memory_order_relaxed);
-  if (r.finish_ns - r.release_ns > task_.deadline.count()) {
-    counters_.misses.fetch_add(1, std::memory_order_relaxed);
-  }
-}
-
 void TaskRunner::master_loop() noexcept {
   while (control_.go.load(std::memory_order_acquire) == 0) futex_wait(control_.go, 0);
 
-  const std::int64_t period = task_.period.count();
-  const std::int64_t first = control_.start_ns + task_.phase.count();
-  const std::int64_t end = control_.end_ns;
-  const bool skip = task_.overrun == OverrunPolicy::skip;
   JobContext job;
   job.team = team_.get();
   job.steal = pool_.get();
@@ -123,14 +103,9 @@ void TaskRunner::master_loop() noexcept {
     edf->prepare_dispatch(edf_slots_[0]);
   }
 
-  for (std::int64_t k = 0;;) {
-    // Release times are computed from t0, never accumulated, so they do not drift.
-    const std::int64_t release = first + k * period;
-    if (release >= end) break;
-    while (control_.stop.load(std::memory_order_acquire) == 0 && monotonic_now() < release) {
-      futex_wait_until(control_.stop, 0, release);
-    }
-    if (control_.stop.load(std::memory_order_acquire) != 0) break;
+  for (std::int64_t k = 0, finish = 0; releases_.due(k); k = releases_.next(k, finish)) {
+    const std::int64_t release = releases_.release(k);
+    if (!releases_.sleep_until_release(release)) break;  // stopped
 
     if (edf != nullptr) {
       // EDF: rank this job's threads by its absolute deadline on each of their cores.
@@ -147,7 +122,7 @@ void TaskRunner::master_loop() noexcept {
       failure_ = std::current_exception();
       break;
     }
-    const std::int64_t finish = monotonic_now();
+    finish = monotonic_now();
     // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
     // runs would hit RT throttling and steal the cores from everything else.
     if (team_) team_->park();
@@ -161,32 +136,16 @@ void TaskRunner::master_loop() noexcept {
       r.span_ns = job.span_ns;
       r.burdened_span_ns = job.burdened_span_ns;
     }
-    record(r);
-    ++k;
-    if (skip) {
-      // `skip`: every release that passed while this job ran is dropped and counted.
-      while (first + k * period < finish && first + k * period < end) {
-        ++k;
-        ++skipped_;
-      }
-    }
+    log_.record(r);
   }
 }
 
 TaskRun TaskRunner::result() {
   join();
-  TaskRun run;
-  run.name = task_.name;
-  run.deadline_ns = task_.deadline.count();
-  run.period_ns = task_.period.count();
-  run.skipped = skipped_;
-  run.records_truncated = truncated_;
+  TaskRun run = log_.take_run(task_, placement_, releases_.skipped());
   run.master_tid = master_tid_;
   run.worker_tids = worker_tids();
   run.profiled = pool_ != nullptr;
-  run.cores = placement_.cores;
-  records_.resize(records_used_);
-  run.records = std::move(records_);
   return run;
 }
 

@@ -7,18 +7,18 @@
 #include <memory>
 #include <vector>
 
+#include "platform/rt_thread.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/taskset.hpp"
-#include "platform/rt_thread.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
 
 namespace rtpar::detail {
 
 // TaskRunner owns everything one task needs at run time, all allocated in the constructor.
-class TaskRunner final : public Runner {
+class TaskRunner final : public RunnerBase {
  public:
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
   // workers or, for runtime = "steal", the work-stealing pool with its whole memory budget
@@ -35,30 +35,15 @@ class TaskRunner final : public Runner {
   void join() override;
   // result moves the records out into a TaskRun (call after join).
   TaskRun result() override;
-  // counters are the live statistics for progress output.
-  [[nodiscard]] const TaskCounters& counters() const noexcept override { return counters_; }
-  // failure is the exception the task's code threw, if any (the task stopped releasing then).
-  [[nodiscard]] std::exception_ptr failure() const noexcept override { return failure_; }
 
  private:
   void master_loop() noexcept;
-  void record(const JobRecord& r) noexcept;
   // worker_tids are the thread ids of the team's or the pool's workers.
   [[nodiscard]] std::vector<int> worker_tids() const;
 
-  const TaskSpec& task_;
-  const TaskPlan& placement_;
-  RunControl& control_;
-  Endpoint* channels_;
   ThreadConfig master_config_;
   std::unique_ptr<Team> team_;         // runtime = "team" (null for "steal")
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
-  std::vector<JobRecord> records_;     // sized once; records_used_ counts the filled prefix
-  std::size_t records_used_ = 0;
-  bool truncated_ = false;
-  std::int64_t skipped_ = 0;
-  TaskCounters counters_;
-  std::exception_ptr failure_;
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;
   std::vector<int> edf_slots_;  // EdfBand slots of the master and each worker (EDF plans only)

@@ -25,10 +25,11 @@
 #include <cmath>
 #include <string>
 
-#include "rtpar/error.hpp"
-#include "rtpar/steal.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
+#include "platform/spin_wait.hpp"
+#include "rtpar/error.hpp"
+#include "rtpar/steal.hpp"
 #include "runtime/steal/backoff.hpp"
 
 namespace rtpar::steal {
@@ -65,17 +66,8 @@ bool invariant_tsc() {
 #endif
 }
 
-// spin_until spins (cpu_relax, a clock read every 64 rounds: no system call) until done() or
-// `budget_ns` have passed; returns done().
-template <class Done>
-bool spin_until(Done done, std::int64_t budget_ns) {
-  const std::int64_t end = detail::now_ns() + budget_ns;
-  for (int i = 1;; ++i) {
-    if (done()) return true;
-    cpu_relax();
-    if (i % 64 == 0 && detail::now_ns() > end) return done();
-  }
-}
+// spin_until is the shared spin half of a spin-then-sleep wait (platform/spin_wait.hpp).
+using rtpar::detail::spin_until;
 
 }  // namespace
 
@@ -142,14 +134,20 @@ void Pool::State::steal_loop(detail::Worker* w) {
 
 std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
   std::uint32_t e = seen;
+  // acquire: pairs with run()'s seq_cst epoch increment, publishing the counter reset and
+  // `running` to this worker.
   if (spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; },
                  config.budget.idle_spin_ns)) {
     return e;
   }
   for (;;) {
+    // seq_cst (Dekker with run()): announce the sleeper, then re-read epoch; in the single total
+    // order either run() sees sleepers > 0 and wakes, or this load sees the new epoch.
     sleepers.fetch_add(1, std::memory_order_seq_cst);
     if (epoch.load(std::memory_order_seq_cst) == seen) rtpar::detail::futex_wait(epoch, seen);
+    // relaxed: only a hint for run() whether a wake is needed; an extra wake is harmless.
     sleepers.fetch_sub(1, std::memory_order_relaxed);
+    // acquire: as in the spin above.
     e = epoch.load(std::memory_order_acquire);
     if (e != seen) return e;
   }
@@ -323,6 +321,8 @@ void Pool::run(FunctionRef<void()> root) {
   detail::tls_worker = nullptr;
   if (others > 0) s.running.store(false, std::memory_order_release);
   if (s.config.after_run) s.config.after_run(0);
+  // acquire: busy's fetch_sub chain is a release sequence, so seeing 0 publishes every worker's
+  // counters to the profile below.
   if (others > 0 &&
       !spin_until([&] { return s.busy.load(std::memory_order_acquire) == 0; }, kJoinSpinNs)) {
     s.main_waiting.store(true, std::memory_order_seq_cst);

@@ -23,11 +23,11 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
-#include "rtpar/cpu_relax.hpp"
 
-#include "rtpar/team.hpp"
-#include "rtpar/time.hpp"
 #include "platform/futex.hpp"
+#include "platform/spin_wait.hpp"
+#include "rtpar/cpu_relax.hpp"
+#include "rtpar/team.hpp"
 
 namespace rtpar::detail {
 
@@ -38,6 +38,7 @@ using rtpar::cpu_relax;
 
 // publish replaces the payload of word with `payload` (flag cleared) and wakes every sleeper.
 inline void publish(std::atomic<std::uint32_t>& word, std::uint32_t payload) noexcept {
+  // release RMW: publishes what the caller wrote before; returns the SLEEPER flag it replaced.
   if ((word.exchange(payload, std::memory_order_release) & kSleeper) != 0) {
     futex_wake(word, INT_MAX);
   }
@@ -54,27 +55,29 @@ struct WaitSpec {
 // returns the value that satisfied it (acquire).
 template <class Done>
 std::uint32_t wait_until(std::atomic<std::uint32_t>& word, const WaitSpec& spec, Done done) {
+  std::uint32_t v = 0;
   if (spec.kind != WaitKind::block) {
-    const bool bounded = spec.kind == WaitKind::hybrid;
-    const std::int64_t until = bounded ? monotonic_now() + spec.spin_ns : 0;
-    for (std::uint32_t i = 1;; ++i) {
-      const std::uint32_t v = word.load(std::memory_order_acquire);
-      if (done(v)) return v;
-      cpu_relax();
-      // Polled every 64 iterations: the clock is a vDSO read, but not free.
-      if ((i & 63U) == 0) {
-        if (spec.stop_spinning != nullptr &&
-            spec.stop_spinning->load(std::memory_order_relaxed) != 0) {
-          break;
-        }
-        if (bounded && monotonic_now() >= until) break;
-      }
-    }
+    // spin: unbounded; hybrid: spec.spin_ns. stop_spinning and the clock are polled every 64
+    // rounds (spin_until's default).
+    const std::int64_t spin_ns = spec.kind == WaitKind::hybrid ? spec.spin_ns : kSpinForever;
+    const bool ok = spin_until(
+        // acquire: pairs with the publisher's release RMW, so the caller sees what it published.
+        [&] { return done(v = word.load(std::memory_order_acquire)); }, spin_ns,
+        // relaxed: a hint to stop spinning early; nothing is read through it.
+        [&] {
+          return spec.stop_spinning != nullptr &&
+                 spec.stop_spinning->load(std::memory_order_relaxed) != 0;
+        });
+    if (ok) return v;
   }
   for (;;) {
-    std::uint32_t v = word.load(std::memory_order_acquire);
+    // acquire: as above (the sleep path re-checks before every sleep).
+    v = word.load(std::memory_order_acquire);
     if (done(v)) return v;
     if ((v & kSleeper) == 0) {
+      // acquire CAS: sets the SLEEPER flag; being an RMW it is totally ordered with the
+      // publisher's exchange/fetch_sub, so either the publisher sees the flag and wakes, or the
+      // CAS fails on the new payload (no lost wake-up, see the protocol above).
       if (!word.compare_exchange_weak(v, v | kSleeper, std::memory_order_acquire,
                                       std::memory_order_acquire)) {
         continue;  // the word changed: re-check before sleeping

@@ -1,0 +1,38 @@
+// job_log.cpp — see job_log.hpp.
+#include "runtime/executor/job_log.hpp"
+
+#include <utility>
+
+namespace rtpar::detail {
+
+JobLog::JobLog(std::int64_t capacity, std::int64_t deadline_ns)
+    : deadline_ns_(deadline_ns), records_(static_cast<std::size_t>(capacity)) {}
+
+void JobLog::record(const JobRecord& r) noexcept {
+  if (used_ < records_.size()) {
+    records_[used_++] = r;
+  } else {
+    truncated_ = true;
+  }
+  // relaxed: progress statistics only; the records themselves are read after join().
+  counters_.jobs.fetch_add(1, std::memory_order_relaxed);
+  if (r.finish_ns - r.release_ns > deadline_ns_) {
+    // relaxed: as above.
+    counters_.misses.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+TaskRun JobLog::take_run(const TaskSpec& task, const TaskPlan& placement, std::int64_t skipped) {
+  TaskRun run;
+  run.name = task.name;
+  run.deadline_ns = task.deadline.count();
+  run.period_ns = task.period.count();
+  run.skipped = skipped;
+  run.records_truncated = truncated_;
+  run.cores = placement.cores;
+  records_.resize(used_);
+  run.records = std::move(records_);
+  return run;
+}
+
+}  // namespace rtpar::detail

@@ -1,0 +1,34 @@
+// release_loop.cpp — see release_loop.hpp. The two absolute-time sleeps of the executor.
+#include "runtime/executor/release_loop.hpp"
+
+#include <time.h>
+
+#include <cerrno>
+
+#include "platform/futex.hpp"
+#include "rtpar/time.hpp"
+
+namespace rtpar::detail {
+
+bool ReleaseLoop::sleep_until_release(std::int64_t when) const noexcept {
+  // The sleep is FUTEX_WAIT_BITSET on `stop` with an absolute deadline: it ends at `when`, or at
+  // once when the control thread stores stop = 1 and wakes it (RunControl's protocol).
+  std::atomic<std::uint32_t>& stop = control_.stop;
+  // acquire: pairs with the control thread's release store of stop (see RunControl); the flag
+  // only goes 0 → 1.
+  while (stop.load(std::memory_order_acquire) == 0 && monotonic_now() < when) {
+    futex_wait_until(stop, 0, when);
+  }
+  // acquire: as above — the verdict the caller acts on.
+  return stop.load(std::memory_order_acquire) == 0;
+}
+
+void sleep_until(std::int64_t when) noexcept {
+  timespec ts{};
+  ts.tv_sec = when / 1'000'000'000;
+  ts.tv_nsec = when % 1'000'000'000;
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+}  // namespace rtpar::detail
