@@ -33,7 +33,7 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h')
 
 tidy: build
-	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.cpp')
+	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.cpp' 'bench/driver/*.cpp')
 
 clean:
 	rm -rf build build-asan build-tsan

@@ -2,11 +2,11 @@
 //
 // Every bench program (rtpar, libgomp, LLVM libomp, oneTBB) includes this header and compiles the
 // serial kernels with its own compiler, so the speedup of each row is over a serial version built
-// the same way. The parallel versions live in the programs (bench/steal_*.cpp); they share the leaf
-// code here (the UTS node rule; the matmul and heat row loops, compiled once in steal_rows.cpp), so
-// a parallel result must equal the serial one exactly: matmul inputs are small integers (every
-// product and sum is exact in double), and heat evaluates one fixed expression per point whichever
-// thread computes it.
+// the same way. The parallel versions live in the programs (bench/programs/steal_*.cpp); they share
+// the leaf code here (the UTS node rule; the matmul and heat row loops, compiled once in
+// steal_rows.cpp), so a parallel result must equal the serial one exactly: matmul inputs are small
+// integers (every product and sum is exact in double), and heat evaluates one fixed expression per
+// point whichever thread computes it.
 //
 //   fib     naive fib(n), no cutoff: one spawn per call (spawn-bound).
 //   uts     unbalanced tree search, binomial tree (Olivier et al., "UTS: An Unbalanced Tree Search

@@ -1,4 +1,5 @@
-// steal_options.hpp — the command line of the `rtpar bench steal` programs (bench/steal_*.cpp).
+// steal_options.hpp — the command line of the `rtpar bench steal` programs
+// (bench/programs/steal_*.cpp).
 //
 //   --bench fib|uts|matmul|heat  --threads N  [--cpus C0,C1,...]  [--reps R]  [--warmup W]
 //   [--time-limit-ms T]  [--fib-n N]  [--uts-b0 B --uts-m M --uts-q Q --uts-seed S]
@@ -25,7 +26,8 @@
 namespace rtpar_bench {
 
 // kExitWrongResult is a steal program's exit status when a parallel result differs from the
-// serial one: the run is wrong, and no number is printed for it.
+// serial one: the run is wrong, and no number is printed for it (the status rtpar-bench itself
+// then exits with: src/core/exit_status.hpp).
 inline constexpr int kExitWrongResult = 4;
 
 // StealOptions configures one steal program run.

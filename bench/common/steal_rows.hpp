@@ -1,5 +1,6 @@
 // steal_rows.hpp — the leaf loops of the matmul and heat kernels of `rtpar bench steal`, defined
-// in bench/steal_rows.cpp (one object, one compiler, linked into every steal program: see there).
+// in bench/programs/steal_rows.cpp (one object, one compiler, linked into every steal program: see
+// there).
 #pragma once
 
 namespace rtpar_bench {

@@ -1,10 +1,12 @@
 // commands.hpp — the `rtpar` subcommands. Each registers its options on the CLI11 app and
-// returns the process exit status (0 ok, 1 not schedulable / misses, 2 bad input, 3 environment).
+// returns the process exit status (exit_status.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+
+#include "core/exit_status.hpp"
 
 namespace rtpar::cli {
 
@@ -18,26 +20,10 @@ Command add_check(CLI::App& app);
 // [--best-effort] [--no-mlock]`.
 Command add_run(CLI::App& app);
 
+// add_bench registers `rtpar bench ARGS...`: a forwarder that runs rtpar-bench (bench.cpp).
+Command add_bench(CLI::App& app);
+
 // add_calibrate registers `rtpar calibrate [--threads N] [--iters K] [--fifo] [--out FILE]`.
 Command add_calibrate(CLI::App& app);
-
-// add_bench_forkjoin registers the options of `rtpar bench forkjoin` (bench_forkjoin.cpp).
-Command add_bench_forkjoin(CLI::App& app);
-
-// add_bench_latency registers the options of `rtpar bench latency`: the rt-openmp.md §VI-B
-// scheduling- and barrier-latency microbenchmarks (bench_latency.cpp).
-Command add_bench_latency(CLI::App& app);
-
-// add_bench_channels registers the options of `rtpar bench channels`: openmp-rt.md Fig. 3 and
-// Fig. 4 reproduced on rtpar's channels (bench_channels.cpp).
-Command add_bench_channels(CLI::App& app);
-
-// Exit statuses shared by all subcommands.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFail = 1;
-inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitEnvironment = 3;
-// kExitTaskFailed: a task's code threw during `rtpar run` (the reports are still complete).
-inline constexpr int kExitTaskFailed = 5;
 
 }  // namespace rtpar::cli

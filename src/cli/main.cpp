@@ -6,7 +6,6 @@
 
 #include <fmt/core.h>
 
-#include "cli/bench_steal.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate.hpp"
 #include "rtpar/error.hpp"
@@ -26,20 +25,9 @@ int main(int argc, char** argv) try {
   CLI::App* calibrate =
       app.add_subcommand("calibrate", "Measure fork/join cost per team size for the analysis");
   commands.emplace_back(calibrate, add_calibrate(*calibrate));
+  // `rtpar bench ...` runs rtpar-bench (bench.cpp): the benchmarks are a program of their own.
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks against peer runtimes (same run)");
-  bench->require_subcommand(1);
-  CLI::App* forkjoin = bench->add_subcommand(
-      "forkjoin", "Fork/join cost of rtpar teams vs libgomp, LLVM libomp and oneTBB");
-  commands.emplace_back(forkjoin, add_bench_forkjoin(*forkjoin));
-  CLI::App* latency = bench->add_subcommand(
-      "latency", "Scheduling (preemption) and barrier latency (rt-openmp.md §VI-B)");
-  commands.emplace_back(latency, add_bench_latency(*latency));
-  CLI::App* channels = bench->add_subcommand(
-      "channels", "Channel response time and failed reads (openmp-rt.md Fig. 3 and Fig. 4)");
-  commands.emplace_back(channels, add_bench_channels(*channels));
-  CLI::App* steal = bench->add_subcommand(
-      "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");
-  commands.emplace_back(steal, add_bench_steal(*steal));
+  commands.emplace_back(bench, add_bench(*bench));
 
   try {
     app.parse(argc, argv);
@@ -49,7 +37,7 @@ int main(int argc, char** argv) try {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return kExitBadInput;
+    return rtpar::kExitBadInput;
   }
 
   try {
@@ -58,17 +46,17 @@ int main(int argc, char** argv) try {
     }
   } catch (const rtpar::InputError& e) {
     fmt::print(stderr, "rtpar: error: {}\n", e.what());
-    return kExitBadInput;
+    return rtpar::kExitBadInput;
   } catch (const rtpar::EnvironmentError& e) {
     fmt::print(stderr, "rtpar: environment refused: {}\nhint: {}\n", e.what(), e.hint());
-    return kExitEnvironment;
+    return rtpar::kExitEnvironment;
   } catch (const std::exception& e) {
     fmt::print(stderr, "rtpar: internal error: {}\n", e.what());
-    return 4;
+    return rtpar::kExitInternal;
   }
-  return kExitBadInput;
+  return rtpar::kExitBadInput;
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.
   std::fprintf(stderr, "rtpar: internal error: %s\n", e.what());
-  return 4;
+  return rtpar::kExitInternal;
 }

@@ -1,31 +1,17 @@
 // fib.cpp — the `fib` kernel: naive fib(n) with rtpar::steal::join at every call above `cutoff`.
 //
 // The classic spawn-bound work-stealing test (p3ls3.md §5.2): each call forks fib(n-1) and
-// fib(n-2), so a job is ~fib(n+1) joins of almost no work each. Every job's result is compared with
-// the value computed serially when the kernel is built; a wrong result fails the task.
+// fib(n-2) (fib_join.hpp), so a job is ~fib(n+1) joins of almost no work each. Every job's result
+// is compared with the value computed serially when the kernel is built; a wrong result fails the
+// task.
 #include <stdexcept>
 #include <string>
 
 #include "kernels/builtin.hpp"
-#include "rtpar/steal.hpp"
+#include "kernels/fib_join.hpp"
 
 namespace rtpar::kernels {
 namespace {
-
-// fib_serial is the plain recursion (the reference value, and the leaves below the cut-off).
-std::uint64_t fib_serial(int n) {
-  return n < 2 ? static_cast<std::uint64_t>(n) : fib_serial(n - 1) + fib_serial(n - 2);
-}
-
-// fib_join forks both recursive calls with join down to the cut-off.
-std::uint64_t fib_join(int n, int cutoff) {
-  if (n < 2 || n <= cutoff) return fib_serial(n);
-  std::uint64_t a = 0;
-  std::uint64_t b = 0;
-  steal::join([&a, n, cutoff] { a = fib_join(n - 1, cutoff); },
-              [&b, n, cutoff] { b = fib_join(n - 2, cutoff); });
-  return a + b;
-}
 
 class FibKernel final : public Kernel {
  public:

@@ -1,40 +1,19 @@
 // uts.cpp — the `uts` kernel: binomial unbalanced tree search with one steal::Scope per node.
 //
-// Every node spawns one child task per child and syncs (uts_tree.hpp gives the tree). Each job's
-// node count is compared with the count of the serial traversal done when the kernel is built,
-// which also gives the depth and open spawns the [task.steal] budget must cover.
-#include <atomic>
+// Every node spawns one child task per child and syncs (uts_walk.hpp, on the tree of
+// uts_tree.hpp). Each job's node count is compared with the count of the serial traversal done
+// when the kernel is built, which also gives the depth and open spawns the [task.steal] budget
+// must cover.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/builtin.hpp"
 #include "kernels/uts_tree.hpp"
-#include "rtpar/steal.hpp"
+#include "kernels/uts_walk.hpp"
 
 namespace rtpar::kernels {
 namespace {
-
-// uts_count counts the subtree of node (the root included: its child count is b0): one spawn per
-// child, each adding its subtree's count into the node's total, then sync. The total is an atomic
-// rather than a per-child array so a node's stack frame stays small and fixed whatever its child
-// count (a root with thousands of children, deep trees on small worker stacks); sync orders every
-// child's add before the read (docs/internals/steal.md §3), so relaxed adds suffice.
-std::uint64_t uts_count(const UtsParams& p, const UtsNode& node) {
-  const int n = uts_child_count(p, node);
-  if (n == 0) return 1;
-  std::atomic<std::uint64_t> total{1};
-  {
-    steal::Scope scope;
-    for (int i = 0; i < n; ++i) {
-      scope.spawn([&p, node, &total, i] {
-        total.fetch_add(uts_count(p, uts_child_of(node, i)), std::memory_order_relaxed);
-      });
-    }
-    scope.sync();
-  }
-  return total.load(std::memory_order_relaxed);
-}
 
 class UtsKernel final : public Kernel {
  public:
@@ -42,7 +21,7 @@ class UtsKernel final : public Kernel {
 
   void run(JobContext& job) override {
     std::uint64_t got = 0;
-    job.run_parallel([&] { got = uts_count(p_, uts_root_of(p_)); });
+    job.run_parallel([&] { got = uts_count_parallel(p_, uts_root_of(p_)); });
     if (got != nodes_) {
       throw std::runtime_error("uts counted " + std::to_string(got) + " nodes, expected " +
                                std::to_string(nodes_));

@@ -180,6 +180,17 @@ steal)
   expect_status 2 "$rtpar" check shallow.toml
   grep -q "steal.max_depth" <<<"$err" || fail "budget error: $err"
   ;;
+bench_missing)
+  # `rtpar bench` without rtpar-bench next to it (a copy of rtpar elsewhere; its build-tree RPATH
+  # still finds librtpar): bad input (2) with a hint saying how to build it, whatever the args.
+  cp "$rtpar" ./rtpar-copy || fail "cannot copy $rtpar"
+  RTPAR_BENCH_DIR= expect_status 2 ./rtpar-copy bench steal --json --quick
+  grep -q "rtpar-bench" <<<"$err" && grep -q "RTPAR_BUILD_BENCH=ON" <<<"$err" || fail "hint: $err"
+  RTPAR_BENCH_DIR= expect_status 2 ./rtpar-copy bench --help
+  # `rtpar --help` still lists the bench subcommand.
+  expect_status 0 ./rtpar-copy --help
+  grep -q "bench" <<<"$out" || fail "help: $out"
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"

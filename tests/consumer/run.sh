@@ -13,4 +13,13 @@ cmake -S "$src/tests/consumer" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$w
 cmake --build "$work/build" > "$work/build.log"
 "$work/build/consumer"
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs rtpar | grep -q -- -lrtpar
+# Exactly one installed library, whatever else is built (the bench programs link into no library).
+libs=$(cd "$work/prefix/lib" && ls lib*.so* 2>/dev/null | sed 's/\.so.*//' | sort -u)
+[ "$libs" = "librtpar" ] || { echo "installed libraries: $libs (expected librtpar only)"; exit 1; }
+# With the benchmarks built, the installed `rtpar bench` finds libexec/rtpar/rtpar-bench, which runs
+# (its INSTALL_RPATH reaches librtpar) and lists its subcommands.
+if [ -x "$work/prefix/libexec/rtpar/rtpar-bench" ]; then
+  help=$(env -u RTPAR_BENCH_DIR "$work/prefix/bin/rtpar" bench --help)
+  grep -q "steal" <<<"$help" || { echo "installed rtpar bench --help: $help"; exit 1; }
+fi
 echo "consumer OK"

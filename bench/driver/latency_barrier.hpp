@@ -9,7 +9,7 @@
 #include "rtpar/team.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // BarrierLatencyConfig describes one run: a team with one member pinned to each CPU, crossing one
 // barrier per job; jobs are separated like the jobs of a periodic task (park, then sleep).
@@ -40,4 +40,4 @@ struct BarrierLatencyResult {
 // best_effort is false.
 BarrierLatencyResult measure_barrier_latency(const BarrierLatencyConfig& config);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // InterferenceConfig describes the interference threads.
 struct InterferenceConfig {
@@ -71,4 +71,4 @@ class Interference {
 // what the kernel said.
 std::string probe_fifo(int priority);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -22,15 +22,15 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.hpp"
-#include "cli/latency_barrier.hpp"
-#include "cli/latency_sched.hpp"
 #include "core/table.hpp"
+#include "driver/commands.hpp"
+#include "driver/latency_barrier.hpp"
+#include "driver/latency_sched.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/report.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -282,4 +282,4 @@ Command add_bench_latency(CLI::App& app) {
   };
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

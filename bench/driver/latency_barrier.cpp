@@ -14,7 +14,7 @@
 // early members are asleep on the futex when the last one arrives (a wake-up per waiter); with
 // spin they are busy-waiting (a cache-line transfer); hybrid is either, depending on whether the
 // wait exceeded its spin budget.
-#include "cli/latency_barrier.hpp"
+#include "driver/latency_barrier.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/latency_timing.hpp"
+#include "driver/latency_timing.hpp"
 #include "platform/rt_thread.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -111,4 +111,4 @@ BarrierLatencyResult measure_barrier_latency(const BarrierLatencyConfig& config)
   return result;
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

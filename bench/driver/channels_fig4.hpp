@@ -10,7 +10,7 @@
 #include "rtpar/channel.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // kFig4PayloadBytes is the message size: 1 MiB (the paper's "1MB image").
 inline constexpr std::size_t kFig4PayloadBytes = std::size_t{1} << 20;
@@ -56,4 +56,4 @@ struct Fig4Cell {
 // (unless best_effort).
 std::vector<Fig4Cell> run_fig4(const Fig4Options& options);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -13,14 +13,14 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/channels_fig3.hpp"
-#include "cli/channels_fig4.hpp"
-#include "cli/commands.hpp"
 #include "core/table.hpp"
+#include "driver/channels_fig3.hpp"
+#include "driver/channels_fig4.hpp"
+#include "driver/commands.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -239,4 +239,4 @@ Command add_bench_channels(CLI::App& app) {
   };
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

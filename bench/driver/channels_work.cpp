@@ -1,5 +1,5 @@
 // channels_work.cpp — see channels_work.hpp.
-#include "cli/channels_work.hpp"
+#include "driver/channels_work.hpp"
 
 #include <pthread.h>
 #include <sched.h>
@@ -15,7 +15,7 @@
 #include "rtpar/executor.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 void spin_cpu_until(std::int64_t thread_cpu_start_ns, std::int64_t budget_ns) {
   // Reading the thread CPU clock is a system call (~0.3 µs); checking every 64 rounds of a
@@ -97,4 +97,4 @@ RunReport run_pinned(System& sys, const std::vector<int>& cores, RunConfig confi
   return execute(sys.taskset(), plan, config);
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -6,7 +6,7 @@
 // rates over many unsynchronised runs; here one run sweeps the relative phase instead: the
 // producer's period is detuned by δ = P_p² / duration (at least 1 µs), which shifts the phase by
 // one full producer period over the run. effective_ratio reports the ratio as run.
-#include "cli/channels_fig4.hpp"
+#include "driver/channels_fig4.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -16,12 +16,12 @@
 
 #include <fmt/format.h>
 
-#include "cli/channels_work.hpp"
+#include "driver/channels_work.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -142,4 +142,4 @@ std::vector<Fig4Cell> run_fig4(const Fig4Options& options) {
   return cells;
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

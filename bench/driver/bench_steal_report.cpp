@@ -9,10 +9,10 @@
 
 #include <fmt/core.h>
 
-#include "cli/bench_steal.hpp"
 #include "core/table.hpp"
+#include "driver/bench_steal.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -183,4 +183,4 @@ void render_steal_table(const StealBenchOptions& o, const Json& rows,
   }
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -11,7 +11,7 @@
 
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 using rtpar::cpu_relax;
 
@@ -34,4 +34,4 @@ inline void spin_until(std::int64_t t_ns) noexcept {
 // and the benchmark would measure the slack instead of the scheduler.
 inline void exact_timers() noexcept { prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL); }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -8,7 +8,7 @@
 
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // SchedLatencyConfig describes one run of the benchmark. The defaults keep every SCHED_FIFO phase
 // short (≤ 1 ms of spinning per trial, then ≥ 2 ms idle) so that RT throttling never triggers and
@@ -45,4 +45,4 @@ struct SchedLatencyResult {
 // is false.
 SchedLatencyResult measure_sched_latency(const SchedLatencyConfig& config);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -10,16 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.hpp"
+#include "driver/commands.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // add_bench_steal registers the options of `rtpar bench steal` (bench_steal.cpp).
 Command add_bench_steal(CLI::App& app);
-
-// kExitWrongResult is the exit status when a parallel result differed from the serial one (or
-// two programs disagreed on a kernel's result): the run is wrong, not slow.
-inline constexpr int kExitWrongResult = 4;
 
 // StealSizes are the kernel parameters of one variant (passed to every program).
 struct StealSizes {
@@ -76,4 +72,4 @@ std::vector<StealTarget> steal_targets(const nlohmann::ordered_json& rows);
 void render_steal_table(const StealBenchOptions& o, const nlohmann::ordered_json& rows,
                         const std::vector<std::string>& problems);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -1,6 +1,6 @@
 // channels_fig3.cpp — see channels_fig3.hpp. Each cell builds its task set in code, binds the
 // producer and consumer jobs, attaches the nRT side (if any) through System::nonrt(), and runs.
-#include "cli/channels_fig3.hpp"
+#include "driver/channels_fig3.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,13 +12,13 @@
 
 #include <fmt/format.h>
 
-#include "cli/channels_work.hpp"
+#include "driver/channels_work.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 const char* to_string(PairConfig config) noexcept {
   switch (config) {
@@ -294,4 +294,4 @@ std::vector<Fig3Cell> run_fig3(const Fig3Options& options) {
   return cells;
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -11,7 +11,7 @@
 #include "rtpar/report.hpp"
 #include "rtpar/system.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // run_pinned runs sys with task k placed on CPU cores[k] instead of where the planner's
 // first-fit would put it (first-fit packs all four Fig. 3 tasks onto core 0 at low utilization,
@@ -58,4 +58,4 @@ class NrtLoop {
   std::thread thread_;
 };
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -5,7 +5,7 @@
 // orchestrator (release) and polled by each thread (acquire) before each release; the per-thread
 // counters are written by their thread only and read by the orchestrator after PinnedThread's
 // destructor joined the thread (pthread_join synchronizes), so they need no atomics.
-#include "cli/bench_steal_interference.hpp"
+#include "driver/bench_steal_interference.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,7 +18,7 @@
 #include "common/pinning.hpp"
 #include "common/rt_throttle.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // Worker is one interference thread with the counters it fills.
 struct Interference::Worker {
@@ -123,4 +123,4 @@ std::string probe_fifo(int priority) {
   return {};
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -2,12 +2,12 @@
 // LLVM libomp on fib, UTS, matmul and heat, in the same run (docs/bench_steal.md).
 //
 // Every (variant, benchmark, threads, runtime) combination runs in its own process
-// (bench/steal_*.cpp), so the peers' runtimes are never loaded into this one and each row's
-// ru_maxrss is that combination's alone. This file finds the programs, runs them one at a time
-// with the right environment — for the multiprogrammed variant under the interference threads of
-// bench_steal_interference.hpp — checks that all programs computed the same result for a kernel,
+// (bench/programs/steal_*.cpp), so the peers' runtimes are never loaded into this one and each
+// row's ru_maxrss is that combination's alone. This file finds the programs, runs them one at a
+// time with the right environment — for the multiprogrammed variant under the interference threads
+// of bench_steal_interference.hpp — checks that all programs computed the same result for a kernel,
 // and prints the JSON rows or the table. A wrong result is an error (exit 4), never a number.
-#include "cli/bench_steal.hpp"
+#include "driver/bench_steal.hpp"
 
 #include <sched.h>
 #include <sys/wait.h>
@@ -24,14 +24,14 @@
 
 #include <fmt/core.h>
 
-#include "cli/bench_steal_interference.hpp"
 #include "common/child_process.hpp"  // bench/common: shared with the bench programs
 #include "common/program_files.hpp"
 #include "common/steal.hpp"
+#include "driver/bench_steal_interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -348,7 +348,7 @@ Command add_bench_steal(CLI::App& app) {
       std::string where;
       for (const auto& d : rtpar_bench::program_dirs()) where += " " + d.string();
       fmt::print(stderr, "rtpar bench steal: skipping {}: {} not found in{}{}\n", rt, name, where,
-                 rt == "rtpar" ? "" : " (-DRTPAR_BENCH_PEERS=ON)");
+                 rt == "rtpar" ? "" : rtpar_bench::kPeerMissingHint);
     }
 
     Json rows = Json::array();
@@ -404,4 +404,4 @@ Command add_bench_steal(CLI::App& app) {
   };
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -14,7 +14,7 @@
 // wake-up + preemption + context switch, the paper's "scheduling latency". Spinning is bounded
 // by end(k) even when a thread wakes late, so each core runs SCHED_FIFO code for at most
 // offset + after (750 µs by default) per period, well inside the RT throttling budget.
-#include "cli/latency_sched.hpp"
+#include "driver/latency_sched.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -24,12 +24,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/latency_timing.hpp"
-#include "rtpar/error.hpp"
+#include "driver/latency_timing.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
+#include "rtpar/error.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -153,4 +153,4 @@ SchedLatencyResult measure_sched_latency(const SchedLatencyConfig& config) {
   return result;
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -11,7 +11,7 @@
 #include "rtpar/channel.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 // PairConfig says which side of a producer/consumer pair is real-time (the paper's three cases).
 enum class PairConfig { rt_rt, rt_nrt, nrt_rt };
@@ -56,4 +56,4 @@ struct Fig3Cell {
 // EnvironmentError if SCHED_FIFO is refused (unless best_effort).
 std::vector<Fig3Cell> run_fig3(const Fig3Options& options);
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -3,8 +3,10 @@
 //
 // Each run measures one kernel (docs/bench_steal.md), every repetition one steal::Pool::run with
 // the calling thread as worker 0:
-//   fib     steal::join(fib(n-1), fib(n-2)) at every level (no cutoff)
-//   uts     one steal::Scope per node: spawn() per child, sync()
+//   fib     the `fib` kernel's recursion (src/kernels/fib_join.hpp) with cut-off 0:
+//           steal::join(fib(n-1), fib(n-2)) at every level
+//   uts     the `uts` kernel's traversal (src/kernels/uts_walk.hpp): one steal::Scope per node,
+//           spawn() per child, sync(), one atomic total per node
 //   matmul  steal::parallel_for over the rows, grain 1
 //   heat    steal::parallel_for over blocks of kHeatGrain interior rows, per sweep
 // The pool's static budget is sized the way p3ls3.md §4.2 prescribes: from one serial measurement
@@ -21,6 +23,8 @@
 #include "common/steal_driver.hpp"
 #include "common/steal_kernels.hpp"
 #include "common/steal_options.hpp"
+#include "kernels/fib_join.hpp"
+#include "kernels/uts_walk.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/steal.hpp"
 
@@ -34,35 +38,6 @@ constexpr int kHeatGrain = 8;
 
 // kBudgetMargin is added to every measured budget figure (depth, frames).
 constexpr int kBudgetMargin = 64;
-
-// fib forks fib(n-1) and fib(n-2) with join at every level.
-std::uint64_t fib(int n) {
-  if (n < 2) return static_cast<std::uint64_t>(n);
-  std::uint64_t a = 0, b = 0;
-  steal::join([&a, n] { a = fib(n - 1); }, [&b, n] { b = fib(n - 2); });
-  return a + b;
-}
-
-// kInlineCounts is the child count up to which a node's partial counts live on its stack.
-constexpr int kInlineCounts = 16;
-
-// uts counts the subtree of node: one spawn per child, then sync.
-std::uint64_t uts(const UtsParams& p, const UtsNode& node) {
-  const int n = uts_children(p, node);
-  if (n == 0) return 1;
-  std::uint64_t inline_counts[kInlineCounts];
-  std::vector<std::uint64_t> heap_counts;
-  if (n > kInlineCounts) heap_counts.resize(static_cast<std::size_t>(n));
-  std::uint64_t* counts = n > kInlineCounts ? heap_counts.data() : inline_counts;
-  steal::Scope scope;
-  for (int i = 0; i < n; ++i) {
-    scope.spawn([&p, node, counts, i] { counts[i] = uts(p, uts_child(node, i)); });
-  }
-  scope.sync();
-  std::uint64_t total = 1;
-  for (int i = 0; i < n; ++i) total += counts[i];
-  return total;
-}
 
 // ceil_log2 is the number of halvings of n down to 1 (parallel_for's join depth for grain 1).
 int ceil_log2(std::int64_t n) {
@@ -129,12 +104,12 @@ int main(int argc, char** argv) {
     StealKernels k;
     k.fib = [&pool](int n) {
       std::uint64_t r = 0;
-      pool.run([&] { r = fib(n); });
+      pool.run([&] { r = rtpar::kernels::fib_join(n, 0); });
       return r;
     };
     k.uts = [&pool](const UtsParams& p) {
       std::uint64_t r = 0;
-      pool.run([&] { r = uts(p, uts_root(p)); });
+      pool.run([&] { r = rtpar::kernels::uts_count_parallel(p, uts_root(p)); });
       return r;
     };
     k.matmul = [&pool](Matmul& m) {

@@ -1,8 +1,8 @@
 // bench_forkjoin.cpp — `rtpar bench forkjoin`: fork/join cost of rtpar teams against libgomp,
 // LLVM libomp and oneTBB, measured in the same run (docs/bench.md).
 //
-// Every runtime runs in its own process (bench/forkjoin_*.cpp): the peers' runtimes are never
-// loaded into this one, and each starts from a clean scheduler state. This file finds the
+// Every runtime runs in its own process (bench/programs/forkjoin_*.cpp): the peers' runtimes are
+// never loaded into this one, and each starts from a clean scheduler state. This file finds the
 // programs, runs them one at a time with the right environment — back-to-back constructs in
 // interleaved rounds, the periodic variant whole — pools their samples, and prints the merged JSON
 // or a table with same-run ratios and the targets (reported, never asserted: the exit
@@ -25,7 +25,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.hpp"
 #include "common/child_process.hpp"  // bench/common: shared with the bench programs
 #include "common/merged_rows.hpp"
 #include "common/pool.hpp"
@@ -34,10 +33,11 @@
 #include "common/samples_csv.hpp"
 #include "common/steal.hpp"
 #include "core/table.hpp"
+#include "driver/commands.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
-namespace rtpar::cli {
+namespace rtpar::bench {
 
 namespace {
 
@@ -273,7 +273,7 @@ Command add_bench_forkjoin(CLI::App& app) {
         std::string where;
         for (const auto& d : rtpar_bench::program_dirs()) where += " " + d.string();
         fmt::print(stderr, "rtpar bench forkjoin: skipping {}: not found in{}{}\n", run.program,
-                   where, run.program == "rtpar-bench-rtpar" ? "" : " (-DRTPAR_BENCH_PEERS=ON)");
+                   where, run.program == "rtpar-bench-rtpar" ? "" : rtpar_bench::kPeerMissingHint);
       }
       skipped.push_back({{"program", run.label()}, {"reason", "not found"}});
     }
@@ -357,4 +357,4 @@ Command add_bench_forkjoin(CLI::App& app) {
   };
 }
 
-}  // namespace rtpar::cli
+}  // namespace rtpar::bench

@@ -1,0 +1,28 @@
+// commands.hpp — the subcommands of `rtpar-bench` (run as `rtpar bench ...`). Each registers its
+// options on the CLI11 app and returns the process exit status (src/core/exit_status.hpp: the
+// same table as `rtpar`'s).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "core/exit_status.hpp"
+
+namespace rtpar::bench {
+
+// Command is a subcommand's action, run after parsing; it returns the exit status.
+using Command = std::function<int()>;
+
+// add_bench_forkjoin registers the options of `rtpar bench forkjoin` (bench_forkjoin.cpp).
+Command add_bench_forkjoin(CLI::App& app);
+
+// add_bench_latency registers the options of `rtpar bench latency`: the rt-openmp.md §VI-B
+// scheduling- and barrier-latency microbenchmarks (bench_latency.cpp).
+Command add_bench_latency(CLI::App& app);
+
+// add_bench_channels registers the options of `rtpar bench channels`: openmp-rt.md Fig. 3 and
+// Fig. 4 reproduced on rtpar's channels (bench_channels.cpp).
+Command add_bench_channels(CLI::App& app);
+
+}  // namespace rtpar::bench

@@ -1,0 +1,66 @@
+// main.cpp — `rtpar-bench`, run as `rtpar bench ...`: the benchmarks against peer runtimes
+// (forkjoin, latency, channels, steal). A program of its own so that building `rtpar` builds no
+// peer runtime; `rtpar bench` execs it (src/cli/bench.cpp). Maps errors to the exit statuses of
+// src/core/exit_status.hpp, the same table as `rtpar`'s.
+#include <cstdio>
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "driver/bench_steal.hpp"
+#include "driver/commands.hpp"
+#include "rtpar/error.hpp"
+
+int main(int argc, char** argv) try {
+  using namespace rtpar::bench;
+  // Named after argv[0], which `rtpar bench` sets to "<rtpar as invoked> bench": usage lines and
+  // errors read as they did when the subcommands lived in `rtpar` itself.
+  CLI::App app{"Benchmarks against peer runtimes (same run)"};
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, Command>> commands;
+  CLI::App* forkjoin = app.add_subcommand(
+      "forkjoin", "Fork/join cost of rtpar teams vs libgomp, LLVM libomp and oneTBB");
+  commands.emplace_back(forkjoin, add_bench_forkjoin(*forkjoin));
+  CLI::App* latency = app.add_subcommand(
+      "latency", "Scheduling (preemption) and barrier latency (rt-openmp.md §VI-B)");
+  commands.emplace_back(latency, add_bench_latency(*latency));
+  CLI::App* channels = app.add_subcommand(
+      "channels", "Channel response time and failed reads (openmp-rt.md Fig. 3 and Fig. 4)");
+  commands.emplace_back(channels, add_bench_channels(*channels));
+  CLI::App* steal = app.add_subcommand(
+      "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");
+  commands.emplace_back(steal, add_bench_steal(*steal));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return rtpar::kExitBadInput;
+  }
+
+  try {
+    for (auto& [sub, action] : commands) {
+      if (sub->parsed()) return action();
+    }
+  } catch (const rtpar::InputError& e) {
+    fmt::print(stderr, "rtpar: error: {}\n", e.what());
+    return rtpar::kExitBadInput;
+  } catch (const rtpar::EnvironmentError& e) {
+    fmt::print(stderr, "rtpar: environment refused: {}\nhint: {}\n", e.what(), e.hint());
+    return rtpar::kExitEnvironment;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rtpar: internal error: {}\n", e.what());
+    return rtpar::kExitInternal;
+  }
+  return rtpar::kExitBadInput;
+} catch (const std::exception& e) {
+  // Building the command line itself failed (out of memory, say): still no uncaught exception.
+  std::fprintf(stderr, "rtpar: internal error: %s\n", e.what());
+  return rtpar::kExitInternal;
+}
