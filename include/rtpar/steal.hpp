@@ -88,6 +88,7 @@ struct JoinFrame : Frame {
 
   JoinFrame(F& f, int d) noexcept : fn(&f) {
     execute = &JoinFrame::run;
+    // relaxed: not yet shared; push's release store of bottom publishes it to a thief.
     state.store(kPending, std::memory_order_relaxed);
     depth = d;
   }
@@ -283,6 +284,8 @@ class Scope {
     if (w->frames_used >= w->frames_capacity) detail::throw_frames_error(w->frames_capacity);
     if (w->depth >= w->max_depth) detail::throw_depth_error(w->max_depth);
     Child* c = child_at(w->frames_used);
+    // relaxed: the frame is ours again (its last thief's kDone/kFailed was read with acquire in
+    // wait_stolen, so this store follows it); push's release store of bottom publishes it.
     c->state.store(detail::kPending, std::memory_order_relaxed);
     c->depth = w->depth + 1;
     return c;
@@ -341,9 +344,10 @@ class Pool {
 
 namespace detail {
 
-// stealable says whether w's deque holds a job a thief could take (lazy splitting's test: a
-// relaxed read of top, a line only steals write).
+// stealable says whether w's deque holds a job a thief could take (lazy splitting's test).
 inline bool stealable(const Worker* w) noexcept {
+  // relaxed, both: a heuristic that orders nothing. bottom is owner-written (exact); a stale top
+  // only overstates the work left, which makes this worker run one more grain itself.
   return w->top.load(std::memory_order_relaxed) < w->bottom.load(std::memory_order_relaxed);
 }
 

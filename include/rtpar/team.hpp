@@ -102,6 +102,7 @@ void parallel_for(Team& team, Range range, Body&& body,
   const std::int64_t chunk = schedule.chunk;
   team.run([&](int) {
     for (;;) {
+      // relaxed: disjoint ranges come from the RMW's atomicity alone (see above).
       const std::int64_t lo = next.fetch_add(chunk, std::memory_order_relaxed);
       if (lo >= range.end) return;
       const std::int64_t hi = lo + chunk < range.end ? lo + chunk : range.end;

@@ -79,6 +79,7 @@ std::unique_ptr<ByteChannel> make_channel(const ChannelConfig& config) {
 ByteChannel::ByteChannel(ChannelConfig config)
     : config_(std::move(config)),
       claimed_(new std::atomic<bool>[static_cast<std::size_t>(config_.max_readers)]) {
+  // relaxed: the channel is not shared yet; make_channel's caller publishes it to other threads.
   for (int i = 0; i < config_.max_readers; ++i) claimed_[i].store(false, std::memory_order_relaxed);
 }
 
@@ -114,6 +115,8 @@ ChannelReader& ChannelReader::operator=(ChannelReader&& other) noexcept {
 ChannelReader::~ChannelReader() { reset(); }
 
 void ChannelReader::reset() noexcept {
+  // release: pairs with the acquire exchange in ByteChannel::reader (the next claimer sees our
+  // accesses through this index).
   if (channel_ != nullptr) channel_->claimed_[index_].store(false, std::memory_order_release);
   channel_ = nullptr;
   index_ = -1;

@@ -34,6 +34,10 @@ namespace rtpar::detail {
 
 namespace {
 
+// active_ = (sequence << kSequenceShift) | index of the readable buffer (0 or 1).
+inline constexpr std::uint64_t kIndexMask = 1;
+inline constexpr unsigned kSequenceShift = 1;
+
 class DoubleBufferChannel final : public ChannelBase {
  public:
   explicit DoubleBufferChannel(const ChannelConfig& config)
@@ -46,24 +50,29 @@ class DoubleBufferChannel final : public ChannelBase {
   void write(const void* src) override {
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
+    // relaxed: only the writer stores active; we read our own last store.
     const std::uint64_t current = active_.value.load(std::memory_order_relaxed);
-    const std::uint64_t w = (current & 1U) ^ 1U;
+    const std::uint64_t w = (current & kIndexMask) ^ 1U;  // the other buffer
     store_words(buffers_.copy(w), src, 0, half);
     mid_write();
     store_words(buffers_.copy(w), src, half, size);
-    active_.value.store((((current >> 1) + 1) << 1) | w, std::memory_order_release);
+    // release: pairs with the reader's acquire load; a reader that sees this value sees every
+    // word stored above (a later write into the same buffer can still tear its copy: the flaw).
+    active_.value.store((((current >> kSequenceShift) + 1) << kSequenceShift) | w,
+                        std::memory_order_release);
   }
 
  protected:
   ReadResult read_as(int index, void* dst) override {
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
+    // acquire: pairs with the writer's release store of a; the copy sees at least write a's words.
     const std::uint64_t a = active_.value.load(std::memory_order_acquire);
-    std::uint64_t* words = buffers_.copy(a & 1U);
+    std::uint64_t* words = buffers_.copy(a & kIndexMask);
     load_words(dst, words, 0, half);
     mid_read(index);
     load_words(dst, words, half, size);
-    return ReadResult{true, 1, a >> 1};
+    return ReadResult{true, 1, a >> kSequenceShift};
   }
 
  private:

@@ -21,7 +21,8 @@
 // Every step is bounded — the reader does one store, one load, one CAS and one copy; the writer N
 // loads, one store, N CASes and one copy. No loop waits for another thread: wait-free.
 //
-// No torn read. All control operations are seq_cst, so they lie in one total order S. Claim: if
+// No torn read. All control operations are seq_cst, so they lie in one total order S (the lines
+// in write(), read_as() and choose_free() cite the steps below). Claim: if
 // reader R copies buffer j filled by write k, no later write fills j until R's copy is done.
 //  * R pinned j (its slot holds j) before write W scans it: W's scan reads something else only
 //    after R replaced j with kRequest at the start of its next read, i.e. after the copy. That
@@ -54,8 +55,9 @@ namespace rtpar::detail {
 
 namespace {
 
-constexpr std::uint32_t kRequest = 0xFFFFFFFFU;  // the reader is choosing a buffer
-constexpr std::uint32_t kNone = 0xFFFFFFFEU;     // the reader pins nothing (before its first read)
+// Slot::reading values besides a buffer index 0..count_-1 (which pins that buffer).
+inline constexpr std::uint32_t kRequest = 0xFFFFFFFFU;  // the reader is choosing a buffer
+inline constexpr std::uint32_t kNone = 0xFFFFFFFEU;     // pins nothing (before the first read)
 
 class LatestChannel final : public ChannelBase {
  public:
@@ -81,11 +83,15 @@ class LatestChannel final : public ChannelBase {
     mid_write();
     std::memcpy(to + half, from + half, size - half);
     sequences_[w] = ++writes_;
+    // seq_cst ⊇ release: a reader whose load of latest returns w sees the fill and sequence
+    // ("conversely" above); seq_cst places it in S for the no-torn-read argument.
     latest_.value.store(w, std::memory_order_seq_cst);
     latest_index_ = w;
     const int readers = max_readers();
     for (int r = 0; r < readers; ++r) {
       std::uint32_t expected = kRequest;
+      // seq_cst (release half: a reader whose CAS fails reads w from here and sees the fill): one
+      // attempt; success hands w to a reader still choosing, failure means it already chose.
       slots_[r].reading.compare_exchange_strong(expected, w, std::memory_order_seq_cst);
     }
   }
@@ -93,10 +99,14 @@ class LatestChannel final : public ChannelBase {
  protected:
   ReadResult read_as(int index, void* dst) override {
     std::atomic<std::uint32_t>& reading = slots_[index].reading;
+    // seq_cst ⊇ release: unpins our previous buffer; the writer's scan that reads this (or our
+    // later CAS, same release sequence) sees our previous copy finished (first case above).
     reading.store(kRequest, std::memory_order_seq_cst);
+    // seq_cst ⊇ acquire: pairs with the writer's store of latest; buffer x's fill is visible.
     const std::uint32_t x = latest_.value.load(std::memory_order_seq_cst);
     std::uint32_t j = kRequest;
-    // On failure the writer has already given this reader a buffer; j receives it.
+    // seq_cst: in S with the writers' CASes on our slot (second case above). On failure the
+    // writer has already given this reader a buffer; j receives it (acquire: sees its fill).
     if (reading.compare_exchange_strong(j, x, std::memory_order_seq_cst)) j = x;
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
@@ -115,6 +125,8 @@ class LatestChannel final : public ChannelBase {
     in_use_[latest_index_] = true;
     const int readers = max_readers();
     for (int r = 0; r < readers; ++r) {
+      // seq_cst ⊇ acquire: W's scan; reading kRequest (or later) synchronizes with the reader's
+      // unpinning store, so its copy of the old buffer is done before we fill it (first case).
       const std::uint32_t v = slots_[r].reading.load(std::memory_order_seq_cst);
       if (v < count_) in_use_[v] = true;
     }

@@ -63,6 +63,7 @@ void pop_held(const ByteChannel* lock) noexcept {
 
 std::int64_t next_auto_rank() noexcept {
   static std::atomic<std::int64_t> next{kMaxExplicitLockRank};
+  // relaxed: uniqueness comes from the RMW alone; the rank orders no other memory.
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 

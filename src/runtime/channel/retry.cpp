@@ -15,7 +15,8 @@
 //                                                           success iff s1 == s2 and s1 even
 //
 // Every shared payload access is a relaxed atomic word (word_copy.hpp), so concurrent copying is
-// not a data race; the fences make a successful read a consistent snapshot:
+// not a data race; the fences make a successful read a consistent snapshot (the lines in write()
+// and read_as() cite these steps):
 //  (1) s1 = 2k was written by the release store ending write k, so the acquire load makes every
 //      word stored by writes 1..k happen-before the reader's loads: no load returns a value older
 //      than write k (write-read coherence).
@@ -42,6 +43,10 @@
 namespace rtpar::detail {
 
 namespace {
+
+// seq_ values: kSeqPerWrite per completed write; kWriting is set while a write is in progress.
+inline constexpr std::uint64_t kWriting = 1;      // odd: the writer is between its two stores
+inline constexpr std::uint64_t kSeqPerWrite = 2;  // seq / kSeqPerWrite = completed writes
 
 // GCC's TSan does not model standalone fences and warns at every one (-Wtsan). That is harmless
 // here: every shared payload access is an atomic, so there is no plain access whose ordering TSan
@@ -71,13 +76,17 @@ class RetryChannel final : public ChannelBase {
   void write(const void* src) override {
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
+    // relaxed: only the writer stores seq; we read our own last store (even).
     const std::uint64_t s = seq_.value.load(std::memory_order_relaxed);
-    seq_.value.store(s + 1, std::memory_order_relaxed);
-    release_fence();
+    // relaxed + the release fence below (step 2): a reader whose loads see any word of this write
+    // synchronizes with the fence and then reads s + kWriting or later as s2.
+    seq_.value.store(s + kWriting, std::memory_order_relaxed);
+    release_fence();  // step 2: keeps the odd store ahead of every data store
     store_words(data_.copy(0), src, 0, half);
     mid_write();
     store_words(data_.copy(0), src, half, size);
-    seq_.value.store(s + 2, std::memory_order_release);
+    // release (step 1): a reader whose acquire load reads this even value sees all words stored.
+    seq_.value.store(s + kSeqPerWrite, std::memory_order_release);
   }
 
  protected:
@@ -87,15 +96,19 @@ class RetryChannel final : public ChannelBase {
     const int numtries = config().numtries;
     ReadResult result;
     for (int attempt = 1; attempt <= numtries; ++attempt) {
+      // acquire (step 1): pairs with the release store ending write s1 / kSeqPerWrite; no word
+      // loaded below is older than that write.
       const std::uint64_t s1 = seq_.value.load(std::memory_order_acquire);
       load_words(dst, data_.copy(0), 0, half);
       mid_read(index);
       load_words(dst, data_.copy(0), half, size);
-      acquire_fence();
+      acquire_fence();  // step 2: keeps the data loads ahead of s2; pairs with the writer's fence
+      // relaxed + the acquire fence above (step 2): if any word came from a later write, this
+      // reads its odd store or later, so s2 != s1.
       const std::uint64_t s2 = seq_.value.load(std::memory_order_relaxed);
       result.tries = attempt;
-      result.sequence = s1 / 2;
-      if (s1 == s2 && (s1 & 1U) == 0) {
+      result.sequence = s1 / kSeqPerWrite;
+      if (s1 == s2 && (s1 & kWriting) == 0) {
         result.ok = true;
         return result;
       }

@@ -80,11 +80,13 @@ inline void store_words(std::uint64_t* words, const void* src, std::size_t begin
   for (; i + 8 <= end; i += 8) {
     std::uint64_t w;
     std::memcpy(&w, from + i, 8);
+    // relaxed: ordered by the caller's protocol (retry's fences, double_buffer's release store).
     std::atomic_ref<std::uint64_t>(words[i / 8]).store(w, std::memory_order_relaxed);
   }
   if (i < end) {
     std::uint64_t w = 0;
     std::memcpy(&w, from + i, end - i);
+    // relaxed: as above (the zero-padded last word).
     std::atomic_ref<std::uint64_t>(words[i / 8]).store(w, std::memory_order_relaxed);
   }
 }
@@ -96,11 +98,14 @@ inline void load_words(void* dst, std::uint64_t* words, std::size_t begin,
   auto* to = static_cast<unsigned char*>(dst);
   std::size_t i = begin;
   for (; i + 8 <= end; i += 8) {
+    // relaxed: ordered by the caller's protocol (retry's acquire load and fence, double_buffer's
+    // acquire load); atomic only so a racing write is no data race.
     const std::uint64_t w =
         std::atomic_ref<std::uint64_t>(words[i / 8]).load(std::memory_order_relaxed);
     std::memcpy(to + i, &w, 8);
   }
   if (i < end) {
+    // relaxed: as above (the last, partial word).
     const std::uint64_t w =
         std::atomic_ref<std::uint64_t>(words[i / 8]).load(std::memory_order_relaxed);
     std::memcpy(to + i, &w, end - i);

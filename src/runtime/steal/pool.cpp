@@ -1,23 +1,16 @@
 // pool.cpp — Pool: workers, their run/idle protocol, the profile and the steal-cost calibration.
 //
-// Run protocol (memory orderings):
-//   run():    reset counters → running = true → busy = P-1 → epoch += 1 (seq_cst) →
-//             futex_wake(epoch) only if sleepers > 0 (seq_cst)
-//   worker:   spin up to budget.idle_spin_ns on epoch (acquire), then sleepers += 1 (seq_cst),
-//   re-read
-//             epoch (seq_cst), futex_wait(epoch, seen), sleepers -= 1 → steal while running
-//             (acquire) → after_run → busy -= 1 (seq_cst), futex_wake(busy) if it reached 0 and
-//             main_waiting (seq_cst)
-//   run():    root() → running = false (release) → spin up to kJoinSpinNs on busy == 0 (acquire),
-//             then main_waiting = true (seq_cst), futex_wait(busy) until 0 → profile
-// The epoch's release/acquire publishes the counter reset and `running` to the workers; busy's
-// RMW chain publishes each worker's counters back to run(), so last_profile() reads them without
-// races. The two sleeper handshakes are Dekker pairs: each side writes its variable and then reads
-// the other's, all seq_cst, so in the single total order either the waker sees the sleeper's flag
-// (and wakes it) or the sleeper sees the new value (and does not sleep); futex_wait re-checks the
-// value in the kernel, so a wake between the check and the sleep is not lost. Between runs every
-// worker spins at most budget.idle_spin_ns, then sleeps in futex_wait: no CPU while idle, and no
-// system call on either side of a run while the workers are still spinning.
+// Run protocol (docs/internals/steal.md §3.5; each step's ordering is argued on its line in
+// run(), next_epoch() and worker_main()):
+//   run():  reset counters, running = true, busy = P-1, epoch += 1, wake sleepers → root() →
+//           running = false → wait for busy == 0 → profile
+//   worker: wait for a new epoch (spin, then futex) → steal while running → busy -= 1, wake run()
+// Invariants: (1) epoch's release/acquire publishes the counter reset, `running` and `busy` to the
+// workers; (2) the busy decrements form a release sequence that run()'s acquire load of 0 reads,
+// so every worker's counters are visible to the profile; (3) both sleeper handshakes
+// (sleepers/epoch, main_waiting/busy) are Dekker pairs of seq_cst accesses: either the waker sees
+// the flag or the sleeper sees the new value, and futex_wait re-checks the value in the kernel, so
+// no wake-up is lost. Between runs a worker spins at most budget.idle_spin_ns, then sleeps.
 #include <cpuid.h>
 
 #include <algorithm>
@@ -116,6 +109,8 @@ struct Pool::State {
 void Pool::State::steal_loop(detail::Worker* w) {
   detail::Backoff backoff;
   const int p = static_cast<int>(peers.size());
+  // acquire: pairs with run()'s release store of false (root finished: check out). Nothing is
+  // read through it (true was published by epoch's acquire), so relaxed would do.
   while (running.load(std::memory_order_acquire)) {
     // xorshift64 (Marsaglia 2003): cheap, per-worker, no shared state.
     w->rng ^= w->rng << 13;
@@ -134,20 +129,21 @@ void Pool::State::steal_loop(detail::Worker* w) {
 
 std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
   std::uint32_t e = seen;
-  // acquire: pairs with run()'s seq_cst epoch increment, publishing the counter reset and
-  // `running` to this worker.
+  // acquire: pairs with run()'s epoch RMW (invariant 1); we then see running, busy and our reset
+  // counters.
   if (spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; },
                  config.budget.idle_spin_ns)) {
     return e;
   }
   for (;;) {
-    // seq_cst (Dekker with run()): announce the sleeper, then re-read epoch; in the single total
-    // order either run() sees sleepers > 0 and wakes, or this load sees the new epoch.
+    // seq_cst, Dekker half 1 (invariant 3): announce ourselves before re-reading epoch, so either
+    // run()'s sleepers load sees us or our epoch load below sees its increment.
     sleepers.fetch_add(1, std::memory_order_seq_cst);
+    // seq_cst, Dekker half 2: read after our announcement in the total order.
     if (epoch.load(std::memory_order_seq_cst) == seen) rtpar::detail::futex_wait(epoch, seen);
-    // relaxed: only a hint for run() whether a wake is needed; an extra wake is harmless.
+    // relaxed: a stale count only costs run() a needless futex_wake; it publishes nothing.
     sleepers.fetch_sub(1, std::memory_order_relaxed);
-    // acquire: as in the spin above.
+    // acquire: pairs with run()'s epoch RMW (invariant 1), as in the spin above.
     e = epoch.load(std::memory_order_acquire);
     if (e != seen) return e;
   }
@@ -159,9 +155,14 @@ void Pool::State::worker_main(int index) {
   std::uint32_t seen = 0;
   for (;;) {
     seen = next_epoch(seen);
+    // acquire: pairs with the destructor's release store (already ordered by epoch's acquire in
+    // next_epoch; relaxed would do).
     if (stop.load(std::memory_order_acquire)) break;
     steal_loop(w);
     if (config.after_run) config.after_run(index);
+    // busy: seq_cst ⊇ release, so our counters reach run() through the release sequence
+    // (invariant 2); seq_cst is for the Dekker pair with main_waiting (invariant 3): either run()
+    // sees busy == 0 after setting main_waiting, or we see main_waiting and wake it.
     if (busy.fetch_sub(1, std::memory_order_seq_cst) == 1 &&
         main_waiting.load(std::memory_order_seq_cst)) {
       rtpar::detail::futex_wake(busy, 1);
@@ -182,6 +183,7 @@ std::int64_t Pool::State::calibrate(detail::Worker* w) {
   for (int i = 0; i < kCalibrationWarmup + kCalibrationSamples; ++i) {
     detail::Frame f;
     f.execute = [](detail::Frame*) noexcept { return false; };
+    // relaxed: not yet shared; push's release store of bottom publishes it.
     f.state.store(detail::kPending, std::memory_order_relaxed);
     f.depth = 1;
     w->push(&f);
@@ -190,6 +192,8 @@ std::int64_t Pool::State::calibrate(detail::Worker* w) {
     const bool done = spin_until(
         [&] {
           t1 = detail::ticks();
+          // acquire: pairs with the thief's release store of kDone (run_stolen), its last access
+          // to f: after this f may go out of scope.
           return f.state.load(std::memory_order_acquire) >= detail::kDone;
         },
         kCalibrationTimeoutNs);
@@ -217,6 +221,8 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
   if (budget.profile_depth < 0) throw InputError({}, "steal.profile_depth", "must be ≥ 0");
   if (budget.idle_spin_ns < 0) throw InputError({}, "steal.idle_spin", "must be ≥ 0");
   static const bool tsc = invariant_tsc();
+  // relaxed: a standalone flag, always the same value; the threads created below synchronize
+  // with this thread at creation.
   detail::use_tsc.store(tsc, std::memory_order_relaxed);
   s.ref_ticks = detail::ticks();
   s.ref_ns = detail::now_ns();
@@ -261,7 +267,10 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
           std::make_unique<rtpar::detail::RtThread>(tc, [&s, i] { s.worker_main(i); }));
     }
   } catch (...) {
+    // release, both: the epoch RMW publishes stop = true to the workers' acquire load of epoch;
+    // futex_wake always runs, so no Dekker pair is needed (futex_wait re-checks epoch).
     s.stop.store(true, std::memory_order_release);
+    // release: the workers' acquire load of epoch then sees stop (above).
     s.epoch.fetch_add(1, std::memory_order_release);
     rtpar::detail::futex_wake(s.epoch, INT_MAX);
     s.threads.clear();
@@ -278,7 +287,10 @@ Pool::Pool(PoolConfig config) : state_(std::make_unique<State>()) {
 
 Pool::~Pool() {
   State& s = *state_;
+  // release, both: as in the constructor's error path — the epoch RMW publishes stop = true, and
+  // the unconditional futex_wake needs no sleepers check.
   s.stop.store(true, std::memory_order_release);
+  // release: the workers' acquire load of epoch then sees stop (above).
   s.epoch.fetch_add(1, std::memory_order_release);
   rtpar::detail::futex_wake(s.epoch, INT_MAX);
   for (auto& t : s.threads) t->join();
@@ -301,9 +313,16 @@ void Pool::run(FunctionRef<void()> root) {
   }
   const std::uint32_t others = static_cast<std::uint32_t>(s.workers.size() - 1);
   if (others > 0) {
+    // relaxed, both: published by the epoch RMW below (invariant 1). No worker touches them now:
+    // the previous run ended only after busy reached 0.
     s.running.store(true, std::memory_order_relaxed);
+    // relaxed: published by the epoch RMW below, like running.
     s.busy.store(others, std::memory_order_relaxed);
+    // seq_cst ⊇ release: publishes the resets above (invariant 1); seq_cst for the Dekker pair
+    // with a worker's sleepers += 1 / epoch load (invariant 3).
     s.epoch.fetch_add(1, std::memory_order_seq_cst);
+    // seq_cst, Dekker half 2: after our epoch RMW in the total order; 0 means every worker about
+    // to sleep will see the new epoch and not sleep.
     if (s.sleepers.load(std::memory_order_seq_cst) != 0) {
       rtpar::detail::futex_wake(s.epoch, INT_MAX);
     }
@@ -319,16 +338,23 @@ void Pool::run(FunctionRef<void()> root) {
   }
   const std::int64_t end = detail::ticks();
   detail::tls_worker = nullptr;
+  // release: the root's effects precede the end of the run for workers that see false (they
+  // publish nothing back through it; busy does that). relaxed would do.
   if (others > 0) s.running.store(false, std::memory_order_release);
   if (s.config.after_run) s.config.after_run(0);
   // acquire: busy's fetch_sub chain is a release sequence, so seeing 0 publishes every worker's
   // counters to the profile below.
   if (others > 0 &&
+      // acquire: reading 0 synchronizes with every worker's fetch_sub (invariant 2).
       !spin_until([&] { return s.busy.load(std::memory_order_acquire) == 0; }, kJoinSpinNs)) {
+    // seq_cst, Dekker half 1 (invariant 3): set the flag before re-reading busy.
     s.main_waiting.store(true, std::memory_order_seq_cst);
+    // seq_cst ⊇ acquire: Dekker half 2, and reading 0 synchronizes as above (invariant 2).
     for (std::uint32_t b; (b = s.busy.load(std::memory_order_seq_cst)) != 0;) {
       rtpar::detail::futex_wait(s.busy, b);
     }
+    // relaxed: every worker has decremented busy; a late reader of true only makes a needless
+    // futex_wake, and the next run's workers see false through epoch's release (invariant 1).
     s.main_waiting.store(false, std::memory_order_relaxed);
   }
   s.update_ratio();

@@ -34,6 +34,7 @@ void Scope::wait_all(bool rethrow) {
     if (w->pop() != c) break;
     w->enter(c->depth);
     if (c->execute(c)) {
+      // relaxed: c was popped back, so no other thread can reach it; only finish() reads it.
       c->state.store(detail::kFailed, std::memory_order_relaxed);
       first_failed = i;
     }
@@ -70,6 +71,7 @@ void Scope::wait_all_profiled(bool rethrow) {
     w->depth = d;
     w->deepest = d;
     if (c->execute(c)) {
+      // relaxed: c was popped back, so no other thread can reach it; only finish() reads it.
       c->state.store(detail::kFailed, std::memory_order_relaxed);
       first_failed = i;
     }
@@ -99,6 +101,7 @@ void Scope::finish(int first_failed, bool rethrow) {
     first = child_at(first_failed)->take_error();
     for (int i = first_failed + 1; i < top_; ++i) {
       Child* c = child_at(i);
+      // relaxed: our own store (inline child) or a thief's, already acquired by wait_stolen.
       if (c->state.load(std::memory_order_relaxed) == detail::kFailed) (void)c->take_error();
     }
   }

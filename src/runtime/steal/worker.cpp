@@ -20,15 +20,21 @@ void throw_frames_error(int frames_per_worker) {
       std::to_string(frames_per_worker) + " (raise [task.steal] frames_per_worker)");
 }
 
+// pop_last: pop's slow path with at most one element left (t >= b after bottom.exchange(b)).
 Frame* Worker::pop_last(std::int64_t b, std::int64_t t) noexcept {
   Frame* x = nullptr;
   if (t == b) {
+    // relaxed: we pushed this slot ourselves; a thief only reads it, never writes it.
     x = buffer[b & mask].load(std::memory_order_relaxed);
+    // seq_cst: the same RMW on top as the thieves' CAS, so exactly one of us takes slot b.
+    // Failure relaxed: a thief took it; we only drop x.
     if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
                                      std::memory_order_relaxed)) {
       x = nullptr;
     }
   }
+  // relaxed (as Lê et al.'s take): top >= b+1 is already decided, so a thief that reads this value
+  // with a stale top fails its CAS; the next push's release store republishes bottom.
   bottom.store(b + 1, std::memory_order_relaxed);
   return x;
 }
@@ -42,6 +48,8 @@ Frame* Worker::pop_last(std::int64_t b, std::int64_t t) noexcept {
 // descends from the frame its thief waits for, so it belongs to the same subtree).
 std::int64_t run_stolen(Worker* w, Frame* f) noexcept {
   f->thief = w->index;
+  // release: pairs with the owner's acquire load in wait_stolen; it reads f->thief after seeing
+  // kStolen and leapfrogs onto our deque.
   f->state.store(kStolen, std::memory_order_release);
   ++w->steals;
   const int saved_depth = w->depth;
@@ -63,6 +71,9 @@ std::int64_t run_stolen(Worker* w, Frame* f) noexcept {
   w->prof = saved_prof;
   w->depth = saved_depth;
   w->deepest = std::max(saved_deepest, f->deepest);
+  // release, our last access to f: pairs with the owner's acquire load of kDone/kFailed
+  // (wait_stolen, calibrate); it must see the job's effects, its exception and span/bspan/deepest
+  // written above.
   f->state.store(failed ? kFailed : kDone, std::memory_order_release);
   return t1 - t0;
 }
@@ -78,11 +89,16 @@ std::uint32_t wait_stolen(Worker* w, Frame* f) noexcept {
   std::int64_t ran = 0;
   Backoff backoff;
   std::uint32_t s;
+  // acquire: pairs with the thief's release store of kStolen; we read f->thief next. (kPending:
+  // the thief is between its winning CAS and that store.)
   while ((s = f->state.load(std::memory_order_acquire)) == kPending) backoff.pause();
   backoff.reset();
   if (s == kStolen) {
     Worker* thief = w->peers[f->thief];
+    // acquire: only ends the backoff early; the loop condition below re-reads with acquire.
     auto finished = [f] { return f->state.load(std::memory_order_acquire) != kStolen; };
+    // acquire: pairs with the thief's release store of kDone/kFailed; after it we read
+    // f->deepest, the exception and the span, and the caller may destroy f.
     while ((s = f->state.load(std::memory_order_acquire)) == kStolen) {
       if (Frame* g = thief->steal()) {
         ran += run_stolen(w, g);

@@ -8,27 +8,25 @@
 // first publishes into its own children's slots, then runs the region (FJOS's multicast: the
 // O(P) futex wake-ups are spread over the workers instead of serialised on the master).
 //
-// Join. The join word counts arrivals cumulatively (P-1 per region, in units of 2), so the master
-// never resets it. Each worker adds one arrival with an acq_rel fetch_add (fetch-and-add,
-// wait-free); the one that completes the region's count wakes the master only if the master set
-// the sleeper flag (and the master clears the flag when it wakes). The master spins, sleeps, or
-// spins then sleeps, per the policy.
+// Join. The join word counts arrivals cumulatively (P-1 per region, kArrival each), so the master
+// never resets it. Each worker adds one arrival with a fetch_add (wait-free); the one that
+// completes the region's count wakes the master only if the master set the sleeper flag (and the
+// master clears the flag when it wakes). The master spins, sleeps, or spins then sleeps.
 //
-// Memory ordering. The master writes every slot's region pointer (plain) before its first release
-// exchange; a worker's acquire load of its slot sees it, and happens-before is transitive along
-// tree edges (parent's acquire, then parent's release into the child's slot). Workers' writes
-// inside the region happen-before their acq_rel fetch_add; the fetch_adds form a release
-// sequence, so the master's acquire load that reads the target count sees all of them. A worker
-// cannot miss a generation: the next fork happens only after the join completed, i.e. after every
-// worker finished the previous region and went back to its slot.
+// Barrier (inside a region): members fetch_add an arrival count; the last arriver resets the count
+// and publishes the next barrier generation; the others wait for the generation to change.
 //
-// Barrier (inside a region): members fetch_add an arrival count (acq_rel); the last arriver resets
-// the count and publishes the next barrier generation; the others wait for the generation to
-// change. Each member reads the generation before arriving, so it cannot read the new one early.
+// Between jobs: park() sets a flag that spinning workers poll, so they fall through to futex sleep
+// and no core spins at SCHED_FIFO while no job runs.
 //
-// Between jobs: park() sets a flag that spinning workers poll (relaxed: it is only a hint to stop
-// spinning; correctness rests on the slot protocol), so they fall through to futex sleep and no
-// core spins at SCHED_FIFO while no job runs.
+// Memory-ordering invariants (each argued on its line; docs/internals/forkjoin.md):
+//  (1) fork: region pointer (plain) → release exchange of the slot → worker's acquire; transitive
+//      along tree edges. A worker cannot miss a generation: the next fork starts only after the
+//      join completed, i.e. after every worker went back to its slot.
+//  (2) join: the arrivals form a release sequence on join_, so the master's acquire load of the
+//      target count sees every worker's region writes.
+//  (3) barrier: arrivals release into the last arriver's acquire; its release publish of the
+//      generation reaches every waiter's acquire. parked_ is only a hint (relaxed everywhere).
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -42,7 +40,14 @@ namespace rtpar {
 
 namespace {
 
-constexpr std::uint32_t kGenerationStep = 2;  // payloads keep bit 0 free for the sleeper flag
+// Signal-word payloads (slots, join_, barrier_gen_) move in steps of 2: bit 0 is
+// detail::kSleeper (signal_word.hpp).
+inline constexpr std::uint32_t kGenerationStep = 2;  // a fork or barrier generation
+inline constexpr std::uint32_t kArrival = 2;         // one worker's arrival in join_
+static_assert((kGenerationStep & detail::kSleeper) == 0 && (kArrival & detail::kSleeper) == 0);
+// parked_ values (WaitSpec::stop_spinning: nonzero ends spinning).
+inline constexpr std::uint32_t kUnparked = 0;  // a job runs: workers may spin per the policy
+inline constexpr std::uint32_t kParked = 1;    // between jobs: spinning workers go to sleep
 
 // Slot is one worker's activation record on a cache line of its own: the fork word and the region
 // to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
@@ -85,7 +90,13 @@ class ForkJoinTeam final : public Team {
     }
     // Only store when it changes: an unconditional store would pull the line from spinning
     // workers (who poll it) on every fork.
-    if (parked_.load(std::memory_order_relaxed) != 0) parked_.store(0, std::memory_order_relaxed);
+    // relaxed, both: a hint to spinners only (invariant 3); a worker that still sees kParked
+    // sleeps and is woken by the publish below.
+    if (parked_.load(std::memory_order_relaxed) != kUnparked) {
+      // relaxed: the hint, see above.
+      parked_.store(kUnparked, std::memory_order_relaxed);
+    }
+    // Plain: published by the release exchange of each slot (detail::publish, invariant 1).
     for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = &fn;
     generation_ += kGenerationStep;
     const std::uint32_t target = join_target(generation_);
@@ -95,19 +106,29 @@ class ForkJoinTeam final : public Team {
       for (int r = 1; r < size_; ++r) detail::publish(slot(r), generation_);
     }
     fn(0);
+    // wait_until loads join_ with acquire: reading the target synchronizes with every arrival
+    // (invariant 2).
     const std::uint32_t joined = detail::wait_until(
         join_, wait_, [target](std::uint32_t v) { return (v & ~detail::kSleeper) == target; });
     // The master slept: clear its flag, or every later join would make a needless wake-up call.
     if ((joined & detail::kSleeper) != 0) {
+      // relaxed: all arrivals of this region are in; the next region's workers see the cleared
+      // flag through the next fork's release/acquire. An RMW, so it keeps the release sequence.
       join_.fetch_and(~detail::kSleeper, std::memory_order_relaxed);
     }
   }
 
   void barrier() override {
     if (size_ == 1) return;
+    // acquire (relaxed would do: the acq_rel RMW below keeps this load before our arrival).
+    // Read before arriving, so this member cannot see the next generation early.
     const std::uint32_t seen = barrier_gen_.load(std::memory_order_acquire) & ~detail::kSleeper;
+    // acq_rel (invariant 3): release publishes our writes to the last arriver; acquire makes the
+    // last arriver see every member's (the arrivals form a release sequence).
     if (barrier_count_.fetch_add(1, std::memory_order_acq_rel) ==
         static_cast<std::uint32_t>(size_ - 1)) {
+      // relaxed: no member touches the count until it sees the new generation, which the release
+      // exchange in publish() orders after this store.
       barrier_count_.store(0, std::memory_order_relaxed);
       detail::publish(barrier_gen_, seen + kGenerationStep);
       return;
@@ -115,7 +136,8 @@ class ForkJoinTeam final : public Team {
     detail::wait_change(barrier_gen_, seen, wait_);
   }
 
-  void park() noexcept override { parked_.store(1, std::memory_order_relaxed); }
+  // relaxed: a hint to spinners; correctness rests on the slot protocol (invariant 3).
+  void park() noexcept override { parked_.store(kParked, std::memory_order_relaxed); }
 
   [[nodiscard]] std::vector<int> worker_tids() const override {
     std::vector<int> out;
@@ -126,11 +148,11 @@ class ForkJoinTeam final : public Team {
 
  private:
   // join_target is the join word's payload once every worker finished the region of generation
-  // g: arrivals accumulate (P-1 per region, in units of 2), so the master never resets the word
+  // g: arrivals accumulate (P-1 per region, kArrival each), so the master never resets the word
   // and a fork does not have to pull its cache line back. Modulo 2^32 on both sides: the value
   // wraps consistently with the generation.
   [[nodiscard]] std::uint32_t join_target(std::uint32_t g) const noexcept {
-    return (g >> 1) * static_cast<std::uint32_t>(size_ - 1) * kGenerationStep;
+    return (g / kGenerationStep) * static_cast<std::uint32_t>(size_ - 1) * kArrival;
   }
 
   std::atomic<std::uint32_t>& slot(int rank) noexcept {
@@ -147,12 +169,17 @@ class ForkJoinTeam final : public Team {
   void worker_loop(int rank) noexcept {
     std::uint32_t seen = 0;
     for (;;) {
+      // wait_change loads the slot with acquire: pairs with the master's (or tree parent's)
+      // release exchange; we see region and stop_ (invariant 1).
       seen = detail::wait_change(slot(rank), seen, worker_wait_) & ~detail::kSleeper;
+      // acquire (relaxed would do: the slot's acquire above already ordered shutdown's store).
       if (stop_.load(std::memory_order_acquire)) return;
       if (tree_) wake_children(rank, seen);
       (*slots_[static_cast<std::size_t>(rank)].region)(rank);
-      const std::uint32_t before = join_.fetch_add(kGenerationStep, std::memory_order_acq_rel);
-      if (((before + kGenerationStep) & ~detail::kSleeper) == join_target(seen) &&
+      // acq_rel: the release half publishes our region writes to the master (invariant 2); the
+      // acquire half is not needed (we read nothing through it) but costs nothing on x86.
+      const std::uint32_t before = join_.fetch_add(kArrival, std::memory_order_acq_rel);
+      if (((before + kArrival) & ~detail::kSleeper) == join_target(seen) &&
           (before & detail::kSleeper) != 0) {
         detail::futex_wake(join_, 1);
       }
@@ -160,6 +187,7 @@ class ForkJoinTeam final : public Team {
   }
 
   void shutdown() noexcept {
+    // release (relaxed would do): the release exchanges of publish() below carry it (invariant 1).
     stop_.store(true, std::memory_order_release);
     generation_ += kGenerationStep;
     // Directly, not through the tree: workers leave without forwarding.
@@ -176,7 +204,7 @@ class ForkJoinTeam final : public Team {
   std::uint32_t generation_ = 0;  // master-only
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<std::uint32_t> join_{0};
-  alignas(64) std::atomic<std::uint32_t> parked_{1};
+  alignas(64) std::atomic<std::uint32_t> parked_{kParked};
   alignas(64) std::atomic<std::uint32_t> barrier_count_{0};
   alignas(64) std::atomic<std::uint32_t> barrier_gen_{0};
   std::vector<std::unique_ptr<detail::RtThread>> workers_;
