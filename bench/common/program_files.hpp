@@ -14,27 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "platform/program_dirs.hpp"
+
 namespace rtpar_bench {
 
-// program_dirs lists where bench programs may live, in search order: $RTPAR_BENCH_DIR if set,
-// then the directory of the running binary (rtpar-bench lives next to its programs, in the build
-// tree's bench/ and in libexec/rtpar/), then <that dir>/bench (build tree: build/rtpar finds
-// build/bench/rtpar-bench), then <that dir>/../libexec/rtpar (installed: bin/rtpar finds
-// libexec/rtpar/rtpar-bench).
-inline std::vector<std::filesystem::path> program_dirs() {
-  std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("RTPAR_BENCH_DIR"); env != nullptr && *env != '\0') {
-    dirs.emplace_back(env);
-  }
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    dirs.push_back(self.parent_path());
-    dirs.push_back(self.parent_path() / "bench");
-    dirs.push_back((self.parent_path() / ".." / "libexec" / "rtpar").lexically_normal());
-  }
-  return dirs;
-}
+// program_dirs and find_program are rtpar's one search for helper programs
+// (platform/program_dirs.hpp), shared with the `rtpar bench` forwarder.
+using rtpar::platform::find_program;
+using rtpar::platform::program_dirs;
 
 // kPeerMissingHint follows the "not found" message of a peer's program: a peer runtime (OpenMP,
 // oneTBB, clang++) missing at configure time skips its programs with a cmake warning, so at run
@@ -42,15 +29,6 @@ inline std::vector<std::filesystem::path> program_dirs() {
 inline constexpr const char* kPeerMissingHint =
     " (peer runtime not available: it was not found when rtpar was configured, or "
     "-DRTPAR_BENCH_PEERS=OFF; see the cmake warnings)";
-
-// find_program is the first executable `name` in program_dirs(), if any.
-inline std::optional<std::filesystem::path> find_program(const std::string& name) {
-  for (const std::filesystem::path& d : program_dirs()) {
-    const std::filesystem::path p = d / name;
-    if (access(p.c_str(), X_OK) == 0) return p;
-  }
-  return std::nullopt;
-}
 
 // ScratchDir is a private temporary directory, removed with its contents on scope exit.
 class ScratchDir {

@@ -18,6 +18,11 @@ using Duration = std::chrono::nanoseconds;
 // allowed.
 Duration parse_duration(std::string_view text);
 
+// duration_from_micros is the file format's rule for a bare integer duration: a count of
+// microseconds (docs/taskset.md). Throws std::invalid_argument when it is negative or does not fit
+// 64-bit nanoseconds.
+Duration duration_from_micros(std::int64_t us);
+
 // format_duration renders d in the largest unit not exceeding it, e.g. "1.5ms", "20ms", "800ns".
 // By default the text is exact (it parses back to d: "12.020867ms"); with max_decimals ≥ 0 the
 // fraction is rounded half up to that many places for display ("12.021ms" with 3).

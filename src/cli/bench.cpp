@@ -15,7 +15,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
-#include "common/program_files.hpp"  // bench/common: the same search as the bench programs'
+#include "platform/program_dirs.hpp"  // bench/common: the same search as the bench programs'
 
 namespace rtpar::cli {
 
@@ -27,10 +27,10 @@ constexpr const char* kBenchProgram = "rtpar-bench";
 // exec_bench replaces this process with rtpar-bench ARGS, under the name `rtpar bench` (`self`
 // is how rtpar was invoked); it returns only on failure.
 int exec_bench(const std::string& self, const std::vector<std::string>& args) {
-  const auto path = rtpar_bench::find_program(kBenchProgram);
+  const auto path = platform::find_program(kBenchProgram);
   if (!path) {
     std::string where;
-    for (const auto& d : rtpar_bench::program_dirs()) where += " " + d.string();
+    for (const auto& d : platform::program_dirs()) where += " " + d.string();
     fmt::print(stderr,
                "rtpar: error: `rtpar bench` needs {}, which is not built or installed (looked "
                "in{})\nhint: configure with -DRTPAR_BUILD_BENCH=ON and build it (cmake --build "

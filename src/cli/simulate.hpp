@@ -1,5 +1,5 @@
 // simulate.hpp — `rtpar simulate`: plan a task set, then run the plan in the discrete-event
-// simulator (rtpar/simulate.hpp) instead of on real threads; any machine size, no privileges.
+// simulator (rtpar/tools/simulate.hpp) instead of on real threads; any machine size, no privileges.
 #pragma once
 
 #include "cli/commands.hpp"

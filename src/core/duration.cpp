@@ -196,4 +196,12 @@ std::string format_duration(Duration d, int max_decimals) {
   return out + scale->suffix;
 }
 
+Duration duration_from_micros(std::int64_t us) {
+  if (us < 0) throw std::invalid_argument("duration must not be negative");
+  if (us > std::numeric_limits<std::int64_t>::max() / 1000) {
+    throw std::invalid_argument("duration overflows 64-bit nanoseconds");
+  }
+  return Duration(us * 1000);
+}
+
 }  // namespace rtpar

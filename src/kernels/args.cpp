@@ -104,12 +104,11 @@ Duration duration_value(const toml::node& node, const std::string& file, const s
       throw InputError(loc, field, e.what());
     }
   } else if (const auto* i = node.as_integer()) {
-    const std::int64_t us = i->get();
-    if (us < 0) throw InputError(loc, field, "duration must not be negative");
-    if (us > std::numeric_limits<std::int64_t>::max() / 1000) {
-      throw InputError(loc, field, "duration overflows 64-bit nanoseconds");
+    try {
+      d = duration_from_micros(i->get());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(loc, field, e.what());
     }
-    d = Duration(us * 1000);
   } else {
     throw InputError(loc, field,
                      "expected a duration string like \"10ms\" or an integer number of "

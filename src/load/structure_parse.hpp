@@ -7,8 +7,9 @@
 
 #include <toml++/toml.h>
 
-#include "model/taskset_check.hpp"
 #include "load/toml_fields.hpp"
+#include "model/structure.hpp"  // the structure math the parser checks with
+#include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::model {
@@ -30,17 +31,5 @@ DagSpec parse_dag(const TableReader& task, const toml::node& value, FieldLocatio
 // parse_steal reads `[task.steal]` (max_depth, stack_bytes, frames_per_worker).
 StealConfig parse_steal(const TableReader& task, const toml::node& value,
                         FieldLocations& locations);
-
-// dag_cycle returns the index of a node that lies on a cycle, or -1 when the DAG is acyclic.
-int dag_cycle(const DagSpec& dag);
-
-// dag_work is Σ node lengths; dag_span the longest path (requires an acyclic DAG). Both saturate
-// at the largest Duration instead of overflowing.
-Duration dag_work(const DagSpec& dag);
-Duration dag_span(const DagSpec& dag);
-
-// segments_work is Σ strands·length; segments_span is Σ length (saturating like dag_work).
-Duration segments_work(const std::vector<SegmentSpec>& segments);
-Duration segments_span(const std::vector<SegmentSpec>& segments);
 
 }  // namespace rtpar::model

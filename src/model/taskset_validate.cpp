@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "load/channel_parse.hpp"
-#include "load/structure_parse.hpp"
+#include "model/channel_rules.hpp"
+#include "model/structure.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/taskset.hpp"
 

@@ -1,4 +1,4 @@
-// topology.cpp — see rtpar/topology.hpp.
+// topology.cpp — see rtpar/tools/topology.hpp.
 #include "rtpar/tools/topology.hpp"
 
 #include <hwloc.h>

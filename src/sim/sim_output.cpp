@@ -1,4 +1,4 @@
-// sim_output.cpp — simulation_json and simulation_table (rtpar/simulate.hpp; docs/cli.md).
+// sim_output.cpp — simulation_json and simulation_table (rtpar/tools/simulate.hpp; docs/cli.md).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// simulate.cpp — default_sim_horizon and simulate_plan (rtpar/simulate.hpp).
+// simulate.cpp — default_sim_horizon and simulate_plan (rtpar/tools/simulate.hpp).
 #include <algorithm>
 #include <numeric>
 #include <string>

@@ -13,7 +13,7 @@
 
 namespace rtpar {
 
-// Topology is the machine a plan is made for: CPU ids grouped by socket (rtpar/topology.hpp).
+// Topology is the machine a plan is made for: CPU ids grouped by socket (rtpar/tools/topology.hpp).
 struct Topology;
 struct OverheadProfile;
 

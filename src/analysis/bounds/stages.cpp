@@ -5,37 +5,23 @@
 #include <numeric>
 
 #include "analysis/bounds/priorities.hpp"
+#include "model/structure.hpp"
 
 namespace rtpar::analysis {
 
 std::vector<SegmentSpec> synchronous_form(const DagSpec& dag) {
   // Earliest start ES(v) = max over predecessors of their earliest finish, in topological order
-  // (Kahn's algorithm; the model guarantees acyclicity).
+  // (the model guarantees acyclicity).
   const std::size_t n = dag.nodes.size();
-  std::vector<std::vector<std::size_t>> succ(n);
-  std::vector<std::size_t> indegree(n, 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    for (const int p : dag.nodes[v].after) {
-      succ[static_cast<std::size_t>(p)].push_back(v);
-      ++indegree[v];
-    }
-  }
   std::vector<std::int64_t> start(n, 0);
-  std::vector<std::size_t> ready;
-  for (std::size_t v = 0; v < n; ++v) {
-    if (indegree[v] == 0) ready.push_back(v);
-  }
   std::vector<std::int64_t> cuts;
-  while (!ready.empty()) {
-    const std::size_t v = ready.back();
-    ready.pop_back();
-    const std::int64_t finish = start[v] + dag.nodes[v].length.count();
-    cuts.push_back(start[v]);
-    cuts.push_back(finish);
-    for (const std::size_t s : succ[v]) {
-      start[s] = std::max(start[s], finish);
-      if (--indegree[s] == 0) ready.push_back(s);
+  for (const std::size_t v : model::topological_order(dag)) {
+    for (const int p : dag.nodes[v].after) {
+      const auto u = static_cast<std::size_t>(p);
+      start[v] = std::max(start[v], start[u] + dag.nodes[u].length.count());
     }
+    cuts.push_back(start[v]);
+    cuts.push_back(start[v] + dag.nodes[v].length.count());
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());

@@ -20,7 +20,7 @@
 // reader returns a mix of write k and write k+2 — a torn value — and reports ok, because nothing
 // tells it. Here that tearing is only *logical*: all shared words are relaxed atomics
 // (word_copy.hpp), so it is not a C++ data race and TSan stays quiet; a real C implementation with
-// memcpy would add undefined behaviour on top. tests/test_channel_double_buffer.cpp demonstrates
+// memcpy would add undefined behaviour on top. tests/runtime/channel/test_channel_double_buffer.cpp demonstrates
 // the torn read deterministically. The sequence comes from the control word, so it is exact and
 // never decreases for one reader — it names the write the copy *started* from.
 #include <atomic>

@@ -41,7 +41,7 @@
 // Freshness and order: the value read was `latest` at some instant during the read (R's load of
 // latest, or while the writer's CAS ran), so successive reads by one reader return
 // non-decreasing sequences. A writer stalled mid-write leaves readers unaffected: they keep
-// returning the last complete value (tests/test_channel_latest.cpp).
+// returning the last complete value (tests/runtime/channel/test_channel_latest.cpp).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>

@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/plan.hpp"
 

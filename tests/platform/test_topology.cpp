@@ -1,4 +1,4 @@
-// test_topology.cpp — the machine a plan is made for (rtpar/topology.hpp): `--target` specs, the
+// test_topology.cpp — the machine a plan is made for (rtpar/tools/topology.hpp): `--target` specs, the
 // task set's cores and sockets, and hwloc on this machine.
 #include <doctest/doctest.h>
 

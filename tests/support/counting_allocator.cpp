@@ -1,7 +1,7 @@
 // counting_allocator.cpp — see counting_allocator.hpp. Every replaceable form of operator new is
 // replaced (plain, array, nothrow, aligned) so that no allocation escapes the count and every
 // delete matches its new (ASan checks alloc/dealloc pairs).
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 
 #include <cstddef>
 #include <cstdlib>

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "rtpar/steal.hpp"
 
 namespace steal = rtpar::steal;

@@ -15,7 +15,7 @@
 
 #include "rtpar/channel.hpp"
 #include "rtpar/error.hpp"
-#include "test_channel_payload.hpp"
+#include "runtime/channel/test_channel_payload.hpp"
 
 using rtpar::ChannelKind;
 using namespace std::chrono_literals;

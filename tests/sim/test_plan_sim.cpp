@@ -1,4 +1,4 @@
-// test_plan_sim.cpp — the plan simulator (src/sim, rtpar/simulate.hpp) on hand-made plans whose
+// test_plan_sim.cpp — the plan simulator (src/sim, rtpar/tools/simulate.hpp) on hand-made plans whose
 // schedules are worked out by hand in the comments (times in ns; every task set is tiny).
 #include <cstdint>
 #include <string>

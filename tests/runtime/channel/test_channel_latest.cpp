@@ -11,7 +11,7 @@
 #include <string>
 
 #include "rtpar/channel.hpp"
-#include "test_channel_payload.hpp"
+#include "runtime/channel/test_channel_payload.hpp"
 
 using rtpar::ChannelKind;
 using namespace std::chrono_literals;

@@ -1,5 +1,5 @@
 // test_planner_admits_sim.cpp — every planner against the simulator: for random small task sets,
-// each plan a planner admits must, simulated over its hyperperiod (rtpar/simulate.hpp), miss no
+// each plan a planner admits must, simulated over its hyperperiod (rtpar/tools/simulate.hpp), miss no
 // deadline, and no simulated response may exceed the bound the plan states. The simulator runs
 // the declared worst-case lengths in one legal schedule (src/sim/engine.hpp), so a failure here
 // is a concrete counterexample to the planner's analysis (or to the simulator's model); the

@@ -11,10 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "rtpar/channel.hpp"
 #include "rtpar/error.hpp"
-#include "test_channel_payload.hpp"
+#include "runtime/channel/test_channel_payload.hpp"
 
 using rtpar::ChannelKind;
 using namespace std::chrono_literals;

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "rtpar/team.hpp"
 
 using namespace std::chrono_literals;

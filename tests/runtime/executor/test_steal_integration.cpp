@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "platform/rt_thread.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/system.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
-#include "run_system.hpp"
+#include "support/run_system.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::InputError;

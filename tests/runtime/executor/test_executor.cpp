@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "counting_allocator.hpp"
+#include "support/counting_allocator.hpp"
 #include "rtpar/system.hpp"
-#include "run_system.hpp"
+#include "support/run_system.hpp"
 
 using namespace std::chrono_literals;
 
