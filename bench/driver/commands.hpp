@@ -5,14 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include <functional>
-
-#include "core/exit_status.hpp"
+#include "cli/command_main.hpp"
 
 namespace rtpar::bench {
 
-// Command is a subcommand's action, run after parsing; it returns the exit status.
-using Command = std::function<int()>;
+// Command is a subcommand's action (cli/command_main.hpp).
+using rtpar::cli::Command;
 
 // add_bench_forkjoin registers the options of `rtpar bench forkjoin` (bench_forkjoin.cpp).
 Command add_bench_forkjoin(CLI::App& app);

@@ -9,9 +9,9 @@
 
 #include <fmt/core.h>
 
+#include "cli/command_main.hpp"
 #include "driver/bench_steal.hpp"
 #include "driver/commands.hpp"
-#include "rtpar/error.hpp"
 
 int main(int argc, char** argv) try {
   using namespace rtpar::bench;
@@ -19,7 +19,7 @@ int main(int argc, char** argv) try {
   // errors read as they did when the subcommands lived in `rtpar` itself.
   CLI::App app{"Benchmarks against peer runtimes (same run)"};
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, Command>> commands;
+  rtpar::cli::Commands commands;
   CLI::App* forkjoin = app.add_subcommand(
       "forkjoin", "Fork/join cost of rtpar teams vs libgomp, LLVM libomp and oneTBB");
   commands.emplace_back(forkjoin, add_bench_forkjoin(*forkjoin));
@@ -33,32 +33,7 @@ int main(int argc, char** argv) try {
       "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");
   commands.emplace_back(steal, add_bench_steal(*steal));
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return rtpar::kExitBadInput;
-  }
-
-  try {
-    for (auto& [sub, action] : commands) {
-      if (sub->parsed()) return action();
-    }
-  } catch (const rtpar::InputError& e) {
-    fmt::print(stderr, "rtpar: error: {}\n", e.what());
-    return rtpar::kExitBadInput;
-  } catch (const rtpar::EnvironmentError& e) {
-    fmt::print(stderr, "rtpar: environment refused: {}\nhint: {}\n", e.what(), e.hint());
-    return rtpar::kExitEnvironment;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "rtpar: internal error: {}\n", e.what());
-    return rtpar::kExitInternal;
-  }
-  return rtpar::kExitBadInput;
+  return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.
   std::fprintf(stderr, "rtpar: internal error: %s\n", e.what());

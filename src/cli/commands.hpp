@@ -4,14 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include <functional>
-
-#include "core/exit_status.hpp"
+#include "cli/command_main.hpp"
 
 namespace rtpar::cli {
-
-// Command is a subcommand's action, run after parsing; it returns the exit status.
-using Command = std::function<int()>;
 
 // add_check registers `rtpar check FILE [--json]`.
 Command add_check(CLI::App& app);

@@ -6,15 +6,15 @@
 
 #include <fmt/core.h>
 
+#include "cli/command_main.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate.hpp"
-#include "rtpar/error.hpp"
 
 int main(int argc, char** argv) try {
   using namespace rtpar::cli;
   CLI::App app{"rtpar — parallel real-time tasks on multicore Linux"};
   app.require_subcommand(1);
-  std::vector<std::pair<CLI::App*, Command>> commands;
+  rtpar::cli::Commands commands;
   CLI::App* check = app.add_subcommand("check", "Admission control: print the Plan of a task set");
   commands.emplace_back(check, add_check(*check));
   CLI::App* run = app.add_subcommand("run", "Run a task set on pinned real-time threads");
@@ -29,32 +29,7 @@ int main(int argc, char** argv) try {
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks against peer runtimes (same run)");
   commands.emplace_back(bench, add_bench(*bench));
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return rtpar::kExitBadInput;
-  }
-
-  try {
-    for (auto& [sub, action] : commands) {
-      if (sub->parsed()) return action();
-    }
-  } catch (const rtpar::InputError& e) {
-    fmt::print(stderr, "rtpar: error: {}\n", e.what());
-    return rtpar::kExitBadInput;
-  } catch (const rtpar::EnvironmentError& e) {
-    fmt::print(stderr, "rtpar: environment refused: {}\nhint: {}\n", e.what(), e.hint());
-    return rtpar::kExitEnvironment;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "rtpar: internal error: {}\n", e.what());
-    return rtpar::kExitInternal;
-  }
-  return rtpar::kExitBadInput;
+  return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.
   std::fprintf(stderr, "rtpar: internal error: %s\n", e.what());
