@@ -26,11 +26,14 @@ inline std::uint64_t uts_count_parallel(const UtsParams& p, const UtsNode& node)
     steal::Scope scope;
     for (int i = 0; i < n; ++i) {
       scope.spawn([&p, node, &total, i] {
+        // relaxed: an RMW, so no child's add is lost; the read below is ordered by sync().
         total.fetch_add(uts_count_parallel(p, uts_child_of(node, i)), std::memory_order_relaxed);
       });
     }
     scope.sync();
   }
+  // relaxed: sync() made every child's add happen-before this load: a stolen child ends with a
+  // release store of DONE that sync() reads with acquire (docs/internals/steal.md §3.2, §3.4).
   return total.load(std::memory_order_relaxed);
 }
 

@@ -1,4 +1,9 @@
 // futex.hpp — thin wrappers over the Linux futex system call on a 32-bit atomic word.
+//
+// No atomic operation here: the kernel's compare of the word with `expected` (under its hash-bucket
+// lock) only decides whether to sleep, and orders nothing in the C++ sense. Every caller loads the
+// word with its own protocol's order after a wait returns, and a store that lands between that
+// load and the sleep makes the compare fail, so the wait returns at once (no lost wake-up).
 #pragma once
 
 #include <atomic>

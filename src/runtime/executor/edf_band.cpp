@@ -1,17 +1,29 @@
 // edf_band.cpp — see edf_band.hpp.
 //
-// Protocol: a slot's deadline (or dispatch flag) is written (release) and the core's version
-// bumped (acq_rel) before the writer re-ranks. rerank snapshots the version and the slots, sorts
-// the core's slots (a fixed-size array on the stack: no allocation, no lock), applies every
-// active slot's priority (and kEdfDispatch to waiting masters) with sched_setscheduler, and
-// repeats if the version moved meanwhile. A pass that ends with the version unchanged applied the
-// ranking of the latest deadlines, and it applied all of it: there is no "already applied" cache
-// to skip a thread, because with several re-rankers on one core (masters of tasks on other cores
-// re-rank the cores of their team threads) a stale pass's system call can land after a fresh one
-// — the stale re-ranker then sees the version moved and re-applies the fresh ranking last. So the
-// last system call on each thread always carries the latest ranking; between a change and that
-// point a core may briefly run the second-earliest deadline (bounded by one re-rank, a few system
-// calls). Setting an unchanged policy and priority is a no-op in the kernel (no requeue).
+// Protocol: a writer stores a slot's deadline (or dispatch flag), bumps its core's version and
+// re-ranks the core. rerank snapshots the version and the slots, sorts the core's slots (a
+// fixed-size array on the stack: no allocation, no lock), applies every active slot's priority
+// (and kEdfDispatch to waiting masters) with sched_setscheduler, and repeats if the version moved
+// meanwhile. There is no "already applied" cache: with several re-rankers on one core (masters of
+// tasks on other cores re-rank the cores of their team threads) a stale pass's system call can
+// land after a fresh one, and the stale re-ranker then re-applies the fresh ranking last. A core
+// may briefly run the second-earliest deadline (bounded by one re-rank, a few system calls).
+// Setting an unchanged policy and priority is a no-op in the kernel (no requeue).
+// Memory-ordering invariants (cited as (n) on the lines):
+//  (1) change: the slot store (release) is sequenced before the version fetch_add (acq_rel), so a
+//      re-ranker whose acquire load of the version reads the bump (or a later one: the bumps form
+//      a release sequence) sees the new slot value. The slot stores' own release is redundant
+//      with that, never relied on alone.
+//  (2) convergence: every change is followed by its writer's own re-rank, which starts after its
+//      bump. A pass that acquired a bump read that change's slot value (1); a change it did not
+//      count is applied by its writer's pass. If a stale pass's system call on a thread lands
+//      after a fresher pass's, the kernel's lock on that thread orders the fresher call (and the
+//      bump sequenced before it) before ours and before our closing version load (sequenced
+//      after our call): that load sees the bump, differs from the opening one, and we repeat.
+//  (3) tids: a slot's tid is set by its task's master before the slot's first change, so a
+//      re-ranker that reads kEdfNoTid skips a slot that is idle and not dispatching anyway.
+//      The acquire on the slot loads is not relied on beyond (1): like the slot stores' release,
+//      it is stronger than needed.
 #include "runtime/executor/edf_band.hpp"
 
 #include <sched.h>
@@ -43,6 +55,8 @@ int EdfBand::add_slot(int cpu) {
 }
 
 void EdfBand::set_tid(int slot, int tid) noexcept {
+  // release: the tid is the datum; a re-ranker's acquire load pairs with it. Stored before the
+  // slot's first change, whose bump publishes it again (invariants 1, 3).
   slots_[static_cast<std::size_t>(slot)].tid.store(tid, std::memory_order_release);
 }
 
@@ -55,15 +69,18 @@ int EdfBand::lowest_priority(int cpu) const noexcept {
 
 void EdfBand::activate(int slot, std::int64_t deadline) noexcept {
   Slot& s = slots_[static_cast<std::size_t>(slot)];
+  // release: published to re-rankers by the version bump in changed() (invariant 1).
   s.deadline.store(deadline, std::memory_order_release);
-  if (deadline != 0) s.dispatch.store(false, std::memory_order_release);
+  // release: as above; a master with a pending job is no longer waiting for its release.
+  if (deadline != kEdfIdle) s.dispatch.store(false, std::memory_order_release);
   changed(s);
 }
 
-void EdfBand::deactivate(int slot) noexcept { activate(slot, 0); }
+void EdfBand::deactivate(int slot) noexcept { activate(slot, kEdfIdle); }
 
 void EdfBand::prepare_dispatch(int slot) noexcept {
   Slot& s = slots_[static_cast<std::size_t>(slot)];
+  // release: published to re-rankers by the version bump in changed() (invariant 1).
   s.dispatch.store(true, std::memory_order_release);
   changed(s);
 }
@@ -71,7 +88,9 @@ void EdfBand::prepare_dispatch(int slot) noexcept {
 void EdfBand::changed(const Slot& slot) noexcept {
   for (Core& c : cores_) {
     if (c.cpu != slot.cpu) continue;
-    c.version.fetch_add(1, std::memory_order_acq_rel);
+    // acq_rel: the release half publishes the slot store above to every re-ranker that reads
+    // this bump (invariant 1); then our own re-rank applies it (invariant 2).
+    c.version.fetch_add(kEdfChange, std::memory_order_acq_rel);
     rerank(c);
   }
 }
@@ -82,27 +101,33 @@ void EdfBand::rerank(Core& core) noexcept {
     int slot;
   };
   for (;;) {
+    // acquire: pairs with the writers' acq_rel bumps; we see every change counted (invariant 1).
     const std::uint32_t version = core.version.load(std::memory_order_acquire);
     Entry order[kMaxSlotsPerCore];
     const std::size_t n = core.slots.size();
     for (std::size_t k = 0; k < n; ++k) {
       const int id = core.slots[k];
+      // acquire (relaxed would do): the value is published by the bump we acquired
+      // (invariant 1); a change we did not count is applied by its writer (invariant 2).
       const std::int64_t d =
           slots_[static_cast<std::size_t>(id)].deadline.load(std::memory_order_acquire);
-      // Idle slots (deadline 0) sort after every active one.
-      order[k] = Entry{d == 0 ? INT64_MAX : d, id};
+      // Idle slots sort after every active one.
+      order[k] = Entry{d == kEdfIdle ? INT64_MAX : d, id};
     }
     std::sort(order, order + n, [](const Entry& a, const Entry& b) {
       return a.deadline != b.deadline ? a.deadline < b.deadline : a.slot < b.slot;
     });
     for (std::size_t rank = 0; rank < n; ++rank) {
       Slot& s = slots_[static_cast<std::size_t>(order[rank].slot)];
+      // acquire: pairs with set_tid's release store; a slot without a tid has had no change yet,
+      // and its first change re-ranks with the tid known (invariants 1, 3).
       const int tid = s.tid.load(std::memory_order_acquire);
-      if (tid == 0) continue;
+      if (tid == kEdfNoTid) continue;
       int priority = kEdfTop - static_cast<int>(rank);
       if (order[rank].deadline == INT64_MAX) {
         // Idle: a master waiting for its release sits at kEdfDispatch; an idle worker is blocked
         // and keeps its priority until its next job activates it.
+        // acquire (relaxed would do): as the deadline load above (invariants 1, 2).
         if (!s.dispatch.load(std::memory_order_acquire)) continue;
         priority = kEdfDispatch;
       }
@@ -110,6 +135,9 @@ void EdfBand::rerank(Core& core) noexcept {
       param.sched_priority = priority;
       sched_setscheduler(tid, SCHED_FIFO, &param);
     }
+    // acquire: the closing load; unchanged means no change was counted during the pass, and a
+    // fresher pass's system call that landed before one of ours would have moved it
+    // (invariant 2).
     if (core.version.load(std::memory_order_acquire) == version) return;
   }
 }

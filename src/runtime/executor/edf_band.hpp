@@ -15,6 +15,11 @@
 
 namespace rtpar::detail {
 
+// EdfBand slot and core words (edf_band.cpp).
+inline constexpr std::int64_t kEdfIdle = 0;     // Slot::deadline of a slot without a pending job
+inline constexpr int kEdfNoTid = 0;             // Slot::tid before set_tid: re-rankers skip it
+inline constexpr std::uint32_t kEdfChange = 1;  // Core::version step, one per slot change
+
 // EdfBand ranks the EDF threads of each core. Priorities: kEdfDispatch for a master waiting for
 // its release (so it preempts every EDF job on its core the moment its release comes and can
 // re-rank at once — RT-OpenMP's dispatch at the maximum priority), then kEdfTop, kEdfTop − 1, ...
@@ -44,9 +49,9 @@ class EdfBand {
  private:
   struct Slot {
     int cpu = -1;
-    std::atomic<int> tid{0};
-    std::atomic<std::int64_t> deadline{0};  // 0: idle
-    std::atomic<bool> dispatch{false};      // idle master waiting for its release (kEdfDispatch)
+    std::atomic<int> tid{kEdfNoTid};
+    std::atomic<std::int64_t> deadline{kEdfIdle};  // absolute deadline of the pending job
+    std::atomic<bool> dispatch{false};  // idle master waiting for its release (kEdfDispatch)
   };
   struct Core {
     int cpu = -1;

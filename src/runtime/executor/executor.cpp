@@ -219,8 +219,12 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     }
   } catch (...) {
     // Masters already started wait for `go`; let them see `stop` and leave before unwinding.
-    control.stop.store(1, std::memory_order_release);
-    control.go.store(1, std::memory_order_release);
+    // release (relaxed would do): sequenced before the release store of go below, so a master
+    // that acquires go == kGoReleased sees the stop too (RunControl (1), (2)).
+    control.stop.store(detail::kStopRequested, std::memory_order_release);
+    // release: RunControl (1); start_ns = end_ns = 0 are published with it, so no job is due
+    // and every master leaves without releasing one.
+    control.go.store(detail::kGoReleased, std::memory_order_release);
     detail::futex_wake(control.go, INT32_MAX);
     throw;
   }
@@ -229,7 +233,8 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   control.start_ns = monotonic_now() + config.start_delay.count();
   control.end_ns = control.start_ns + config.duration.count();
   report.start_ns = control.start_ns;
-  control.go.store(1, std::memory_order_release);
+  // release: publishes start_ns/end_ns to the masters' acquire loads of go (RunControl (1)).
+  control.go.store(detail::kGoReleased, std::memory_order_release);
   detail::futex_wake(control.go, INT32_MAX);
 
   const std::int64_t interval = std::max<std::int64_t>(config.progress_interval.count(), 1'000'000);
@@ -244,14 +249,19 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
       std::int64_t jobs = 0;
       std::int64_t misses = 0;
       for (const auto& r : runners) {
+        // relaxed: pairs with JobLog::record's relaxed fetch_adds; progress statistics that may
+        // lag by a job, nothing is read through them (the records are read after join).
         jobs += r->counters().jobs.load(std::memory_order_relaxed);
+        // relaxed: as above.
         misses += r->counters().misses.load(std::memory_order_relaxed);
       }
       config.progress(std::max<std::int64_t>(monotonic_now() - control.start_ns, 0), jobs, misses);
     }
   }
   // Stop releasing (jobs already running finish and are recorded), then collect.
-  control.stop.store(1, std::memory_order_release);
+  // release: pairs with the masters' acquire loads of stop (RunControl (2)); it publishes
+  // nothing else: what the masters wrote is read after join() (RunControl (3)).
+  control.stop.store(detail::kStopRequested, std::memory_order_release);
   detail::futex_wake(control.stop, INT32_MAX);
   for (auto& r : runners) r->join();
   if (report.memory_locked) munlockall();

@@ -14,7 +14,8 @@ void JobLog::record(const JobRecord& r) noexcept {
   } else {
     truncated_ = true;
   }
-  // relaxed: progress statistics only; the records themselves are read after join().
+  // relaxed: progress statistics only, read relaxed by the control thread (may lag by a job);
+  // the records themselves are read after join() (RunControl (3)).
   counters_.jobs.fetch_add(1, std::memory_order_relaxed);
   if (r.finish_ns - r.release_ns > deadline_ns_) {
     // relaxed: as above.

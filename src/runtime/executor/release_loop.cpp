@@ -12,15 +12,16 @@ namespace rtpar::detail {
 
 bool ReleaseLoop::sleep_until_release(std::int64_t when) const noexcept {
   // The sleep is FUTEX_WAIT_BITSET on `stop` with an absolute deadline: it ends at `when`, or at
-  // once when the control thread stores stop = 1 and wakes it (RunControl's protocol).
+  // once when the control thread stores kStopRequested and wakes it (RunControl (2)). A stop
+  // stored between the load and the sleep makes the kernel's compare with kStopClear fail.
   std::atomic<std::uint32_t>& stop = control_.stop;
-  // acquire: pairs with the control thread's release store of stop (see RunControl); the flag
-  // only goes 0 → 1.
-  while (stop.load(std::memory_order_acquire) == 0 && monotonic_now() < when) {
-    futex_wait_until(stop, 0, when);
+  // acquire: pairs with the control thread's release store of stop (RunControl (2)); the flag
+  // only goes kStopClear → kStopRequested.
+  while (stop.load(std::memory_order_acquire) == kStopClear && monotonic_now() < when) {
+    futex_wait_until(stop, kStopClear, when);
   }
   // acquire: as above — the verdict the caller acts on.
-  return stop.load(std::memory_order_acquire) == 0;
+  return stop.load(std::memory_order_acquire) == kStopClear;
 }
 
 void sleep_until(std::int64_t when) noexcept {

@@ -12,8 +12,8 @@ namespace rtpar::detail {
 
 // ReleaseLoop is job k's release time t0 + phase + k·T, the end of the run, the overrun policy and
 // the count of skipped releases. It reads RunControl's start_ns/end_ns at each call, so it may be
-// built before the control thread sets them (use it only after acquiring control.go == 1). The
-// fast path allocates nothing and takes no lock.
+// built before the control thread sets them (use it only after acquiring control.go ==
+// kGoReleased). The fast path allocates nothing and takes no lock.
 class ReleaseLoop {
  public:
   ReleaseLoop(const TaskSpec& task, RunControl& control) noexcept

@@ -1,36 +1,38 @@
 // strand_runner.cpp — see strand_runner.hpp and docs/internals/dispatcher.md.
 //
-// Protocol (one job). job_ holds (seq << 2) | state, state ∈ {pending, running, stopped}:
-//  1. Publication: whoever closes the previous job (the member whose arrival completed its last
-//     gate; the master for the first job) writes release_/index_ (plain), stores
-//     job_ = (seq, pending) (release) and wakes the members blocked on job_.
-//  2. Commit: a member that acquires (seq, pending) copies release_/index_ and sleeps — absolute
-//     time, on its own core, at its own priority — until release + offset of its first segment,
-//     or until a stop. It then decides the job's fate with one CAS (pending → running, or
-//     pending → stopped when a stop was requested); the first CAS wins and every later member
-//     follows the winner's verdict (its CAS fails and returns it). So all members run a job, or
-//     none does — a stop can cancel a pending job without any member waiting on another to learn
-//     whether the job began. The winner stores the job's start time.
-//  3. Segments: for each segment s with strands of its own the member sleeps until
-//     release + offset_s (decomposition; 0 for fork-join-rta), switches priority if it differs,
-//     waits for gate s − 1, runs its strands and arrives at gate s (fetch_add, acq_rel). The
-//     arrival that completes a gate wakes its sleepers; the one that completes the last gate
-//     closes the job: records it and publishes the next job (step 1) or the stopped state.
-// Memory ordering: the fetch_adds on a gate form one release sequence, so a member whose acquire
-// load sees the gate complete synchronizes with every arrival — it sees every effect of the
-// segment's strands (what a barrier guarantees). Every member arrives at some gate, and members
-// of segment s + 1 acquire gate s before arriving at gate s + 1, so the closer happens-after every
-// member's reads of release_/index_ and the winner's store of job_start_; it may therefore
-// overwrite release_/index_ and read job_start_ (relaxed suffices: the chain orders it). The
-// publication store of job_ heads a release sequence that includes the commit CAS, so a member
-// that reads either value sees release_/index_. The job log and the skip count (log_, releases_)
-// are written only by
-// closers, one job after another (each closer happens-after the previous one through the
-// publication), and read after join().
-// Gates count cumulatively (participants · runs mod 2^32) instead of being reset, so no member can
-// race a reset; the signed difference test is exact while fewer than 2^31 arrivals separate a
-// waiter from the target, i.e. always (a member is at most one job behind). `runs` (jobs run) is
-// the same on all members because every committed job is run by all of them.
+// Protocol (one job; docs/internals/dispatcher.md). job_ holds (seq << kJobSeqShift) | state:
+//  step 1, publication: whoever closes the previous job (the master for the first) writes
+//     release_/index_ (plain), stores job_ = (seq, kJobPending) and wakes the members blocked on
+//     it.
+//  step 2, commit: a member that sees (seq, pending) copies release_/index_, sleeps until
+//     release + offset of its first segment (or a stop), then decides the job's fate with one CAS:
+//     pending → running, or pending → stopped when a stop was requested. The first CAS wins and
+//     every later member follows its verdict (its CAS fails and returns it), so all members run a
+//     job or none does, and a stop cancels a pending job without any member waiting on another.
+//     The winner stores the job's start time.
+//  step 3, segments: for each segment s with strands of its own the member sleeps until
+//     release + offset_s, switches priority if it differs, waits for gate s − 1, runs its strands
+//     and arrives at gate s. The arrival completing a gate wakes its sleepers; the one completing
+//     the last gate closes the job: records it and publishes the next job (step 1) or kJobStopped.
+// Memory-ordering invariants (cited as (n) on the lines):
+//  (1) publication: release_/index_ (plain) → release store of (seq, pending) → a member's acquire
+//      load of job_. The store heads a release sequence that contains the commit CAS, so a member
+//      that reads (seq, running) sees release_/index_ too.
+//  (2) commit: the CASes on job_ are RMWs of one word, totally ordered: exactly one succeeds on
+//      (seq, pending), every other one reads its verdict.
+//  (3) gates: the arrivals' acq_rel fetch_adds on a gate form one release sequence, so a member
+//      whose acquire load sees the gate complete sees every effect of the segment's strands.
+//  (4) close: every member arrives at some gate (a segment without strands is refused) and members
+//      of segment s + 1 acquire gate s before arriving at gate s + 1, so the closer happens-after
+//      every member's read of release_/index_, the winner's store of job_start_ and every strand's
+//      store of failed_: it may overwrite release_/index_ and read job_start_ and failed_ relaxed.
+//  (5) the job log and the skip count (log_, releases_) are written only by closers, each
+//      happening-after the previous one through (1) and (4), and read after join(); so is failure_
+//      (written by the first member whose strand threw).
+//  (6) gates count cumulatively (participants · runs mod 2^32) and are never reset, so no member
+//      races a reset; the signed difference test is exact while fewer than 2^31 arrivals separate
+//      a waiter from its target, i.e. always (a member is at most one job behind). `runs` is the
+//      same on all members because every committed job is run by all of them.
 #include "runtime/executor/strand_runner.hpp"
 
 #include <pthread.h>
@@ -48,14 +50,9 @@ namespace rtpar::detail {
 
 namespace {
 
-constexpr std::uint32_t kPending = 0;
-constexpr std::uint32_t kRunning = 1;
-constexpr std::uint32_t kStopped = 2;
-constexpr std::uint32_t kStateMask = 3;
-
 // encode packs a job sequence number (mod 2^30) and a state into the job_ word.
 constexpr std::uint32_t encode(std::uint32_t seq, std::uint32_t state) {
-  return (seq << 2) | state;
+  return (seq << kJobSeqShift) | state;
 }
 
 // reached says whether a cumulative counter has reached target (wrap-around safe).
@@ -79,7 +76,7 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
   }
   const std::size_t segments = placement.segments.size();
   for (std::size_t s = 0; s < segments; ++s) {
-    // Every segment needs a strand: the gates' ordering chain (see above) passes through each.
+    // Every segment needs a strand: the gates' ordering chain (invariant 4) passes through each.
     if (placement.segments[s].strands.empty()) {
       throw InputError(task.where, "segments",
                        "the plan of task '" + task.name + "' has segment " + std::to_string(s) +
@@ -149,7 +146,7 @@ void StrandRunner::start() {
 
 void StrandRunner::join() {
   // Never started: no job was published, so the workers only wait for the stopped state.
-  if (!started_) stop_all(0);
+  if (!started_) stop_all(kNoJobSeq);
   tids_.assign(members_.size(), 0);
   for (std::size_t m = 0; m < members_.size(); ++m) {
     if (!members_[m].thread) continue;
@@ -169,7 +166,7 @@ void StrandRunner::set_priority(Member& member, int priority) noexcept {
 
 void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   Gate& gate = gates_[s];
-  const std::uint32_t target = gate.participants * runs;
+  const std::uint32_t target = gate.participants * kGateArrival * runs;  // invariant 6
   // Spin first, then sleep. `hybrid` spins spin_ns. `spin` spins at most the segment's makespan
   // (its longest strand list): unbounded spinning at SCHED_FIFO can live-lock two tasks whose
   // members each spin on one core waiting for a lower-priority strand the other's spinner starves;
@@ -178,15 +175,18 @@ void StrandRunner::wait_gate(std::size_t s, std::uint32_t runs) noexcept {
   const std::int64_t spin_for = kind == WaitKind::hybrid ? task_.wait.spin_ns.count()
                                 : kind == WaitKind::spin ? gate.spin_cap_ns
                                                          : 0;
-  // acquire (here and below): pairs with the arrivals' acq_rel fetch_adds (one release
-  // sequence), so a member that sees the gate complete sees every effect of segment s.
+  const auto complete = [&] {
+    // acquire: pairs with the arrivals' acq_rel fetch_adds (one release sequence, (3)): seeing
+    // the gate complete, we see every effect of segment s.
+    return reached(gate.done.load(std::memory_order_acquire), target);
+  };
   // The clock is read every round (clock_every = 1), as the gate always has.
-  if (spin_for > 0 &&
-      spin_until([&] { return reached(gate.done.load(std::memory_order_acquire), target); },
-                 spin_for, NeverGiveUp{}, 1)) {
+  if (spin_for > 0 && spin_until(complete, spin_for, NeverGiveUp{}, 1)) {
     return;
   }
   for (;;) {
+    // acquire: as in the spin above (3). An arrival between this load and the sleep changes the
+    // word, so the kernel's compare with `seen` fails and futex_wait returns at once.
     const std::uint32_t seen = gate.done.load(std::memory_order_acquire);
     if (reached(seen, target)) return;
     futex_wait(gate.done, seen);
@@ -203,15 +203,22 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   // Commit (step 2): sleep until this member's first strand may start, or a stop.
   const bool stop = !releases_.sleep_until_release(release + placement_.segments[first].offset_ns);
   const std::int64_t now = monotonic_now();
-  std::uint32_t state = encode(seq, kPending);
-  if (job_.compare_exchange_strong(state, encode(seq, stop ? kStopped : kRunning),
+  std::uint32_t state = encode(seq, kJobPending);
+  // The verdict (step 2, invariant 2): the first CAS on (seq, pending) decides for all members.
+  // acq_rel on success, acquire on failure: the acquire halves re-synchronize with the
+  // publication (1), which member_loop's acquire load already did; the release half publishes
+  // nothing a member reads (job_start_ is stored after it and reaches the closer through (4)).
+  // Both are stronger than the protocol needs, never weaker.
+  if (job_.compare_exchange_strong(state, encode(seq, stop ? kJobStopped : kJobRunning),
                                    std::memory_order_acq_rel, std::memory_order_acquire)) {
     if (stop) {
       futex_wake(job_, INT32_MAX);
       return false;
     }
+    // relaxed: read only by this job's closer, which happens-after this store through our
+    // arrival at a gate (invariant 4).
     job_start_.store(now, std::memory_order_relaxed);
-  } else if ((state & kStateMask) == kStopped) {
+  } else if ((state & kJobStateMask) == kJobStopped) {
     return false;
   }
 
@@ -226,6 +233,8 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
     set_priority(member, member.priority[s]);
     if (s > 0) wait_gate(s - 1, runs);
     for (const std::int64_t strand : member.strands[s]) {
+      // relaxed: a hint to skip the rest of a failed job; nothing is read through it (failure_
+      // is read after join, invariant 5).
       if (failed_.load(std::memory_order_relaxed)) break;
       try {
         if (!task_.code->run_strand(job, static_cast<int>(s), strand)) {
@@ -233,11 +242,19 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
                                  " of segment " + std::to_string(s));
         }
       } catch (...) {
+        // seq_cst (default; acq_rel would do): an RMW, so exactly one thrower reads false and
+        // writes failure_ (plain). failure_ is written after the exchange, so nothing publishes it
+        // through failed_: it is read after join() (invariant 5). The closer of this job sees the
+        // true through our later gate arrival (invariant 4) and stops releasing.
         if (!failed_.exchange(true)) failure_ = std::current_exception();
       }
     }
-    const std::uint32_t after = gates_[s].done.fetch_add(1, std::memory_order_acq_rel) + 1;
-    if (reached(after, gates_[s].participants * runs)) {
+    // acq_rel (invariants 3, 4): the release half publishes our strands' effects and our reads
+    // of release_/index_ to whoever sees the gate complete; the acquire half makes the arrival
+    // that completes the gate (the closer, for the last one) happen-after every earlier arrival.
+    const std::uint32_t after =
+        gates_[s].done.fetch_add(kGateArrival, std::memory_order_acq_rel) + kGateArrival;
+    if (reached(after, gates_[s].participants * kGateArrival * runs)) {
       futex_wake(gates_[s].done, INT32_MAX);
       if (s == last) close_job(seq);
     }
@@ -249,38 +266,48 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
 
 void StrandRunner::close_job(std::uint32_t seq) noexcept {
   const std::int64_t finish = monotonic_now();
-  // relaxed: the gates' chain orders the winner's store before this closer (see above).
+  // relaxed: the gates' chain orders the winner's store before this closer (invariant 4).
   log_.record(JobRecord{index_, release_, job_start_.load(std::memory_order_relaxed), finish});
   publish(seq + 1, releases_.next(index_, finish));
 }
 
 void StrandRunner::publish(std::uint32_t seq, std::int64_t k) noexcept {
-  // acquire loads: stop pairs with the control thread's release store (RunControl); failed_ with
-  // the exchange of the member whose strand threw, so its failure_ is visible after join.
-  if (!releases_.due(k) || control_.stop.load(std::memory_order_acquire) != 0 ||
+  // acquire: pairs with the control thread's release store of stop (RunControl (2)); the flag
+  // carries no data.
+  if (!releases_.due(k) || control_.stop.load(std::memory_order_acquire) != kStopClear ||
+      // acquire (relaxed would do): a closer happens-after every exchange of this job's failed
+      // strands through the gates (invariant 4), so it reads true; failure_ is written after the
+      // exchange and read after join (invariant 5), not through this load.
       failed_.load(std::memory_order_acquire)) {
     stop_all(seq);
     return;
   }
   release_ = releases_.release(k);
   index_ = k;
-  // release: publishes release_/index_ to the members that acquire (seq, pending) (step 1).
-  job_.store(encode(seq, kPending), std::memory_order_release);
+  // release: publishes release_/index_ to the members that acquire (seq, pending) (step 1,
+  // invariant 1). We may overwrite them: every member's read of the previous values
+  // happens-before this closer (invariant 4).
+  job_.store(encode(seq, kJobPending), std::memory_order_release);
   futex_wake(job_, INT32_MAX);
 }
 
 void StrandRunner::stop_all(std::uint32_t seq) noexcept {
-  job_.store(encode(seq, kStopped), std::memory_order_release);
+  // release (relaxed would do): members acquire it in member_loop and leave; they read nothing
+  // through it (the log is read after join, invariant 5). Stored by a closer, or by join() when
+  // no job was ever published.
+  job_.store(encode(seq, kJobStopped), std::memory_order_release);
   futex_wake(job_, INT32_MAX);
 }
 
 void StrandRunner::member_loop(std::size_t m) noexcept {
-  std::uint32_t seen = 0;  // sequence number of the last job looked at (0: none yet)
-  std::uint32_t runs = 0;  // jobs run
+  std::uint32_t seen = kNoJobSeq;  // sequence number of the last job looked at
+  std::uint32_t runs = 0;          // jobs run
   for (;;) {
+    // acquire: pairs with the closer's release store of (seq, pending) — or any CAS of its
+    // release sequence — so run_job sees the release_/index_ it published (invariant 1).
     const std::uint32_t state = job_.load(std::memory_order_acquire);
-    if ((state & kStateMask) == kStopped) return;
-    const std::uint32_t seq = state >> 2;
+    if ((state & kJobStateMask) == kJobStopped) return;
+    const std::uint32_t seq = state >> kJobSeqShift;
     if (seq == seen) {
       // Between jobs members always block, whatever the wait policy: spinning at SCHED_FIFO
       // with no job to run would hit RT throttling and take the core from everything else.
@@ -293,8 +320,12 @@ void StrandRunner::member_loop(std::size_t m) noexcept {
 }
 
 void StrandRunner::master_loop() noexcept {
-  while (control_.go.load(std::memory_order_acquire) == 0) futex_wait(control_.go, 0);
-  publish(1, 0);
+  // acquire: pairs with the control thread's release store of go; publish reads the
+  // start_ns/end_ns it published through releases_ (RunControl (1)).
+  while (control_.go.load(std::memory_order_acquire) == kGoWaiting) {
+    futex_wait(control_.go, kGoWaiting);
+  }
+  publish(kNoJobSeq + 1, 0);
   member_loop(0);
 }
 

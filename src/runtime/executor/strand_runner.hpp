@@ -14,6 +14,18 @@
 
 namespace rtpar::detail {
 
+// StrandRunner's dispatch word job_ = (seq << kJobSeqShift) | state (strand_runner.cpp,
+// docs/internals/dispatcher.md). seq counts publications mod 2^30.
+inline constexpr std::uint32_t kJobPending = 0;    // published; no member has committed yet
+inline constexpr std::uint32_t kJobRunning = 1;    // committed: every member runs the job
+inline constexpr std::uint32_t kJobStopped = 2;    // cancelled or no job left: every member leaves
+inline constexpr std::uint32_t kJobStateMask = 3;  // the state bits
+inline constexpr std::uint32_t kJobSeqShift = 2;   // seq sits above the state bits
+inline constexpr std::uint32_t kNoJobSeq = 0;      // job_'s initial seq; the first job is 1
+static_assert(kJobStopped <= kJobStateMask && (kJobStateMask >> kJobSeqShift) == 0);
+// StrandRunner::Gate::done counts arrivals cumulatively, one per participant and job run.
+inline constexpr std::uint32_t kGateArrival = 1;
+
 // StrandRunner runs a task whose TaskPlan has segments. All threads, strand lists and records are
 // created in the constructor; the job path allocates nothing and takes no lock.
 class StrandRunner final : public RunnerBase {
@@ -43,8 +55,8 @@ class StrandRunner final : public RunnerBase {
     std::unique_ptr<RtThread> thread;
     int current_priority = 0;
   };
-  // Gate is a segment's completion counter: participants arrive once per job, so the segment of
-  // the n-th job run is complete when `done` reaches participants · n (mod 2^32).
+  // Gate is a segment's completion counter: participants arrive (kGateArrival) once per job, so
+  // the segment of the n-th job run is complete when `done` reaches participants · n (mod 2^32).
   struct alignas(64) Gate {
     std::atomic<std::uint32_t> done{0};
     std::uint32_t participants = 0;
@@ -77,8 +89,9 @@ class StrandRunner final : public RunnerBase {
   bool best_effort_;
   std::vector<Member> members_;
   std::vector<Gate> gates_;
-  // job_ is the dispatch state: (seq << 2) | kPending / kRunning / kStopped (see .cpp).
-  alignas(64) std::atomic<std::uint32_t> job_{0};
+  // job_ is the dispatch state: (seq << kJobSeqShift) | kJobPending / kJobRunning / kJobStopped
+  // (see .cpp); initially (kNoJobSeq, pending): nothing published, members wait.
+  alignas(64) std::atomic<std::uint32_t> job_{(kNoJobSeq << kJobSeqShift) | kJobPending};
   std::atomic<std::int64_t> job_start_{0};  // first commit time of the running job
   std::int64_t release_ = 0;                // of the published job; written before job_ is released
   std::int64_t index_ = 0;

@@ -86,7 +86,11 @@ std::vector<int> TaskRunner::worker_tids() const {
 }
 
 void TaskRunner::master_loop() noexcept {
-  while (control_.go.load(std::memory_order_acquire) == 0) futex_wait(control_.go, 0);
+  // acquire: pairs with the control thread's release store of go; we must see the start_ns/end_ns
+  // it published before releases_ reads them (RunControl (1)).
+  while (control_.go.load(std::memory_order_acquire) == kGoWaiting) {
+    futex_wait(control_.go, kGoWaiting);
+  }
 
   JobContext job;
   job.team = team_.get();

@@ -48,6 +48,8 @@ static_assert((kGenerationStep & detail::kSleeper) == 0 && (kArrival & detail::k
 // parked_ values (WaitSpec::stop_spinning: nonzero ends spinning).
 inline constexpr std::uint32_t kUnparked = 0;  // a job runs: workers may spin per the policy
 inline constexpr std::uint32_t kParked = 1;    // between jobs: spinning workers go to sleep
+// parked_ is the signal word's stop_spinning word: unparked must read as "keep spinning".
+static_assert(kUnparked == detail::kKeepSpinning && kParked != detail::kKeepSpinning);
 
 // Slot is one worker's activation record on a cache line of its own: the fork word and the region
 // to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
