@@ -52,6 +52,7 @@ OWNERS = {
     "rtpar/team.hpp": "runtime/team", "rtpar/tools/calibrate.hpp": "runtime/team",
     "rtpar/overhead.hpp": "runtime/team",
     "rtpar/steal.hpp": "runtime/steal", "rtpar/detail/steal_worker.hpp": "runtime/steal",
+    "rtpar/detail/steal_join.hpp": "runtime/steal",
     "rtpar/steal_worker.hpp": "runtime/steal",
     "rtpar/channel.hpp": "runtime/channel", "rtpar/channel_set.hpp": "runtime/channel",
     "rtpar/executor.hpp": "runtime/executor", "rtpar/ext/kernel.hpp": "runtime/executor",
@@ -63,7 +64,9 @@ OWNERS = {
 
 # DETAIL_USERS: who may include a detail header (its documented owner and the owning folder).
 DETAIL_USERS = {
-    "rtpar/detail/steal_worker.hpp": {"include/rtpar/steal.hpp", "include/rtpar/steal_worker.hpp"},
+    "rtpar/detail/steal_worker.hpp": {"include/rtpar/steal.hpp", "include/rtpar/steal_worker.hpp",
+                                      "include/rtpar/detail/steal_join.hpp"},
+    "rtpar/detail/steal_join.hpp": {"include/rtpar/steal.hpp"},
 }
 
 # COMPAT lists the backward edges kept for source compatibility, each with its reason.
