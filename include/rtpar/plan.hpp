@@ -59,6 +59,19 @@ struct TaskPlan {
   std::vector<SegmentPlan> segments;
 };
 
+// KernelInterference is the kernel's highest-priority interference on each real-time core, seen
+// as a periodic server (budget Q per period P: the fair server or RT throttling, docs/analysis.md
+// "Kernel interference"), and what a plan does with it. Budget and period are 0 when none.
+struct KernelInterference {
+  // state: "charged", "stated" (read, not charged), "not_charged" (the planner cannot),
+  // "isolated" (the run removes it), "none", or "unread" (nobody gave it to the planner)
+  std::string state = "unread";
+  bool known = false;          // false: (part of) it could not be read (see source)
+  std::int64_t budget_ns = 0;  // Q per core
+  std::int64_t period_ns = 0;  // P
+  std::string source;          // what was read (or assumed) and where, for people
+};
+
 // Plan is the central artifact: everything the executor needs, decided offline.
 struct Plan {
   bool schedulable = false;
@@ -66,6 +79,7 @@ struct Plan {
   std::vector<int> cores;          // real-time cores available to the planner (ascending)
   std::vector<TaskPlan> tasks;     // same order as TaskSet::tasks
   std::vector<std::string> notes;  // plan-wide remarks (e.g. cores missing in total)
+  KernelInterference interference;  // PlanOptions::interference as this planner treated it
 };
 
 }  // namespace rtpar

@@ -53,6 +53,9 @@ struct SystemSpec {
   // fork_join_overhead is charged per fork by fork-join-rta when no measured overhead profile is
   // given (`rtpar check --overhead FILE`); zero when the file does not say.
   Duration fork_join_overhead{0};
+  // isolate: `rtpar run` removes the kernel's interference from the real-time cores for the run
+  // (root only; docs/taskset.md), and the planners then charge none.
+  bool isolate = false;
   SourceLocation where;  // location of [system] (or of the file when absent)
 };
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "analysis/bounds/light_first_fit.hpp"
+#include "platform/interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/report_io.hpp"
 
@@ -22,7 +24,84 @@ std::string planner_names() {
   return names;
 }
 
+// kLinuxDefaultServer is Linux's default fair server (and RT throttling's non-RT share): 50 ms of
+// every 1 s per CPU (kernel/sched/deadline.c, fair_server_init; sched_rt_runtime_us = 950000).
+constexpr std::int64_t kLinuxDefaultBudgetNs = 50'000'000;
+constexpr std::int64_t kLinuxDefaultPeriodNs = 1'000'000'000;
+
+// kChargeByDefault: whether an absent --interference charges what is read (true) or only states
+// it (false). It states: charging Linux's default server (a 50 ms burst) fails every task with
+// D ≤ 50 ms, which would reject the examples; see docs/analysis.md "Kernel interference".
+constexpr bool kChargeByDefault = false;
+
+InputError interference_error(const std::string& mode, const std::string& why) {
+  return InputError(SourceLocation{"<command line>", 0, 0}, "--interference",
+                    "'" + mode + "': " + why +
+                        " (expected machine, default, none, or BUDGET/PERIOD such as 50ms/1s)");
+}
+
 }  // namespace
+
+void add_interference_flag(CLI::App& app, std::string& mode) {
+  app.add_option("--interference", mode,
+                 "Kernel interference to charge per core: machine (read here), default (Linux: "
+                 "50ms/1s), none, or BUDGET/PERIOD; without it, it is read and stated only")
+      ->type_name("MODE");
+}
+
+KernelInterference resolve_interference(const std::string& mode, const TaskSet& set,
+                                        const Topology* target) {
+  KernelInterference k;
+  k.known = true;
+  const std::string flag = mode.empty() ? std::string() : " (--interference " + mode + ")";
+  if (mode == "none") {
+    k.state = "none";
+    k.source = "assumed none" + flag;
+    return k;
+  }
+  if (!mode.empty() && mode != "machine" && mode != "default") {
+    const auto slash = mode.find('/');
+    if (slash == std::string::npos) throw interference_error(mode, "unknown mode");
+    Duration q{0}, p{0};
+    try {
+      q = parse_duration(mode.substr(0, slash));
+      p = parse_duration(mode.substr(slash + 1));
+    } catch (const std::invalid_argument& e) {
+      throw interference_error(mode, e.what());
+    }
+    if (q.count() <= 0 || p < q) throw interference_error(mode, "needs 0 < BUDGET <= PERIOD");
+    k.state = "charged";
+    k.budget_ns = q.count();
+    k.period_ns = p.count();
+    k.source = "given" + flag;
+    return k;
+  }
+  if (mode == "default" || (mode.empty() && target != nullptr)) {
+    k.budget_ns = kLinuxDefaultBudgetNs;
+    k.period_ns = kLinuxDefaultPeriodNs;
+    k.source = "Linux's default fair server / RT throttling, assumed for " +
+               std::string(target != nullptr ? "the --target machine" : "any machine") + flag;
+  } else {
+    // This machine, for the cores the set will run on.
+    const platform::SchedInterference read =
+        platform::read_sched_interference("/", analysis::realtime_cores(set.system));
+    k.known = read.known;
+    k.budget_ns = read.budget_ns;
+    k.period_ns = read.period_ns;
+    k.source = "read here: " + read.source + flag;
+  }
+  const bool charge = !mode.empty() || kChargeByDefault;
+  if (set.system.isolate && mode.empty()) {
+    k.state = "isolated";
+    k.source += "; [system] isolate = true: `rtpar run` removes it from the real-time cores";
+  } else if (k.budget_ns == 0) {
+    k.state = "none";
+  } else {
+    k.state = charge ? "charged" : "stated";
+    if (!charge) k.source += "; not charged (--interference machine charges it)";
+  }
+  return k;
+}
 
 void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
   app.add_option("--planner", flags.planner,
@@ -41,6 +120,7 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
                  "Run report (report.json of `rtpar run --out`) whose measured work and burdened "
                  "span federated-ws uses where larger than declared")
       ->type_name("REPORT");
+  add_interference_flag(app, flags.interference);
 }
 
 std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const TaskSet& set) {
@@ -72,6 +152,8 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
     planning->measured = load_measured_profile(flags.measured);
     planning->options.measured = &*planning->measured;
   }
+  planning->options.interference =
+      resolve_interference(flags.interference, set, planning->options.target);
   return planning;
 }
 

@@ -23,6 +23,8 @@ struct PlanningFlags {
   std::string target;    // e.g. "40c4s"; empty: the file's machine
   std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
   std::string measured;  // run report with online work/span (rtpar run --out); empty: none
+  // interference: machine | default | none | Q/P (e.g. 50ms/1s); empty: read and state, not charge
+  std::string interference;
 };
 
 // add_planning_flags registers the planning options on a subcommand.
@@ -42,6 +44,18 @@ struct Planning {
   Planning(const Planning&) = delete;
   Planning& operator=(const Planning&) = delete;
 };
+
+// add_interference_flag registers --interference (on check and simulate via add_planning_flags,
+// and on run).
+void add_interference_flag(CLI::App& app, std::string& mode);
+
+// resolve_interference is what the planners get for --interference `mode` (docs/cli.md): this
+// machine's fair server and RT throttling for the set's real-time cores, Linux's defaults for a
+// target, or the given server; charged only when `mode` asks for it. With `set.system.isolate`
+// (and no mode) the state is "isolated": the run removes it, so nothing is charged. Throws
+// InputError (field "--interference") for a malformed mode.
+KernelInterference resolve_interference(const std::string& mode, const TaskSet& set,
+                                        const Topology* target);
 
 // resolve_planning checks and loads the flags against a loaded set. Throws InputError for an
 // unknown planner, a bad target or an unreadable profile (exit status 2).

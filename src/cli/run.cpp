@@ -12,6 +12,8 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/plan_options.hpp"
+#include "cli/run_isolation.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -29,6 +31,8 @@ struct RunOptions {
   bool fail_on_miss = false;
   bool best_effort = false;
   bool no_mlock = false;
+  bool isolate = false;      // --isolate (docs/cli.md)
+  std::string interference;  // --interference MODE
 };
 
 Duration parse_cli_duration(const std::string& text) {
@@ -66,10 +70,18 @@ Command add_run(CLI::App& app) {
   app.add_flag("--best-effort", opts->best_effort,
                "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in every report");
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
+  app.add_flag("--isolate", opts->isolate,
+               "Remove the kernel's interference from the real-time cores for the run and restore "
+               "it afterwards (root; docs/cli.md)");
+  add_interference_flag(app, opts->interference);
   return [opts]() {
     const Duration duration = parse_cli_duration(opts->duration);
     const TaskSet set = load_taskset(opts->file);
-    const Plan plan = plan_taskset(set);
+    PlanOptions planning;
+    planning.interference = resolve_interference(opts->interference, set, nullptr);
+    // Restores every isolated setting when it goes out of scope, after the reports are written.
+    const auto isolation = isolate_for_run(set, opts->isolate, planning.interference);
+    const Plan plan = plan_taskset(set, planning);
     if (!plan.schedulable) {
       fmt::print(stderr, "{}", plan_table(plan, set));
       fmt::print(stderr, "rtpar: refusing to run a task set that is not schedulable\n");

@@ -64,8 +64,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
     return spec;
   }
   const TableReader reader(*table, file, "system", locations);
-  reader.allow_only(
-      {"cores", "planner", "delta", "nonrt_cores", "fit", "sockets", "fork_join_overhead"});
+  reader.allow_only({"cores", "planner", "delta", "nonrt_cores", "fit", "sockets",
+                     "fork_join_overhead", "isolate"});
   spec.where = reader.where();
 
   if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
@@ -101,6 +101,10 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
 
   if (const toml::node* nonrt = reader.node("nonrt_cores")) {
     spec.nonrt_cores = cpu_list(reader, "nonrt_cores", *nonrt, locations);
+  }
+  if (const toml::node* isolate = reader.node("isolate")) {  // docs/taskset.md, [system] isolate
+    if (isolate->as_boolean() == nullptr) reader.fail(isolate, "isolate", "expected true or false");
+    spec.isolate = isolate->as_boolean()->get();
   }
   return spec;
 }

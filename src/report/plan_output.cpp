@@ -107,6 +107,27 @@ std::string duration_cell(std::optional<std::int64_t> ns) {
   return ns ? format_duration(Duration(*ns), 3) : std::string("-");
 }
 
+// interference_json renders Plan::interference (docs/cli.md, "interference").
+Json interference_json(const KernelInterference& k) {
+  return Json{{"state", k.state},
+              {"known", k.known},
+              {"budget_ns", k.budget_ns},
+              {"period_ns", k.period_ns},
+              {"source", k.source}};
+}
+
+// interference_line is the plan table's one line on the kernel's interference.
+std::string interference_line(const KernelInterference& k) {
+  std::string line = fmt::format("kernel   {}", k.state);
+  if (k.budget_ns > 0) {
+    line += fmt::format(": {} every {} per core", format_duration(Duration(k.budget_ns), 3),
+                        format_duration(Duration(k.period_ns), 3));
+  }
+  if (!k.known) line += " (partly unknown)";
+  if (!k.source.empty()) line += fmt::format(" — {}", k.source);
+  return line + "\n";
+}
+
 }  // namespace
 
 std::string plan_json(const Plan& plan, const TaskSet& set) {
@@ -142,6 +163,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
       {"cores", plan.cores},
       {"tasks", std::move(tasks)},
       {"notes", plan.notes},
+      {"interference", interference_json(plan.interference)},
   };
   return doc.dump(2);
 }
@@ -152,6 +174,7 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
   out += fmt::format("planner  {}\n", to_string(plan.planner));
   out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
   out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
+  out += interference_line(plan.interference);
 
   // The threads column appears only when a plan places team threads explicitly (partitioned).
   const bool threads = std::any_of(plan.tasks.begin(), plan.tasks.end(),

@@ -66,6 +66,8 @@ Json run_document(const RunReport& report) {
       {"best_effort", report.best_effort},
       {"interrupted", report.interrupted},
       {"tasks", std::move(tasks)},
+      // The plan's kernel interference: what ran above the tasks, or what the run isolated.
+      {"interference", Json::parse(plan_json(report.plan, TaskSet{}))["interference"]},
   };
 }
 
@@ -126,6 +128,10 @@ std::string stats_table(const RunReport& report) {
                      format_duration(Duration(report.duration_ns), 3),
                      report.interrupted ? " (interrupted: stopped early by a signal)" : "",
                      stats.size(), stats.size() == 1 ? "" : "s", misses, misses == 1 ? "" : "es");
+  // The kernel's interference on the real-time cores during the run (docs/cli.md).
+  const KernelInterference& k = report.plan.interference;
+  out += fmt::format("kernel interference: {}{}\n", k.state,
+                     k.source.empty() ? std::string() : " — " + k.source);
 
   std::vector<std::vector<std::string>> rows = {
       {"task", "jobs", "misses", "miss%", "skipped", "min", "p50", "p99", "max", "max R/D"}};

@@ -223,7 +223,8 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   rtpar::RunReport report = sample_report();
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
-  CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted"));
+  CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted interference"));
+  CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
   CHECK(doc["duration_ns"].is_number_integer());
   CHECK(doc["duration_ns"] == 2'000'000'000);
   CHECK(doc["best_effort"] == false);
@@ -250,7 +251,9 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
 
 TEST_CASE("report: plan_json has exactly the documented keys, with null for missing bounds") {
   const json doc = json::parse(rtpar::plan_json(sample_plan(), sample_set()));
-  CHECK(keys(doc) == words("schedulable planner cores tasks notes"));
+  CHECK(keys(doc) == words("schedulable planner cores tasks notes interference"));
+  CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
+  CHECK(doc["interference"]["state"] == "unread");
   CHECK(doc["schedulable"] == false);
   CHECK(doc["planner"] == "federated");
   CHECK(doc["cores"] == json({0, 1, 2, 3, 6, 7}));

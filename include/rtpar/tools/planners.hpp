@@ -39,6 +39,10 @@ struct PlanOptions {
   // measured: federated-ws sizes each measured task with C = max(declared C, measured work) and
   // L̂ = max(declared L, measured burdened span) (rtws.md §V-B: eq. 3 takes the burdened span).
   const MeasuredProfile* measured = nullptr;
+  // interference: with state "charged" and Q > 0, the planners charge it on every real-time core
+  // as a highest-priority server (docs/analysis.md "Kernel interference"); a planner that cannot
+  // says so in the plan. Other states are only stated in the plan.
+  KernelInterference interference;
 };
 
 // plan_taskset runs the planner named by set.system.planner. It never touches threads.

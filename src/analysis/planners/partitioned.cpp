@@ -38,6 +38,7 @@
 
 #include "analysis/bounds/edf_demand.hpp"
 #include "analysis/bounds/light_first_fit.hpp"
+#include "analysis/planners/interference_charge.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -82,7 +83,9 @@ __int128 interference(const Part& i, const Part& j, __int128 x) {
 }
 
 // response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; nullopt once R > D_i.
-std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part>& parts) {
+// With `server`, each core of i adds the kernel's server above everything: + |K_i|·I(R).
+std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part>& parts,
+                                           const std::optional<analysis::PeriodicServer>& server) {
   std::vector<const Part*> interferers;  // one entry per (core, interfering task) pair
   for (const int k : i.cores) {
     for (const Part& j : parts) {
@@ -96,6 +99,10 @@ std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part
   for (;;) {
     __int128 next = i.c;
     for (const Part* j : interferers) next += interference(i, *j, r);
+    if (server) {
+      next += __int128(i.cores.size()) *
+              analysis::server_interference(*server, static_cast<std::int64_t>(r));
+    }
     if (next > i.d) return std::nullopt;
     if (next == r) return static_cast<std::int64_t>(r);
     r = next;
@@ -105,7 +112,9 @@ std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part
 }  // namespace
 
 Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
-  (void)options;  // the user fixes the places, so there is nothing to size for another machine
+  // The user fixes the places, so there is nothing to size for another machine; a charged kernel
+  // server goes into every bound (the exact EDF test does not model it, so it is then skipped).
+  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options);
   model::check_task_parameters(set);
   Plan plan;
   plan.planner = PlannerKind::partitioned;
@@ -182,7 +191,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
       simple = simple && p.cores.size() == 1;
       band.push_back(analysis::DemandTask{p.c, p.d, p.t});
     }
-    if (!simple || band.empty()) continue;
+    if (!simple || band.empty() || server) continue;
     const analysis::DemandVerdict v = analysis::edf_demand_test(band);
     exact_core_ok[k] = v.schedulable;
     if (!v.schedulable) {
@@ -213,7 +222,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
           tp.reason =
               fmt::format("the EDF tasks on core {} fail the processor-demand test", p.cores[0]);
         }
-      } else if (const auto r = response_bound(p, parts)) {
+      } else if (const auto r = response_bound(p, parts, server)) {
         tp.response_bound_ns = *r;
       } else {
         tp.reason = fmt::format(

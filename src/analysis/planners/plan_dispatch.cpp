@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/measured_inputs.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
@@ -23,9 +24,8 @@ TaskSet on_target(const TaskSet& set, const Topology& target) {
   return copy;
 }
 
-}  // namespace
-
-Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+// plan_uncharged runs the planner; plan_with then charges the kernel's interference once.
+Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
   // The federated planners and partitioned read the machine from the set only; give them the
   // target's cores. decomposition and fork-join-rta read options.target themselves (sockets).
   if (options.target != nullptr &&
@@ -33,7 +33,7 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
        planner == PlannerKind::partitioned)) {
     PlanOptions rest = options;
     rest.target = nullptr;
-    return plan_with(planner, on_target(set, *options.target), rest);
+    return plan_uncharged(planner, on_target(set, *options.target), rest);
   }
   switch (planner) {
     case PlannerKind::federated:
@@ -56,6 +56,14 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   // Only reachable with a PlannerKind value cast from outside the enum.
   throw InputError(set.system.where, "system.planner",
                    "unknown planner " + std::to_string(static_cast<int>(planner)));
+}
+
+}  // namespace
+
+Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+  Plan plan = plan_uncharged(planner, set, options);
+  analysis::charge_interference(plan, set, options);
+  return plan;
 }
 
 Plan plan_taskset(const TaskSet& set, const PlanOptions& options) {

@@ -1,0 +1,29 @@
+// interference_charge.hpp — charging the kernel's interference (PlanOptions::interference) to the
+// bounds of a finished plan, for the planners whose bounds do not see it themselves.
+//
+// federated: a heavy task's bound becomes the fixed point of dag_response_with_server on its
+// dedicated cores; light tasks are re-analysed on their cores with the server as the
+// highest-priority task (server_rta_tasks). federated-ws: the same for light tasks; the heavy
+// tasks' expected bound grows by m·I(D). partitioned charges it inside its own iteration
+// (charged_server). decomposition and fork-join-rta do not: their plans say so in a note.
+#pragma once
+
+#include <optional>
+
+#include "analysis/bounds/server_interference.hpp"
+#include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
+#include "rtpar/tools/planners.hpp"
+
+namespace rtpar::analysis {
+
+// charged_server is the server the planners must charge: the interference when its state is
+// "charged" with a budget, else nullopt.
+std::optional<PeriodicServer> charged_server(const PlanOptions& options);
+
+// charge_interference records options.interference in plan.interference and, when it is charged,
+// applies it to the plan's bounds as the file comment says; a task whose bound then exceeds its
+// deadline gets a reason and the plan is no longer schedulable. Called once per plan by plan_with.
+void charge_interference(Plan& plan, const TaskSet& set, const PlanOptions& options);
+
+}  // namespace rtpar::analysis
