@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "kernels/instantiate.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -68,7 +69,7 @@ Command add_run(CLI::App& app) {
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
   return [opts]() {
     const Duration duration = parse_cli_duration(opts->duration);
-    const TaskSet set = load_taskset(opts->file);
+    TaskSet set = load_taskset(opts->file);
     const Plan plan = plan_taskset(set);
     if (!plan.schedulable) {
       fmt::print(stderr, "{}", plan_table(plan, set));
@@ -77,6 +78,8 @@ Command add_run(CLI::App& app) {
     }
     // A bad --out must fail before a long run, not after it.
     if (!opts->out.empty()) check_out_dir(opts->out);
+    // Task code is created only to run: lib: objects are loaded (their constructors run) here.
+    kernels::instantiate_kernels(set);
     if (!opts->json) fmt::print("{}", plan_table(plan, set));
 
     RunConfig config;
