@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/bounds/rta.hpp"
+
 namespace rtpar::analysis {
 
 namespace {
@@ -68,7 +70,9 @@ std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
                                         std::int64_t deadline) {
   __int128 w = std::max(start, demand);
   if (base + w > deadline) return std::nullopt;
-  for (;;) {
+  // Capped like every RTA (analysis/bounds/rta.hpp): past kRtaIterationCap steps the window
+  // counts as exceeding the deadline, a conservative "not schedulable" instead of a hang.
+  for (std::uint64_t step = 0; step < kRtaIterationCap; ++step) {
     __int128 next = demand;
     for (const Interferer& h : hp) {
       next += (w + h.jitter + h.period - 1) / h.period * h.wcet;
@@ -77,6 +81,7 @@ std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
     if (next <= w) return static_cast<std::int64_t>(w);
     w = next;
   }
+  return std::nullopt;
 }
 
 // Run is a run of consecutive stages j0..j on one core whose strands may follow each other
