@@ -24,10 +24,16 @@ UtilVerdict compare_utilization(const std::vector<DemandTask>& tasks) {
   for (const DemandTask& t : tasks) {
     approx += static_cast<long double>(t.wcet) / static_cast<long double>(t.period);
     if (!exact) continue;
-    // p/q + C/T = (p·T + C·q) / (q·T), then reduce.
-    const __int128 nq = q * t.period;
-    const __int128 np = p * t.period + static_cast<__int128>(t.wcet) * q;
-    if (nq > kLimit || np > kLimit) {
+    // p/q + C/T = (p·T + C·q) / (q·T), then reduce. q ≤ 2^100 and T < 2^63, so q·T can pass
+    // 2^127: every product and sum is overflow-checked before it is compared with the limit.
+    __int128 nq = 0;
+    __int128 pt = 0;
+    __int128 cq = 0;
+    __int128 np = 0;
+    if (__builtin_mul_overflow(q, static_cast<__int128>(t.period), &nq) ||
+        __builtin_mul_overflow(p, static_cast<__int128>(t.period), &pt) ||
+        __builtin_mul_overflow(static_cast<__int128>(t.wcet), q, &cq) ||
+        __builtin_add_overflow(pt, cq, &np) || nq > kLimit || np > kLimit) {
       exact = false;
       continue;
     }
