@@ -139,6 +139,11 @@ TEST_CASE("overhead profile: the JSON file round-trips") {
   REQUIRE(m.fork_join.size() == 1);
   CHECK_FALSE(m.fork_join[0].parked);
   CHECK(m.fork_join[0].max_ns == 20000);
+  // max_ns is not charged, so one outlier above the 1 s cap does not void the profile.
+  const ProfileFile outlier(
+      with_entry(R"("threads": 2, "wait": "spin", "p999_ns": 20000, "max_ns": 5000000000)"),
+      "outlier.json");
+  CHECK(rtpar::load_overhead_profile(outlier.path).fork_join[0].max_ns == 5'000'000'000);
   // Two identical entries are the same measurement written twice: accepted.
   const ProfileFile twice(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5},
                                            {"threads": 2, "wait": "spin", "p999_ns": 5}]})",
@@ -177,6 +182,8 @@ TEST_CASE("overhead profile: bad files are input errors naming the file and the 
   CHECK(contains(e, "fork_join[0].p99_ns: is above p999_ns"));
   e = rejection(with_entry(ok + R"(, "max_ns": 4)"));
   CHECK(contains(e, "fork_join[0].p999_ns: is above max_ns"));
+  e = rejection(with_entry(ok + R"(, "max_ns": -1)"));
+  CHECK(contains(e, "fork_join[0].max_ns"));
   e = rejection(with_entry(ok + R"(, "samples": 0)"));
   CHECK(contains(e, "fork_join[0].samples"));
   e = rejection(with_entry(ok + R"(, "mean_ns": -1.5)"));
