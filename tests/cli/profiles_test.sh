@@ -90,6 +90,12 @@ measured_strict)
   printf '{"tasks": [%s]}' "$ok" > good.json
   expect_status 0 "$rtpar" check ws.toml --target 8c --measured good.json --json
   json 'assert any("measured work 13ms" in n for n in d["notes"]), d["notes"]'
+  # A measured task whose structure (segments kernel) no longer matches the raised C and L:
+  # planned from C and L̂ (before: refused as bad input, "work disagrees with the segments").
+  # C = 13 ms, L̂ = 2 ms, δ = 1.5: n = ⌈(13 + 10 − 3) / (10 − 3)⌉ = 3.
+  printf '[system]\ncores = [0, 1]\nplanner = "federated-ws"\n[[task]]\nname = "solver"\nperiod = "10ms"\nruntime = "steal"\nkernel = "segments"\nargs.segments = [{ strands = 1, length = "1ms" }, { strands = 8, length = "1ms" }]\n' > segws.toml
+  expect_status 0 "$rtpar" check segws.toml --target 8c --measured good.json --json
+  json 't=d["tasks"][0]; assert t["cores_needed"]==3 and any("measured work 13ms" in n for n in d["notes"]), d'
   printf '{"tasks": [%s]}' "${ok/13000000/-1}" > neg.json
   expect_status 2 "$rtpar" check ws.toml --measured neg.json
   has "neg.json: tasks[0].work_ns.max: must be a non-negative integer"
