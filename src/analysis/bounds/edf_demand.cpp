@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/checked_math.hpp"
+
 namespace rtpar::analysis {
 
 namespace {
@@ -56,8 +58,6 @@ UtilVerdict compare_utilization(const std::vector<DemandTask>& tasks) {
   if (approx < 1.0L - 1e-12L) return UtilVerdict::below_one;
   return UtilVerdict::unknown;
 }
-
-__int128 ceil_div(__int128 a, __int128 b) { return (a + b - 1) / b; }
 
 }  // namespace
 

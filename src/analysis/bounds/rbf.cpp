@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-namespace rtpar::analysis {
+#include "core/checked_math.hpp"
 
-__int128 ceil_div(__int128 a, __int128 b) { return (a + b - 1) / b; }
+namespace rtpar::analysis {
 
 __int128 rbf_fbb(__int128 work, std::int64_t period, std::int64_t d) {
   return work + ceil_div(static_cast<__int128>(d) * work, period);
