@@ -15,7 +15,9 @@
 // Overheads (fjos.md §VI): a stage that runs on more than one core pays the measured fork/join
 // cost for a team of N once on every aggregate strand (the parent's and each worker's), because
 // on a shared core all of them delay other tasks. The cost is OverheadProfile::fork_join_bound(N,
-// wait) when a profile is given, else system.fork_join_overhead.
+// wait) when a profile is given (extrapolated above its largest team and noted in the plan; a
+// profile without the task's policy is refused), else system.fork_join_overhead. Costs are summed
+// with checked arithmetic: a core whose strands plus overhead pass 2^63 − 1 ns has no bound.
 #include <fmt/core.h>
 
 #include <algorithm>
