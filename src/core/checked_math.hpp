@@ -68,4 +68,9 @@ constexpr std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
   return sat_narrow(static_cast<__int128>(a) * b);
 }
 
+// ceil_div is ⌈a / b⌉ for a ≥ 0 and b > 0, exact in __int128 (written without a + b − 1, so it
+// holds for every such a and b). The one ceiling of the analyses: core counts, ⌈(Δ + J)/T⌉ release
+// counts, rounded-up utilization terms.
+constexpr __int128 ceil_div(__int128 a, __int128 b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 }  // namespace rtpar

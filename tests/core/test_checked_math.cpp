@@ -54,3 +54,12 @@ TEST_CASE("checked_narrow / sat_narrow: __int128 back to int64") {
   CHECK(sat_narrow(-big - 1) == kInt64Min);
   CHECK(sat_narrow(42) == 42);
 }
+
+TEST_CASE("ceil_div: exact for every non-negative numerator, even near the top of __int128") {
+  CHECK(rtpar::ceil_div(0, 5) == 0);
+  CHECK(rtpar::ceil_div(10, 5) == 2);
+  CHECK(rtpar::ceil_div(11, 5) == 3);
+  const __int128 top = ~(static_cast<__int128>(1) << 127);  // 2^127 − 1: a + b − 1 would overflow
+  CHECK(rtpar::ceil_div(top, 2) == (top >> 1) + 1);
+  CHECK(rtpar::ceil_div(rtpar::kInt64Max, rtpar::kInt64Max) == 1);
+}

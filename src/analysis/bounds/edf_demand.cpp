@@ -6,14 +6,9 @@
 #include <stdexcept>
 
 #include "analysis/bounds/utilization.hpp"
+#include "core/checked_math.hpp"
 
 namespace rtpar::analysis {
-
-namespace {
-
-__int128 ceil_div(__int128 a, __int128 b) { return (a + b - 1) / b; }
-
-}  // namespace
 
 __int128 demand_bound(const std::vector<DemandTask>& tasks, std::int64_t t) {
   // Each term is < 2^126; saturating the sum at 2^125 keeps it below 2^127 for any number of

@@ -134,3 +134,19 @@ TEST_CASE("edf demand: a loop that reaches its iteration cap refuses with the ca
   CHECK(v.capped);
   CHECK(v.reason == rtpar::analysis::kDemandCapReason);
 }
+
+TEST_CASE("edf demand: the exact utilization sum never overflows __int128 (UBSan)") {
+  // Two coprime periods near 10^12 ns make the reduced denominator q ≈ 2^80, still below the
+  // 2^100 limit; q · T for a third period near 2^62 is ≈ 2^142 and overflowed __int128 before the
+  // limit was checked. Now it is detected and the long-double fallback decides (U ≈ 2·10^−9).
+  const std::vector<DemandTask> tasks = {{1'000, 1'000'000'000'039, 1'000'000'000'039},
+                                         {1'000, 1'000'000'000'061, 1'000'000'000'061},
+                                         {1'000, 4'611'686'018'427'387'903, 4'611'686'018'427'387'903}};
+  CHECK(edf_demand_test(tasks).schedulable);
+  // Same shape, but the long task takes more than the rest of the processor: rejected.
+  const std::vector<DemandTask> full = {{500'000'000'000, 1'000'000'000'039, 1'000'000'000'039},
+                                        {500'000'000'000, 1'000'000'000'061, 1'000'000'000'061},
+                                        {4'611'686'018'427'387'903, 4'611'686'018'427'387'903,
+                                         4'611'686'018'427'387'903}};
+  CHECK_FALSE(edf_demand_test(full).schedulable);
+}
