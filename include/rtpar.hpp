@@ -2,7 +2,8 @@
 //
 // User tier (rtpar/):
 //   system.hpp        System: load or build a task set, bind code to tasks, check, run, report
-//   taskset.hpp       the task model (TaskSet, TaskSpec, ...); task_kinds.hpp its enumerations
+//   taskset.hpp       the task model (TaskSet, TaskSpec, ...); task_kinds.hpp its enumerations;
+//                     kernel_spec.hpp which code a task runs (described, created only to run)
 //   plan.hpp          the Plan: admission control's verdict, the executor's only policy input
 //   report.hpp        what a run produced: job records and per-task statistics
 //   executor.hpp      execute(): run a Plan on pinned real-time threads
@@ -26,6 +27,7 @@
 #include "rtpar/executor.hpp"
 #include "rtpar/ext/kernel.hpp"
 #include "rtpar/function_ref.hpp"
+#include "rtpar/kernel_spec.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/steal.hpp"

@@ -24,7 +24,10 @@ struct RunConfig {
   Duration start_delay{std::chrono::milliseconds(50)};  // first release = setup end + this
   bool best_effort = false;     // SCHED_OTHER instead of SCHED_FIFO (no RT privilege needed)
   bool lock_memory = true;      // mlockall(MCL_CURRENT|MCL_FUTURE) before the first release
-  bool handle_signals = false;  // SIGINT/SIGTERM stop releases (blocks them in all rtpar threads)
+  // handle_signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGXCPU stop releases
+  // (the first one; later ones are ignored, said once on stderr), SIGPIPE and SIGXFSZ are ignored,
+  // for the run (docs/internals/executor.md "Signals"); real-time threads never see them.
+  bool handle_signals = false;
   std::int64_t max_records_per_task = 10'000'000;  // cap on preallocated job records
   // progress, when set, is called about every `progress_interval` from the calling thread with
   // (elapsed ns, jobs finished so far, misses so far). Not called from real-time threads.

@@ -9,6 +9,7 @@
 
 #include "rtpar/channel_kind.hpp"
 #include "rtpar/error.hpp"
+#include "rtpar/kernel_spec.hpp"
 #include "rtpar/steal_config.hpp"
 #include "rtpar/task_kinds.hpp"
 #include "rtpar/time.hpp"
@@ -56,6 +57,9 @@ struct SystemSpec {
   // isolate: `rtpar run` removes the kernel's interference from the real-time cores for the run
   // (root only; docs/taskset.md), and the planners then charge none.
   bool isolate = false;
+  // memory_limit bounds the memory a run preallocates for the set's channels, in bytes; 0 means
+  // the default, half the machine's physical memory (docs/taskset.md, "Memory limit").
+  std::uint64_t memory_limit = 0;
   SourceLocation where;  // location of [system] (or of the file when absent)
 };
 
@@ -69,7 +73,10 @@ struct TaskSpec {
   Duration span{0};              // L: critical-path length (defaults to C)
   std::optional<int> priority;   // SCHED_FIFO priority override (1..99)
   std::string kernel;            // kernel name as written ("spin", "segments", "lib:./x.so:f")
-  std::shared_ptr<Kernel> code;  // the job code (built from `kernel`, or bound via System)
+  KernelSpec kernel_spec;        // the code `kernel` describes (the loader creates none of it)
+  // code is the job code: bound via System, or created from kernel_spec when a run starts
+  // (System::run, `rtpar run`); null after load_taskset, which runs no code.
+  std::shared_ptr<Kernel> code;
   RuntimeKind runtime = RuntimeKind::team;
   StealConfig steal;                  // budget of runtime = "steal" ([task.steal])
   std::vector<SegmentSpec> segments;  // parallel-synchronous structure (empty: unknown)
@@ -114,7 +121,8 @@ struct TaskSet {
 TaskSet load_taskset(const std::string& path);
 
 // parse_taskset is load_taskset on text already in memory; `source` names it in errors and is the
-// directory base for relative `lib:` paths.
+// directory base for relative `lib:` paths. Neither creates task code (TaskSpec::code stays null):
+// a `lib:` kernel is resolved by reading its shared object's symbol table, never loaded.
 TaskSet parse_taskset(std::string_view text, const std::string& source);
 
 // validate_taskset checks a task set built in code against the same rules as the file format.

@@ -1,5 +1,7 @@
 // system.cpp — see rtpar/system.hpp.
 #include "rtpar/system.hpp"
+
+#include "kernels/instantiate.hpp"
 #include "rtpar/tools/planners.hpp"
 
 #include <algorithm>
@@ -50,6 +52,8 @@ Plan System::plan() const {
 
 RunReport System::run(const RunConfig& config) {
   const Plan p = plan();
+  // The kernels the file described are created (and lib: objects loaded) only now, to run.
+  kernels::instantiate_kernels(set_);
   RunConfig with_channels = config;
   if (channels_) with_channels.channels = channels_.get();
   return execute(set_, p, with_channels);

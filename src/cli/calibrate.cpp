@@ -27,7 +27,9 @@ struct CalibrateOptions {
 
 Command add_calibrate(CLI::App& app) {
   auto opts = std::make_shared<CalibrateOptions>();
-  app.add_option("--threads", opts->threads, "Largest team size (default: all online CPUs)");
+  // An explicit 0 or negative count is an error, not the default (which is not giving it).
+  app.add_option("--threads", opts->threads, "Largest team size (default: all online CPUs)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--iters", opts->iters, "Regions measured per configuration")
       ->check(CLI::Range(100, 10'000'000))
       ->capture_default_str();

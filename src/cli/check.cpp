@@ -107,6 +107,7 @@ Command add_check(CLI::App& app) {
     }
     const bool admitted =
         std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return p.schedulable; });
+    if (!opts->json) fmt::print("{}", resolved_kernels_text(set));
     if (!planning->all) {
       fmt::print("{}", opts->json ? plan_json(plans[0], set) + "\n" : plan_table(plans[0], set));
     } else if (opts->json) {

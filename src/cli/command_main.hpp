@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <functional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,17 @@ using Commands = std::vector<std::pair<CLI::App*, Command>>;
 // usage error, InputError or no subcommand exits kExitBadInput; EnvironmentError kExitEnvironment
 // with its hint; any other exception kExitInternal. Nothing escapes as an exception.
 inline int run_commands(CLI::App& app, const Commands& commands, int argc, char** argv) {
+  // `--name=` with nothing after '=' reads in CLI11 as the bare flag (`--json=` is `--json`) or as
+  // an empty value: refused here, so that no empty option is silently taken as given or absent.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.find('=') == arg.size() - 1) {
+      fmt::print(stderr, "{}: error: {}: an empty value is not allowed\n", app.get_name(),
+                 arg.substr(0, arg.size() - 1));
+      return kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -46,7 +46,8 @@ void add_interference_flag(CLI::App& app, std::string& mode) {
   app.add_option("--interference", mode,
                  "Kernel interference to charge per core: machine (read here), default (Linux: "
                  "50ms/1s), none, or BUDGET/PERIOD; without it, it is read and stated only")
-      ->type_name("MODE");
+      ->type_name("MODE")
+      ->check(non_empty());
 }
 
 KernelInterference resolve_interference(const std::string& mode, const TaskSet& set,
@@ -101,6 +102,24 @@ KernelInterference resolve_interference(const std::string& mode, const TaskSet& 
     if (!charge) k.source += "; not charged (--interference machine charges it)";
   }
   return k;
+const CLI::Validator& non_empty() {
+  static const CLI::Validator validator(
+      [](const std::string& value) {
+        return value.empty() ? std::string("an empty value is not allowed") : std::string();
+      },
+      "", "NONEMPTY");
+  return validator;
+}
+
+std::string resolved_kernels_text(const TaskSet& set) {
+  std::string text;
+  for (const TaskSpec& t : set.tasks) {
+    if (t.kernel_spec.source != KernelSource::library) continue;
+    text += "kernel of task \"" + t.name + "\": " + t.kernel + " resolved: " +
+            t.kernel_spec.library + " exports " + t.kernel_spec.symbol +
+            " (read from its ELF symbol table; not loaded)\n";
+  }
+  return text;
 }
 
 void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
@@ -108,18 +127,22 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
                  allow_all ? "Planner to run instead of the file's: a planner name, or 'all' to "
                              "compare every planner"
                            : "Planner to run instead of the file's")
-      ->type_name("NAME");
+      ->type_name("NAME")
+      ->check(non_empty());
   app.add_option("--target", flags.target,
                  "Analyse for this machine instead of the file's cores, e.g. 40c4s (40 cores, 4 "
                  "sockets)")
-      ->type_name("SPEC");
+      ->type_name("SPEC")
+      ->check(non_empty());
   app.add_option("--overhead", flags.overhead,
                  "Measured fork/join overhead profile (written by `rtpar calibrate --out`)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(non_empty());
   app.add_option("--measured", flags.measured,
                  "Run report (report.json of `rtpar run --out`) whose measured work and burdened "
                  "span federated-ws uses where larger than declared")
-      ->type_name("REPORT");
+      ->type_name("REPORT")
+      ->check(non_empty());
   add_interference_flag(app, flags.interference);
 }
 

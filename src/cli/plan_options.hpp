@@ -27,7 +27,11 @@ struct PlanningFlags {
   std::string interference;
 };
 
-// add_planning_flags registers the planning options on a subcommand.
+// non_empty refuses an empty option value (`--planner ""`, `--target=`): an empty value would
+// otherwise read as "not given" and be silently ignored. A usage error: exit status 2.
+const CLI::Validator& non_empty();
+
+// add_planning_flags registers the planning options on a subcommand (all refuse empty values).
 void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all);
 
 // Planning is the resolved form: which planners to run and the PlanOptions they get. It owns the
@@ -56,6 +60,10 @@ void add_interference_flag(CLI::App& app, std::string& mode);
 // InputError (field "--interference") for a malformed mode.
 KernelInterference resolve_interference(const std::string& mode, const TaskSet& set,
                                         const Topology* target);
+// resolved_kernels_text lists the set's `lib:` kernels as check and simulate resolved them (the
+// shared object's absolute path and the symbol found in its ELF symbol table, not loaded), one
+// line each; empty when the set has none.
+std::string resolved_kernels_text(const TaskSet& set);
 
 // resolve_planning checks and loads the flags against a loaded set. Throws InputError for an
 // unknown planner, a bad target or an unreadable profile (exit status 2).

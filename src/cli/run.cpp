@@ -2,18 +2,22 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
 #include "cli/plan_options.hpp"
 #include "cli/run_isolation.hpp"
+#include "kernels/instantiate.hpp"
+#include "platform/stop_signals.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -46,15 +50,14 @@ Duration parse_cli_duration(const std::string& text) {
   }
 }
 
-// check_out_dir creates the report directory and checks that it is writable.
-void check_out_dir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
-    throw InputError(
-        SourceLocation{dir, 0, 0}, "--out",
-        "cannot create or write the report directory" + (ec ? ": " + ec.message() : std::string()));
-  }
+// write_stdout writes text to stdout and flushes it; returns 0 or the errno of the failure.
+// SIGPIPE is ignored during `run` (platform/stop_signals.hpp), so a closed pipe is an error to
+// report after the --out files are written, never a reason to lose them.
+int write_stdout(std::string_view text) {
+  errno = 0;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() &&
+                  std::fflush(stdout) == 0;
+  return ok ? 0 : (errno != 0 ? errno : EIO);
 }
 
 }  // namespace
@@ -75,8 +78,11 @@ Command add_run(CLI::App& app) {
                "it afterwards (root; docs/cli.md)");
   add_interference_flag(app, opts->interference);
   return [opts]() {
+    // From here to the last report: the first stop signal (SIGINT, SIGTERM, SIGHUP, ...) ends the
+    // releases, later ones are ignored until the reports are written (docs/cli.md).
+    const detail::StopSignals stop_signals;
     const Duration duration = parse_cli_duration(opts->duration);
-    const TaskSet set = load_taskset(opts->file);
+    TaskSet set = load_taskset(opts->file);
     PlanOptions planning;
     planning.interference = resolve_interference(opts->interference, set, nullptr);
     // Restores every isolated setting when it goes out of scope, after the reports are written.
@@ -88,8 +94,10 @@ Command add_run(CLI::App& app) {
       return kExitFail;
     }
     // A bad --out must fail before a long run, not after it.
-    if (!opts->out.empty()) check_out_dir(opts->out);
-    if (!opts->json) fmt::print("{}", plan_table(plan, set));
+    if (!opts->out.empty()) prepare_report_dir(opts->out);
+    // Task code is created only to run: lib: objects are loaded (their constructors run) here.
+    kernels::instantiate_kernels(set);
+    int stdout_error = opts->json ? 0 : write_stdout(plan_table(plan, set));
 
     RunConfig config;
     config.duration = duration;
@@ -121,15 +129,25 @@ Command add_run(CLI::App& app) {
     if (live) fmt::print(stderr, "\n");
 
     // The summary goes out first: it is not lost if writing the files fails afterwards.
-    if (opts->json) {
-      fmt::print("{}\n", run_json(report));
-    } else {
-      fmt::print("{}", stats_table(report));
+    if (stdout_error == 0) {
+      stdout_error = write_stdout(opts->json ? run_json(report) + "\n" : stats_table(report));
     }
-    std::fflush(stdout);
     if (!opts->out.empty()) {
-      write_report_dir(report, opts->out);
-      if (!opts->json) fmt::print("reports written to {}/\n", opts->out);
+      try {
+        write_report_dir(report, opts->out);
+      } catch (const std::system_error& e) {
+        fmt::print(stderr, "rtpar: error: {}; the reports of this run are not written, {} still "
+                   "holds its previous contents\n", e.what(), opts->out);
+        return kExitIoError;
+      }
+      if (!opts->json && stdout_error == 0) {
+        stdout_error = write_stdout(fmt::format("reports written to {}/\n", opts->out));
+      }
+    }
+    if (stdout_error != 0) {
+      fmt::print(stderr, "rtpar: error: cannot write to stdout: {}\n",
+                 std::generic_category().message(stdout_error));
+      return kExitIoError;
     }
     if (failed) {
       for (const TaskRun& t : report.tasks) {

@@ -46,7 +46,8 @@ Command add_simulate(CLI::App& app) {
   app.add_option("file", opts->file, "Task-set file (TOML)")->required();
   app.add_option("--horizon", opts->horizon,
                  "Release jobs for this long, e.g. 100ms (default: one hyperperiod, at most 10s)")
-      ->type_name("D");
+      ->type_name("D")
+      ->check(non_empty());
   app.add_flag("--json", opts->json, "Print the simulation as JSON on stdout");
   add_planning_flags(app, opts->planning, /*allow_all=*/true);
   return [opts]() {
@@ -73,7 +74,7 @@ Command add_simulate(CLI::App& app) {
     if (opts->json) {
       fmt::print("{}\n", planning->all ? list.dump(2) : list[0].dump(2));
     } else {
-      fmt::print("{}", text);
+      fmt::print("{}{}", resolved_kernels_text(set), text);
     }
     return misses == 0 ? kExitOk : kExitFail;
   };

@@ -19,6 +19,10 @@ inline constexpr int kExitEnvironment = 3;
 inline constexpr int kExitWrongResult = 4;
 // kExitTaskFailed: a task's code threw during `rtpar run` (the reports are still complete).
 inline constexpr int kExitTaskFailed = 5;
+// kExitIoError: an I/O error on an output (EX_IOERR of sysexits.h): `rtpar run` could not
+// write its summary to stdout (a closed pipe, a full disk) or its --out files (EFBIG under a
+// file-size limit, ENOSPC); the --out directory then still holds its previous reports, unmixed.
+inline constexpr int kExitIoError = 74;
 // kExitInternal: an internal error, a bug (EX_SOFTWARE of sysexits.h): distinct from every
 // verdict above so that a crash of the tool is never read as an answer.
 inline constexpr int kExitInternal = 70;

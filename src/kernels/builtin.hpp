@@ -1,4 +1,6 @@
-// builtin.hpp — constructors of the built-in kernels, used by the registry.
+// builtin.hpp — the built-in kernels, each in two steps used by the registry: describe_X checks
+// the args when the file is loaded and describes them (no code is created); make_X creates the
+// kernel from that description when a run starts.
 #pragma once
 
 #include "kernels/args.hpp"
@@ -6,29 +8,56 @@
 
 namespace rtpar::kernels {
 
-// make_spin builds `spin`: each job consumes the task's work C of thread CPU time (span = C).
-KernelBuild make_spin(const Args& args);
+// builtin_spec starts the description of built-in kernel `name` found at where.
+KernelSpec builtin_spec(std::string name, SourceLocation where);
 
-// make_segments builds `segments`: a parallel-synchronous job, one parallel_for per segment.
-KernelBuild make_segments(const Args& args, const std::string& file);
+// spec_integer is integer argument key of spec; throws InputError at spec.where when a spec built
+// in code lacks it.
+std::int64_t spec_integer(const KernelSpec& spec, std::string_view key);
+// spec_real is numeric argument key of spec (see spec_integer).
+double spec_real(const KernelSpec& spec, std::string_view key);
 
-// make_segments_kernel builds the `segments` kernel for structure given as [[task.segment]].
+// describe_spin checks `spin` (no args): each job consumes the task's work C of thread CPU time.
+KernelBuild describe_spin(const Args& args, SourceLocation where);
+// make_spin creates `spin`.
+std::shared_ptr<Kernel> make_spin(const KernelSpec& spec);
+
+// describe_segments checks `segments`: a parallel-synchronous job, one parallel_for per segment;
+// the segments become the task's structure.
+KernelBuild describe_segments(const Args& args, const std::string& file, SourceLocation where);
+
+// make_segments_kernel creates the `segments` kernel for a task's [[task.segment]] structure.
 std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments);
 
-// make_matmul builds `matmul`: C = A·B on n×n doubles, rows split over the team (or, with
+// describe_matmul checks `matmul`: C = A·B on n×n doubles, rows split over the team (or, with
 // runtime = "steal", by steal::parallel_for).
-KernelBuild make_matmul(const Args& args);
+KernelBuild describe_matmul(const Args& args, SourceLocation where);
+// make_matmul creates `matmul`.
+std::shared_ptr<Kernel> make_matmul(const KernelSpec& spec);
 
-// make_fib builds `fib`: naive fib(n) by join at every call (spawn-bound), checked each job.
-KernelBuild make_fib(const Args& args);
-// make_uts builds `uts`: a binomial unbalanced tree search, one Scope spawn per child; every job's
-// node count is checked against the serial count.
-KernelBuild make_uts(const Args& args);
-// make_heat builds `heat`: 2-D Jacobi sweeps, one parallel_for over the rows per sweep; every
-// job's grid is checked against the serial result.
-KernelBuild make_heat(const Args& args);
-// make_library builds `lib:PATH:SYMBOL`: a C-ABI function from a shared object.
-KernelBuild make_library(const KernelRequest& request, const Args& args);
+// describe_fib checks `fib`: naive fib(n) by join at every call (spawn-bound), checked each job.
+KernelBuild describe_fib(const Args& args, SourceLocation where);
+// make_fib creates `fib`.
+std::shared_ptr<Kernel> make_fib(const KernelSpec& spec);
+
+// describe_uts checks `uts`: a binomial unbalanced tree search, one Scope spawn per child; the
+// serial walk here gives the depth and open spawns [task.steal] must cover.
+KernelBuild describe_uts(const Args& args, SourceLocation where);
+// make_uts creates `uts` (walking the tree once more for the node count every job is checked
+// against).
+std::shared_ptr<Kernel> make_uts(const KernelSpec& spec);
+
+// describe_heat checks `heat`: 2-D Jacobi sweeps, one parallel_for over the rows per sweep.
+KernelBuild describe_heat(const Args& args, SourceLocation where);
+// make_heat creates `heat`; every job's grid is checked against the serial result.
+std::shared_ptr<Kernel> make_heat(const KernelSpec& spec);
+
+// describe_library resolves `lib:PATH:SYMBOL` without loading it: the path (relative to the
+// task-set file's directory) names a readable ELF shared object of this machine that exports
+// SYMBOL as a function.
+KernelBuild describe_library(const KernelRequest& request, const Args& args);
+// make_library loads the shared object (dlopen: its constructors run) and finds the symbol.
+std::shared_ptr<Kernel> make_library(const KernelSpec& spec);
 
 // burn_cpu spins until the calling thread has consumed `amount` of CPU time. Preemption does not
 // shorten it, so a job's work is the same however it is scheduled.

@@ -46,16 +46,23 @@ class FibKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_fib(const Args& args) {
+KernelBuild describe_fib(const Args& args, SourceLocation where) {
   args.allow_only({"n", "cutoff"});
   // fib(92) is the largest that fits 64 bits; past ~45 a job takes seconds anyway.
   const auto n = static_cast<int>(args.integer("n", 0, 92));
   const auto cutoff = static_cast<int>(args.integer_or("cutoff", 0, 92, 0));
-  KernelBuild b{std::make_shared<FibKernel>(n, cutoff), std::nullopt, std::nullopt, {}};
+  KernelSpec spec = builtin_spec("fib", std::move(where));
+  spec.args = {{"n", std::int64_t{n}}, {"cutoff", std::int64_t{cutoff}}};
+  KernelBuild b{std::move(spec), std::nullopt, std::nullopt, {}};
   b.needs_steal = true;
   // One join level per recursion level above the cut-off.
   b.steal_depth = n > cutoff ? n - std::max(cutoff, 1) : 0;
   return b;
+}
+
+std::shared_ptr<Kernel> make_fib(const KernelSpec& spec) {
+  return std::make_shared<FibKernel>(static_cast<int>(spec_integer(spec, "n")),
+                                     static_cast<int>(spec_integer(spec, "cutoff")));
 }
 
 }  // namespace rtpar::kernels

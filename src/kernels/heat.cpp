@@ -85,15 +85,23 @@ int ceil_log2(std::int64_t n) {
 
 }  // namespace
 
-KernelBuild make_heat(const Args& args) {
+KernelBuild describe_heat(const Args& args, SourceLocation where) {
   args.allow_only({"n", "steps", "grain"});
   const auto n = static_cast<int>(args.integer("n", 3, 8192));
   const auto steps = static_cast<int>(args.integer_or("steps", 1, 1'000'000, 10));
   const auto grain = static_cast<int>(args.integer_or("grain", 1, 8192, 4));
-  KernelBuild b{std::make_shared<HeatKernel>(n, steps, grain), std::nullopt, std::nullopt, {}};
+  KernelSpec spec = builtin_spec("heat", std::move(where));
+  spec.args = {{"n", std::int64_t{n}}, {"steps", std::int64_t{steps}}, {"grain", std::int64_t{grain}}};
+  KernelBuild b{std::move(spec), std::nullopt, std::nullopt, {}};
   b.needs_steal = true;
   b.steal_depth = ceil_log2(n);
   return b;
+}
+
+std::shared_ptr<Kernel> make_heat(const KernelSpec& spec) {
+  return std::make_shared<HeatKernel>(static_cast<int>(spec_integer(spec, "n")),
+                                      static_cast<int>(spec_integer(spec, "steps")),
+                                      static_cast<int>(spec_integer(spec, "grain")));
 }
 
 }  // namespace rtpar::kernels

@@ -1,11 +1,15 @@
 // library.cpp — `kernel = "lib:PATH:SYMBOL"`: task code from a shared object, through the C ABI
 // of rtpar/rtpar_kernel.h. The path comes only from the task-set file: a relative path is resolved
-// against the file's directory (never through LD_LIBRARY_PATH or the loader's search list).
+// against the file's directory (never through LD_LIBRARY_PATH or the loader's search list). Loading
+// the file checks it by its ELF symbol table only; dlopen (which runs its constructors) happens
+// when a run starts.
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "kernels/builtin.hpp"
+#include "platform/elf_symbols.hpp"
 #include "rtpar/channel_set.hpp"
 #include "rtpar/rtpar_kernel.h"
 
@@ -35,38 +39,59 @@ class LibraryKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_library(const KernelRequest& request, const Args& args) {
+KernelBuild describe_library(const KernelRequest& request, const Args& args) {
   args.allow_only({});
   const SourceLocation where = args.location(request.where);
   const std::string field = request.field_prefix + ".kernel";
-  const std::string_view spec = request.name.substr(4);  // after "lib:"
-  const std::size_t colon = spec.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec.size()) {
+  const std::string_view spec_text = request.name.substr(4);  // after "lib:"
+  const std::size_t colon = spec_text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec_text.size()) {
     throw InputError(where, field,
                      "expected \"lib:PATH:SYMBOL\", e.g. \"lib:./libcam.so:cam_job\"");
   }
-  std::filesystem::path path(std::string(spec.substr(0, colon)));
-  const std::string symbol(spec.substr(colon + 1));
-  if (path.is_relative()) {
-    path = std::filesystem::path(request.file).parent_path() / path;
+  const std::string written(spec_text.substr(0, colon));
+  std::filesystem::path path(written);
+  // Taken literally: a relative path (with or without '/', '..' included) is relative to the
+  // task-set file's directory, never to the current directory, a search path or LD_LIBRARY_PATH.
+  if (path.is_relative()) path = std::filesystem::path(request.file).parent_path() / path;
+  KernelSpec spec;
+  spec.source = KernelSource::library;
+  spec.name = std::string(request.name);
+  spec.library = std::filesystem::absolute(path).lexically_normal().string();
+  spec.symbol = std::string(spec_text.substr(colon + 1));
+  spec.where = where;
+  std::optional<platform::ElfSymbol> found;
+  try {
+    found = platform::find_dynamic_symbol_in_file(spec.library, spec.symbol);
+  } catch (const platform::ElfError& e) {
+    throw InputError(where, field, written + " (" + spec.library + "): " + e.what());
   }
-  // A path containing '/' makes dlopen load exactly that file, with no search.
-  const std::string resolved = std::filesystem::absolute(path).lexically_normal().string();
-  void* handle = dlopen(resolved.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!found) {
+    throw InputError(where, field, written + " has no symbol \"" + spec.symbol + "\"");
+  }
+  if (!found->function) {
+    throw InputError(where, field, written + ": symbol \"" + spec.symbol + "\" is not a function");
+  }
+  return KernelBuild{std::move(spec), std::nullopt, std::nullopt, {}};
+}
+
+std::shared_ptr<Kernel> make_library(const KernelSpec& spec) {
+  // An absolute path makes dlopen load exactly that file, with no search.
+  void* handle = dlopen(spec.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    throw InputError(where, field, std::string("cannot load shared object: ") + dlerror());
+    const char* err = dlerror();
+    throw InputError(spec.where, "kernel",
+                     std::string("cannot load shared object: ") + (err != nullptr ? err : "?"));
   }
   dlerror();
-  void* sym = dlsym(handle, symbol.c_str());
+  void* sym = dlsym(handle, spec.symbol.c_str());
   if (sym == nullptr) {
     const char* err = dlerror();
-    throw InputError(where, field,
-                     "symbol '" + symbol + "' not found in " + resolved +
+    throw InputError(spec.where, "kernel",
+                     "symbol '" + spec.symbol + "' not found in " + spec.library +
                          (err != nullptr ? std::string(": ") + err : std::string()));
   }
-  return KernelBuild{
-      std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym)), std::nullopt,
-      std::nullopt, {}};
+  return std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym));
 }
 
 }  // namespace rtpar::kernels

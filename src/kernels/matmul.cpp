@@ -52,11 +52,16 @@ class MatmulKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_matmul(const Args& args) {
+KernelBuild describe_matmul(const Args& args, SourceLocation where) {
   args.allow_only({"n"});
-  const std::int64_t n = args.integer("n", 1, 8192);
+  KernelSpec spec = builtin_spec("matmul", std::move(where));
+  spec.args.push_back({"n", args.integer("n", 1, 8192)});
   // Its execution time depends on the machine: the task must declare work (and span) itself.
-  return KernelBuild{std::make_shared<MatmulKernel>(n), std::nullopt, std::nullopt, {}};
+  return KernelBuild{std::move(spec), std::nullopt, std::nullopt, {}};
+}
+
+std::shared_ptr<Kernel> make_matmul(const KernelSpec& spec) {
+  return std::make_shared<MatmulKernel>(spec_integer(spec, "n"));
 }
 
 }  // namespace rtpar::kernels

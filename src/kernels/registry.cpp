@@ -1,4 +1,4 @@
-// registry.cpp — name → built-in kernel.
+// registry.cpp — name → built-in kernel: described at load, created at run start.
 #include "kernels/registry.hpp"
 
 #include "kernels/builtin.hpp"
@@ -15,19 +15,40 @@ bool is_known_kernel(std::string_view name) {
          (name.substr(0, kLibPrefix.size()) == kLibPrefix && name.size() > kLibPrefix.size());
 }
 
-KernelBuild make_kernel(const KernelRequest& request) {
+KernelSpec builtin_spec(std::string name, SourceLocation where) {
+  KernelSpec spec;
+  spec.source = KernelSource::builtin;
+  spec.name = std::move(name);
+  spec.where = std::move(where);
+  return spec;
+}
+
+std::int64_t spec_integer(const KernelSpec& spec, std::string_view key) {
+  if (const auto v = spec.integer(key)) return *v;
+  throw InputError(spec.where, "kernel", "kernel '" + spec.name + "' needs integer argument '" +
+                                             std::string(key) + "'");
+}
+
+double spec_real(const KernelSpec& spec, std::string_view key) {
+  if (const auto v = spec.real(key)) return *v;
+  throw InputError(spec.where, "kernel", "kernel '" + spec.name + "' needs numeric argument '" +
+                                             std::string(key) + "'");
+}
+
+KernelBuild describe_kernel(const KernelRequest& request) {
   const Args args(request.args, request.file, request.field_prefix + ".args", request.where);
-  if (request.name == "spin") return make_spin(args);
-  if (request.name == "segments") return make_segments(args, request.file);
-  if (request.name == "matmul") return make_matmul(args);
-  if (request.name == "fib") return make_fib(args);
-  if (request.name == "uts") return make_uts(args);
-  if (request.name == "heat") return make_heat(args);
+  const SourceLocation where = args.location(request.where);
+  if (request.name == "spin") return describe_spin(args, where);
+  if (request.name == "segments") return describe_segments(args, request.file, where);
+  if (request.name == "matmul") return describe_matmul(args, where);
+  if (request.name == "fib") return describe_fib(args, where);
+  if (request.name == "uts") return describe_uts(args, where);
+  if (request.name == "heat") return describe_heat(args, where);
   if (request.name.substr(0, kLibPrefix.size()) == kLibPrefix) {
-    return make_library(request, args);
+    return describe_library(request, args);
   }
   throw InputError(
-      args.location(request.where), request.field_prefix + ".kernel",
+      where, request.field_prefix + ".kernel",
       "unknown kernel '" + std::string(request.name) +
           "' (built-in: spin, segments, matmul, fib, uts, heat; or \"lib:PATH:SYMBOL\")");
 }

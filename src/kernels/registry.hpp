@@ -1,4 +1,6 @@
-// registry.hpp — built-in kernels, created by name from a task's `kernel` and `args`.
+// registry.hpp — kernels by name: a task's `kernel` and `args` are checked and described when the
+// file is loaded (describe_kernel, which runs no code), and turned into code when a run starts
+// (kernels/instantiate.hpp; `lib:` objects are loaded only then).
 #pragma once
 
 #include <memory>
@@ -10,13 +12,14 @@
 #include <toml++/toml.h>
 
 #include "rtpar/ext/kernel.hpp"
+#include "rtpar/kernel_spec.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::kernels {
 
-// KernelBuild is a created kernel plus the work and span it knows about itself (if any).
+// KernelBuild is a described kernel plus the work and span it knows about itself (if any).
 struct KernelBuild {
-  std::shared_ptr<Kernel> kernel;
+  KernelSpec spec;
   std::optional<Duration> work;       // C implied by the arguments (segments), else nullopt
   std::optional<Duration> span;       // L implied by the arguments (segments, spin), else nullopt
   std::vector<SegmentSpec> segments;  // parallel-synchronous structure (segments), else empty
@@ -46,9 +49,12 @@ struct KernelRequest {
   toml::source_region where;  // location of the `kernel` value
 };
 
-// make_kernel creates a built-in kernel. Throws InputError (file:line:column and field) for an
-// unknown kernel, unknown or ill-typed args, or a shared object / symbol that cannot be loaded.
-KernelBuild make_kernel(const KernelRequest& request);
+// describe_kernel checks a task's kernel and args and describes them. Throws InputError
+// (file:line:column and field) for an unknown kernel, unknown or ill-typed args, or a `lib:`
+// object that is missing, unreadable, not a shared object of this machine, or lacks the symbol
+// (read from its ELF symbol table: nothing is loaded, no constructor runs).
+KernelBuild describe_kernel(const KernelRequest& request);
+
 
 // is_known_kernel tells whether name is a built-in kernel name or a well-formed lib: reference.
 bool is_known_kernel(std::string_view name);

@@ -58,7 +58,7 @@ class SegmentsKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_segments(const Args& args, const std::string& file) {
+KernelBuild describe_segments(const Args& args, const std::string& file, SourceLocation where) {
   args.allow_only({"segments"});
   const toml::array& list = args.array_of_tables("segments");
   std::vector<Segment> segments;
@@ -95,7 +95,8 @@ KernelBuild make_segments(const Args& args, const std::string& file) {
     structure.push_back(
         SegmentSpec{segments[i].strands, segments[i].length, args.location(entry.source())});
   }
-  return KernelBuild{std::make_shared<SegmentsKernel>(std::move(segments)),
+  // The structure is the description: make_segments_kernel builds the kernel from it.
+  return KernelBuild{builtin_spec("segments", std::move(where)),
                      Duration(static_cast<std::int64_t>(work)),
                      Duration(static_cast<std::int64_t>(span)), std::move(structure)};
 }

@@ -24,10 +24,14 @@ class SpinKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_spin(const Args& args) {
+KernelBuild describe_spin(const Args& args, SourceLocation where) {
   args.allow_only({});
   // spin is sequential: its span equals its work, which the task must declare.
-  return KernelBuild{std::make_shared<SpinKernel>(), std::nullopt, std::nullopt, {}};
+  return KernelBuild{builtin_spec("spin", std::move(where)), std::nullopt, std::nullopt, {}};
+}
+
+std::shared_ptr<Kernel> make_spin(const KernelSpec& /*spec*/) {
+  return std::make_shared<SpinKernel>();
 }
 
 }  // namespace rtpar::kernels

@@ -35,7 +35,7 @@ class UtsKernel final : public Kernel {
 
 }  // namespace
 
-KernelBuild make_uts(const Args& args) {
+KernelBuild describe_uts(const Args& args, SourceLocation where) {
   args.allow_only({"b0", "m", "q", "seed", "max_nodes"});
   UtsParams p;
   p.b0 = static_cast<int>(args.integer_or("b0", 1, 1'000'000, p.b0));
@@ -55,13 +55,30 @@ KernelBuild make_uts(const Args& args) {
                "the tree has more than max_nodes = " + std::to_string(max_nodes) +
                    " nodes (raise max_nodes, or lower b0 or m·q)");
   }
-  KernelBuild b{std::make_shared<UtsKernel>(p, shape.nodes), std::nullopt, std::nullopt, {}};
+  KernelSpec spec = builtin_spec("uts", std::move(where));
+  spec.args = {{"b0", std::int64_t{p.b0}},
+               {"m", std::int64_t{p.m}},
+               {"q", p.q},
+               {"seed", static_cast<std::int64_t>(p.seed)},
+               {"max_nodes", max_nodes}};
+  KernelBuild b{std::move(spec), std::nullopt, std::nullopt, {}};
   b.needs_steal = true;
   // A node at depth d runs inside d nested scopes; children spawned and not yet synced along one
   // root-to-node path are the frames one worker can hold at once.
   b.steal_depth = shape.max_depth + 1;
   b.steal_frames = static_cast<std::int64_t>(shape.max_open_spawns);
   return b;
+}
+
+std::shared_ptr<Kernel> make_uts(const KernelSpec& spec) {
+  UtsParams p;
+  p.b0 = static_cast<int>(spec_integer(spec, "b0"));
+  p.m = static_cast<int>(spec_integer(spec, "m"));
+  p.q = spec_real(spec, "q");
+  p.seed = static_cast<std::uint64_t>(spec_integer(spec, "seed"));
+  const auto max_nodes = static_cast<std::uint64_t>(spec_integer(spec, "max_nodes"));
+  // The walk is bounded by max_nodes as at load time, which refused a larger tree.
+  return std::make_shared<UtsKernel>(p, uts_tree_shape(p, max_nodes).nodes);
 }
 
 }  // namespace rtpar::kernels

@@ -9,50 +9,6 @@
 
 namespace rtpar::model {
 
-namespace {
-
-// parse_size reads a payload size: an integer number of bytes, or a string with a unit
-// ("64KiB", "1MiB", "1MB", "512B"); 0 when the text is not a size (the caller reports it).
-std::size_t parse_size(const TableReader& reader, const toml::node& value) {
-  if (const auto* i = value.as_integer()) {
-    if (i->get() <= 0) reader.fail(&value, "size", "must be > 0 bytes");
-    return static_cast<std::size_t>(i->get());
-  }
-  const auto* s = value.as_string();
-  if (s == nullptr) {
-    reader.fail(&value, "size", "expected a byte count: an integer or a string like \"64KiB\"");
-  }
-  const std::string_view text = s->get();
-  std::uint64_t number = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-  std::string_view unit = text.substr(static_cast<std::size_t>(end - text.data()));
-  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);  // "64 KiB" reads too
-  struct Unit {
-    std::string_view name;
-    std::uint64_t bytes;
-  };
-  static constexpr Unit kUnits[] = {{"B", 1},         {"KiB", 1024}, {"MiB", 1024 * 1024},
-                                    {"kB", 1000},     {"KB", 1000},  {"MB", 1000 * 1000},
-                                    {"GiB", 1U << 30}};
-  if (ec != std::errc() || end == text.data()) {
-    reader.fail(&value, "size",
-                "expected a byte count like \"64KiB\", got \"" + std::string(text) + "\"");
-  }
-  for (const Unit& u : kUnits) {
-    if (unit == u.name) {
-      if (number == 0) reader.fail(&value, "size", "must be > 0 bytes");
-      if (number > kMaxChannelBytes / u.bytes) {
-        reader.fail(&value, "size",
-                    "must be at most " + std::to_string(kMaxChannelBytes) + " bytes (1 GiB)");
-      }
-      return static_cast<std::size_t>(number * u.bytes);
-    }
-  }
-  reader.fail(&value, "size",
-              "unknown unit \"" + std::string(unit) + "\" (use B, KiB, MiB, GiB, kB or MB)");
-}
-
-}  // namespace
 
 ChannelSpec parse_channel(const toml::table& table, std::size_t i, const std::string& file,
                           FieldLocations& locations) {
@@ -75,7 +31,7 @@ ChannelSpec parse_channel(const toml::table& table, std::size_t i, const std::st
   }
   const toml::node* size = reader.node("size");
   if (size == nullptr) reader.fail(nullptr, "size", "required (payload size in bytes)");
-  channel.size_bytes = parse_size(reader, *size);
+  channel.size_bytes = static_cast<std::size_t>(reader.byte_size(*size, "size", kMaxChannelBytes));
   if (const auto tries = reader.integer("numtries")) {
     if (channel.kind != ChannelKind::retry) {
       reader.fail(reader.node("numtries"), "numtries", "only applies to kind = \"retry\"");

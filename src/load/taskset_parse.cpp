@@ -1,8 +1,10 @@
 // taskset_parse.cpp — the TOML task-set format v1 (docs/taskset.md): load_taskset, parse_taskset.
 //
 // Parsing is two passes over a strict file. The first (this file) checks structure and TOML types,
-// fills in defaults and builds each task's kernel; the second (check_taskset) applies the semantic
-// rules shared with validate_taskset, using the value locations recorded by the first pass.
+// fills in defaults and describes each task's kernel; the second (check_taskset) applies the
+// semantic rules shared with validate_taskset, using the value locations recorded by the first
+// pass. No task code is created or loaded here (TaskSpec::code stays null): a `lib:` object is
+// resolved from its ELF symbol table, and `rtpar run` / System::run create the kernels.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -65,7 +67,7 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   }
   const TableReader reader(*table, file, "system", locations);
   reader.allow_only({"cores", "planner", "delta", "nonrt_cores", "fit", "sockets",
-                     "fork_join_overhead", "isolate"});
+                     "fork_join_overhead", "memory_limit", "isolate"});
   spec.where = reader.where();
 
   if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
@@ -88,6 +90,9 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   spec.fit = parse_choice(reader, "fit", names::kFits).value_or(FitKind::fbb_ffd);
   if (const auto sockets = reader.integer("sockets")) spec.sockets = clamp_to_int(*sockets);
   spec.fork_join_overhead = reader.duration("fork_join_overhead").value_or(Duration::zero());
+  if (const toml::node* limit = reader.node("memory_limit")) {
+    spec.memory_limit = reader.byte_size(*limit, "memory_limit", UINT64_MAX);
+  }
 
   if (const toml::node* delta = reader.node("delta")) {
     if (const auto* real = delta->as_floating_point()) {
@@ -109,7 +114,7 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   return spec;
 }
 
-// parse_task reads the [[task]] at index i, builds its kernel, and fills in defaults.
+// parse_task reads the [[task]] at index i, describes its kernel, and fills in defaults.
 // check_steal_needs ties a task's kernel to its runtime: kernels written for work stealing (fib,
 // uts, heat) need runtime = "steal" (run serially they would silently lose their parallelism);
 // lib: kernels reach parallelism through the C ABI's team parallel_for, so they need "team"; and
@@ -196,6 +201,10 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
 
   if (const toml::node* steal = reader.node("steal")) {
     task.steal = parse_steal(reader, *steal, locations);
+    // A budget for a runtime the task does not use would be silently ignored.
+    if (task.runtime != RuntimeKind::steal) {
+      reader.fail(steal, "steal", "only applies to runtime = \"steal\" (this task runs on a team)");
+    }
   }
   if (const toml::node* places = reader.node("places")) {
     task.places = cpu_list(reader, "places", *places, locations);
@@ -230,7 +239,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     // [[task.segment]] without a kernel: the job burns each strand's length (the segments kernel).
     if (args != nullptr) reader.fail(args, "args", "args need a kernel (none is given)");
     task.kernel = "segments";
-    built.kernel = kernels::make_segments_kernel(task.segments);
+    built.spec = kernels::builtin_spec("segments", location(file, table.source()));
     built.work = model::segments_work(task.segments);
     built.span = model::segments_span(task.segments);
   } else if (!kernel_name && task.dag) {
@@ -240,8 +249,8 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     built.span = model::dag_span(*task.dag);
   } else {
     task.kernel = kernel_name.value_or("spin");
-    // make_kernel reports bad args itself (as InputError at the offending arg).
-    built = kernels::make_kernel(kernels::KernelRequest{
+    // describe_kernel reports bad args itself (as InputError at the offending arg).
+    built = kernels::describe_kernel(kernels::KernelRequest{
         task.kernel, args != nullptr ? args->as_table() : nullptr, file, prefix, kernel_where});
     if (!built.segments.empty()) {
       if (!task.segments.empty()) {
@@ -260,7 +269,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
     }
   }
   check_steal_needs(reader, task, built, kernel_node);
-  task.code = std::move(built.kernel);
+  task.kernel_spec = std::move(built.spec);
 
   // Work and span the kernel derived are reported at the kernel when a rule rejects them.
   if (work) {

@@ -5,6 +5,7 @@
 // afterwards (check_taskset) report the value's line and column.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -92,6 +93,42 @@ class TableReader {
     if (value == nullptr) return std::nullopt;
     if (!value->is_integer()) fail(value, key, "expected an integer");
     return value->as_integer()->get();
+  }
+
+  // byte_size reads value (of key) as a byte count between 1 and max: an integer number of bytes,
+  // or a string with a unit ("64KiB", "1MiB", "1MB", "512B", "4GiB"; a space may precede the
+  // unit). Used for channel sizes and the memory limit.
+  [[nodiscard]] std::uint64_t byte_size(const toml::node& value, std::string_view key,
+                                        std::uint64_t max) const {
+    const std::string at_most = "must be at most " + std::to_string(max) + " bytes" +
+                                (max == (std::uint64_t{1} << 30) ? " (1 GiB)" : "");
+    if (const auto* i = value.as_integer()) {
+      if (i->get() <= 0) fail(&value, key, "must be > 0 bytes");
+      if (static_cast<std::uint64_t>(i->get()) > max) fail(&value, key, at_most);
+      return static_cast<std::uint64_t>(i->get());
+    }
+    const auto* s = value.as_string();
+    if (s == nullptr) fail(&value, key, "expected a byte count: an integer or a string like \"64KiB\"");
+    const std::string_view text = s->get();
+    std::uint64_t number = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (ec != std::errc() || end == text.data()) {
+      fail(&value, key, "expected a byte count like \"64KiB\", got \"" + std::string(text) + "\"");
+    }
+    std::string_view unit = text.substr(static_cast<std::size_t>(end - text.data()));
+    while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);  // "64 KiB" reads too
+    static constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = {
+        {"B", 1},           {"KiB", 1024},         {"MiB", 1024 * 1024},
+        {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40},  {"kB", 1000},
+        {"KB", 1000},       {"MB", 1000 * 1000},   {"GB", 1000 * 1000 * 1000}};
+    for (const auto& [name, bytes] : kUnits) {
+      if (unit != name) continue;
+      if (number == 0) fail(&value, key, "must be > 0 bytes");
+      if (number > max / bytes) fail(&value, key, at_most);
+      return number * bytes;
+    }
+    fail(&value, key,
+         "unknown unit \"" + std::string(unit) + "\" (use B, KiB, MiB, GiB, TiB, kB, MB or GB)");
   }
 
   // duration reads an optional duration: a string with a unit ("10ms") or an integer number of

@@ -1,13 +1,43 @@
 // channel_rules.cpp — check_channels (channel_rules.hpp).
 #include "model/channel_rules.hpp"
 
+#include "platform/physical_memory.hpp"
+
+#include <fmt/format.h>
+
 #include <set>
 #include <string>
 #include <string_view>
 
 namespace rtpar::model {
 
+std::uint64_t channel_memory_estimate(const ChannelSpec& c) noexcept {
+  std::uint64_t copies = 1;
+  if (c.kind == ChannelKind::latest) copies = static_cast<std::uint64_t>(c.readers.size()) + 2;
+  if (c.kind == ChannelKind::double_buffer) copies = 2;
+  const unsigned __int128 stride = (static_cast<unsigned __int128>(c.size_bytes) + 63) / 64 * 64;
+  const unsigned __int128 bytes = stride * copies + kChannelFixedBytes;
+  return bytes > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
+std::uint64_t memory_limit_bytes(const SystemSpec& system) noexcept {
+  if (system.memory_limit != 0) return system.memory_limit;
+  const std::uint64_t physical = platform::physical_memory_bytes();
+  return physical == 0 ? UINT64_MAX : physical / 2;
+}
+
+namespace {
+
+// mib formats a byte count in MiB for messages.
+std::string mib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+}  // namespace
+
 void check_channels(const TaskSet& set, const FieldLocations* locations) {
+  const std::uint64_t limit = memory_limit_bytes(set.system);
+  std::uint64_t total = 0;
   std::set<std::string_view> tasks;
   for (const TaskSpec& t : set.tasks) tasks.insert(t.name);
   std::set<std::string_view> names;
@@ -53,6 +83,16 @@ void check_channels(const TaskSet& set, const FieldLocations* locations) {
            "a \"lock\" channel cannot connect real-time tasks with \"nonrt\": a real-time thread "
            "must never wait for a non-real-time one, and a priority-ceiling mutex refuses "
            "SCHED_OTHER threads; use \"latest\" or \"retry\"");
+    }
+    // The sum saturates: 10,000 channels of 1 GiB must not wrap around to a small number.
+    if (__builtin_add_overflow(total, channel_memory_estimate(c), &total)) total = UINT64_MAX;
+    if (total > limit) {
+      fail("size", "the channels up to this one need about " + mib(total) +
+                       " of memory, above the memory limit of " + mib(limit) +
+                       (set.system.memory_limit != 0
+                            ? std::string(" ([system] memory_limit)")
+                            : std::string(" (half the physical memory; set [system] memory_limit "
+                                          "to change it)")));
     }
   }
 }

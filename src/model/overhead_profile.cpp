@@ -3,79 +3,137 @@
 #include "rtpar/tools/overhead.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <iterator>
+#include <map>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/checked_math.hpp"
 #include "core/names.hpp"
+#include "model/json_input.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar {
 
-std::int64_t OverheadProfile::fork_join_bound(int threads, WaitKind wait) const {
-  int best_size = -1;
+std::optional<ForkJoinCharge> OverheadProfile::fork_join_bound(int threads, WaitKind wait) const {
+  // B(n): the worst p99.9 measured for a team of n with this policy, parked or not.
+  std::map<int, std::int64_t> by_size;
   for (const ForkJoinCost& c : fork_join) {
-    if (c.wait == wait && c.threads >= threads && (best_size < 0 || c.threads < best_size)) {
-      best_size = c.threads;
-    }
+    if (c.wait != wait) continue;
+    const auto it = by_size.try_emplace(c.threads, 0).first;
+    it->second = std::max({it->second, c.p999_ns, std::int64_t{0}});
   }
-  std::int64_t bound = -1;
-  for (const ForkJoinCost& c : fork_join) {
-    if (c.wait == wait && c.threads == best_size) bound = std::max(bound, c.p999_ns);
+  if (by_size.empty()) return std::nullopt;
+  if (const auto it = by_size.lower_bound(threads); it != by_size.end()) {
+    return ForkJoinCharge{it->second, it->first, false};
   }
-  return bound;
+  // Larger than every measured team: extrapolate (docs/analysis.md, "Overhead profiles"). A team
+  // of one wakes nobody, so it says nothing about waking workers.
+  const auto [largest, base] = *by_size.rbegin();
+  if (largest < 2) return std::nullopt;
+  // The steepest chord between measured sizes is the steepest step between neighbours (a chord's
+  // slope is a weighted mean of the steps under it), so neighbours suffice.
+  __int128 slope = 0;
+  for (auto a = by_size.begin(), b = std::next(a); b != by_size.end(); ++a, ++b) {
+    const __int128 rise = static_cast<__int128>(b->second) - a->second;
+    const __int128 run = b->first - a->first;
+    if (rise > 0) slope = std::max(slope, (rise + run - 1) / run);
+  }
+  const std::int64_t workers = static_cast<std::int64_t>(threads) - 1;
+  const std::int64_t measured_workers = largest - 1;
+  const __int128 blocks =
+      static_cast<__int128>((workers + measured_workers - 1) / measured_workers) * base;
+  const __int128 linear = base + slope * (threads - largest);
+  return ForkJoinCharge{sat_narrow(std::max(blocks, linear)), largest, true};
 }
 
 std::string overhead_profile_json(const OverheadProfile& profile) {
   nlohmann::json entries = nlohmann::json::array();
   for (const ForkJoinCost& c : profile.fork_join) {
-    entries.push_back({{"threads", c.threads},
-                       {"wait", to_string(c.wait)},
-                       {"parked", c.parked},
-                       {"samples", c.samples},
-                       {"mean_ns", c.mean_ns},
-                       {"p50_ns", c.p50_ns},
-                       {"p99_ns", c.p99_ns},
-                       {"p999_ns", c.p999_ns},
-                       {"max_ns", c.max_ns}});
+    nlohmann::json e = {{"threads", c.threads},
+                        {"wait", to_string(c.wait)},
+                        {"parked", c.parked},
+                        {"p999_ns", c.p999_ns},
+                        {"max_ns", c.max_ns}};
+    // The distribution is known only from samples: an entry built in code without them (samples
+    // = 0) is written without it, so that load_overhead_profile reads back what was written.
+    if (c.samples > 0) {
+      e["samples"] = c.samples;
+      e["mean_ns"] = c.mean_ns;
+      e["p50_ns"] = c.p50_ns;
+      e["p99_ns"] = c.p99_ns;
+    }
+    entries.push_back(std::move(e));
   }
   return nlohmann::json{{"machine", profile.machine}, {"fork_join", entries}}.dump(2);
 }
 
+namespace {
+
+// same_measurement says whether two entries for one (threads, wait, parked) state the same costs.
+bool same_measurement(const ForkJoinCost& a, const ForkJoinCost& b) {
+  return a.samples == b.samples && a.mean_ns == b.mean_ns && a.p50_ns == b.p50_ns &&
+         a.p99_ns == b.p99_ns && a.p999_ns == b.p999_ns && a.max_ns == b.max_ns;
+}
+
+// read_entry is fork_join[i]: the fields, their ranges and the order of the percentiles.
+ForkJoinCost read_entry(const model::JsonAt& e) {
+  e.only_keys({"threads", "wait", "parked", "samples", "mean_ns", "p50_ns", "p99_ns", "p999_ns",
+               "max_ns"});
+  ForkJoinCost c;
+  c.threads = static_cast<int>(e.member("threads").integer(1, kMaxProfiledThreads, "threads"));
+  const model::JsonAt wait = e.member("wait");
+  const std::string name = wait.string();
+  const auto kind = names::value_of(names::kWaits, name);
+  if (!kind) wait.fail("unknown wait policy '" + name + "' (expected spin, block or hybrid)");
+  c.wait = *kind;
+  if (e.has("parked")) c.parked = e.member("parked").boolean();
+  if (e.has("samples")) c.samples = e.member("samples").integer(1, kInt64Max);
+  auto cost = [&e](const char* key) {
+    return e.member(key).integer(0, kMaxForkJoinCostNs, "ns (1 s per fork)");
+  };
+  c.p999_ns = cost("p999_ns");
+  // Optional percentiles default to p99.9 for the order check below (calibrate writes them all).
+  c.p50_ns = e.has("p50_ns") ? cost("p50_ns") : 0;
+  c.p99_ns = e.has("p99_ns") ? cost("p99_ns") : 0;
+  // max_ns is informational (nothing charges it): one preempted sample may take longer than the
+  // cap on a loaded machine, which must not void the profile, so it is only checked for order.
+  c.max_ns = e.has("max_ns") ? e.member("max_ns").integer(0, kInt64Max, "ns") : c.p999_ns;
+  if (e.has("mean_ns")) {
+    c.mean_ns = e.member("mean_ns").number(0, static_cast<double>(kMaxForkJoinCostNs), "ns");
+  }
+  if (c.p50_ns > c.p99_ns && e.has("p99_ns")) e.member("p50_ns").fail("is above p99_ns");
+  if (c.p99_ns > c.p999_ns) e.member("p99_ns").fail("is above p999_ns");
+  if (c.p50_ns > c.p999_ns) e.member("p50_ns").fail("is above p999_ns");
+  if (c.p999_ns > c.max_ns) e.member("p999_ns").fail("is above max_ns");
+  return c;
+}
+
+}  // namespace
+
 OverheadProfile load_overhead_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read overhead profile");
-  std::stringstream text;
-  text << in.rdbuf();
+  const nlohmann::json doc = model::read_json_file(path, "overhead profile");
+  const model::JsonAt root{doc, path, ""};
+  root.only_keys({"machine", "fork_join"});
   OverheadProfile profile;
-  try {
-    const nlohmann::json doc = nlohmann::json::parse(text.str());
-    profile.machine = doc.value("machine", "");
-    std::size_t i = 0;
-    for (const nlohmann::json& e : doc.at("fork_join")) {
-      ForkJoinCost c;
-      const std::string wait = e.at("wait").get<std::string>();
-      if (const auto kind = names::value_of(names::kWaits, wait)) {
-        c.wait = *kind;
-      } else {
-        throw InputError(SourceLocation{path, 0, 0}, "fork_join[" + std::to_string(i) + "].wait",
-                         "unknown wait policy '" + wait + "'");
+  profile.source = path;
+  if (root.has("machine")) profile.machine = root.member("machine").string();
+  const model::JsonAt entries = root.member("fork_join");
+  const std::size_t n = entries.array_size(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::JsonAt e = entries.element(i);
+    const ForkJoinCost c = read_entry(e);
+    for (std::size_t j = 0; j < profile.fork_join.size(); ++j) {
+      const ForkJoinCost& o = profile.fork_join[j];
+      if (o.threads == c.threads && o.wait == c.wait && o.parked == c.parked &&
+          !same_measurement(o, c)) {
+        e.fail(fmt::format("contradicts fork_join[{}] (same threads, wait and parked, different "
+                           "costs)",
+                           j));
       }
-      c.threads = e.at("threads").get<int>();
-      c.parked = e.value("parked", false);
-      c.samples = e.value("samples", 0);
-      c.mean_ns = e.value("mean_ns", 0.0);
-      c.p50_ns = e.value("p50_ns", 0);
-      c.p99_ns = e.value("p99_ns", 0);
-      c.p999_ns = e.at("p999_ns").get<std::int64_t>();
-      c.max_ns = e.value("max_ns", 0);
-      profile.fork_join.push_back(c);
-      ++i;
     }
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(SourceLocation{path, 0, 0}, "",
-                     std::string("malformed overhead profile: ") + e.what());
+    profile.fork_join.push_back(c);
   }
   return profile;
 }

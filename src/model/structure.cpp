@@ -3,19 +3,17 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <utility>
+
+#include "core/checked_math.hpp"
 
 namespace rtpar::model {
 
 namespace {
 
 // saturate narrows a 128-bit nanosecond sum to a Duration, clamping at the largest value so that
-// check_taskset can report "too large" instead of a wrapped negative number.
-Duration saturate(__int128 ns) {
-  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
-  return Duration(ns > kMax ? kMax : static_cast<std::int64_t>(ns));
-}
+// check_taskset can report "too large" (taskset_validate.cpp) instead of a wrapped number.
+Duration saturate(__int128 ns) { return Duration(sat_narrow(ns)); }
 
 }  // namespace
 

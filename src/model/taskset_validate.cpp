@@ -173,6 +173,15 @@ void Checker::structure(std::size_t i) const {
     what = "nodes";
   }
   if (what != nullptr) {
+    // The sums saturate at 2^63 − 1 ns (structure.hpp): a structure that reaches it does not fit
+    // a Duration, and analysing the clamped value would understate C or L (unsound), so refuse.
+    if (work == Duration::max() || span == Duration::max()) {
+      fail_task(i, work == Duration::max() ? "work" : "span",
+                std::string("the ") + what + "' " +
+                    (work == Duration::max() ? "total work" : "longest path") +
+                    " reaches 2^63 − 1 ns (292 years), the largest duration: too large to "
+                    "analyse");
+    }
     // The structure and the declared C and L describe one job: they must agree exactly, or the
     // planners that read the structure and those that read C and L would analyse different tasks.
     if (work != t.work) {

@@ -2,7 +2,6 @@
 #include "platform/rt_thread.hpp"
 
 #include <sched.h>
-#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -140,14 +139,6 @@ void apply_to_current_thread(const ThreadConfig& config) {
   if (const int rc = pthread_setschedparam(pthread_self(), policy, &param); rc != 0) {
     refuse(config, rc);
   }
-}
-
-void block_stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
 }  // namespace rtpar::detail

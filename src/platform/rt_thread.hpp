@@ -37,8 +37,4 @@ class RtThread {
 // task, which is created by RtThread too, and by tests). Throws like RtThread's constructor.
 void apply_to_current_thread(const ThreadConfig& config);
 
-// block_stop_signals blocks SIGINT and SIGTERM in the calling thread (and in threads it creates
-// afterwards), so only the thread that waits for them with sigtimedwait receives them.
-void block_stop_signals();
-
 }  // namespace rtpar::detail

@@ -1,10 +1,17 @@
-// measured.cpp — load_measured_profile: a run's online work/span read back for admission control.
-#include <fstream>
-#include <sstream>
+// measured_profile.cpp — load_measured_profile: a run's online work/span read back for admission
+// control (`rtpar check --measured REPORT`). Strict like the overhead profile (model/json_input.hpp):
+// every field read is type- and range-checked and a bad one is an InputError naming the file and
+// its JSON path ("tasks[2].work_ns.max"), exit status 2. Fields the planner does not read are left
+// alone: a report.json carries many more.
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/checked_math.hpp"
+#include "model/json_input.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
@@ -12,68 +19,54 @@
 namespace rtpar {
 namespace {
 
-// line_column turns a byte offset of text into a 1-based line and column, for parse errors.
-SourceLocation line_column(const std::string& path, const std::string& text, std::size_t offset) {
-  int line = 1;
-  int column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
+// max_of reads task.<key> as a distribution of non-negative integer ns and returns its "max"; the
+// percentiles present must not exceed it (a report that says p99 > max is corrupt).
+std::int64_t max_of(const model::JsonAt& task, const char* key) {
+  const model::JsonAt dist = task.member(key);
+  const std::int64_t max = dist.member("max").integer(0, kInt64Max, "ns");
+  for (const char* p : {"p50", "p99"}) {
+    if (dist.has(p) && dist.member(p).integer(0, kInt64Max, "ns") > max) {
+      dist.member(p).fail("is above max");
     }
   }
-  return SourceLocation{path, line, column};
-}
-
-// max_of reads task[key]["max"] as a non-negative integer.
-std::int64_t max_of(const nlohmann::json& task, const char* key, const std::string& path,
-                    const std::string& field) {
-  const nlohmann::json& dist = task.at(key);
-  const nlohmann::json& v = dist.at("max");
-  if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
-    throw InputError(SourceLocation{path, 0, 0}, field + "." + key + ".max",
-                     "expected a non-negative integer (ns)");
-  }
-  return v.get<std::int64_t>();
+  return max;
 }
 
 }  // namespace
 
 MeasuredProfile load_measured_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot read the run report");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(line_column(path, text, e.byte > 0 ? e.byte - 1 : 0), "",
-                     std::string("not valid JSON: ") + e.what());
+  const nlohmann::json doc = model::read_json_file(path, "run report");
+  const model::JsonAt root{doc, path, ""};
+  if (!doc.is_object() || !doc.contains("tasks")) {
+    root.fail("expected a run report with \"tasks\" (rtpar run --out DIR writes DIR/report.json)");
   }
   MeasuredProfile profile;
   profile.source = path;
-  if (!doc.is_object() || !doc.contains("tasks") || !doc["tasks"].is_array()) {
-    throw InputError(SourceLocation{path, 0, 0}, "tasks",
-                     "expected a run report (rtpar run --out DIR writes DIR/report.json)");
-  }
-  std::size_t i = 0;
-  for (const nlohmann::json& task : doc["tasks"]) {
-    const std::string field = "tasks[" + std::to_string(i++) + "]";
-    try {
-      if (!task.contains("burdened_span_ns")) continue;  // not a work-stealing task
-      MeasuredTask m;
-      m.name = task.at("name").get<std::string>();
-      m.jobs = task.value("profiled_jobs", std::int64_t{0});
-      m.work_max_ns = max_of(task, "work_ns", path, field);
-      m.burdened_span_max_ns = max_of(task, "burdened_span_ns", path, field);
-      if (m.jobs > 0) profile.tasks.push_back(std::move(m));
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(SourceLocation{path, 0, 0}, field, std::string("malformed: ") + e.what());
+  const model::JsonAt tasks = root.member("tasks");
+  const std::size_t n = tasks.array_size(0);
+  std::vector<std::size_t> index;  // tasks[index[k]] is profile.tasks[k]
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::JsonAt task = tasks.element(i);
+    const std::string name = task.member("name").string(true);
+    if (!task.has("burdened_span_ns")) continue;  // not a work-stealing task
+    MeasuredTask m;
+    m.name = name;
+    m.jobs = task.member("profiled_jobs").integer(0, kInt64Max);
+    m.work_max_ns = max_of(task, "work_ns");
+    m.burdened_span_max_ns = max_of(task, "burdened_span_ns");
+    if (m.jobs == 0) continue;  // measured nothing: the declared values stand
+    for (std::size_t k = 0; k < profile.tasks.size(); ++k) {
+      if (profile.tasks[k].name != m.name) continue;
+      task.member("name").fail(fmt::format(
+          "task '{}' is measured twice (also tasks[{}]): which measurement to use is ambiguous",
+          m.name, index[k]));
     }
+    profile.tasks.push_back(std::move(m));
+    index.push_back(i);
+  }
+  if (profile.tasks.empty()) {
+    tasks.fail("no task has a measurement (profiled_jobs > 0 and burdened_span_ns: a run of "
+               "runtime = \"steal\" tasks), so --measured would change nothing");
   }
   return profile;
 }

@@ -7,16 +7,17 @@
 #include <set>
 #include <utility>
 
+#include "core/checked_math.hpp"
+
 namespace rtpar::sim {
 
 namespace {
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-// saturating_add keeps horizon arithmetic from overflowing on absurd user horizons.
-std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
-  return a > kNever - b ? kNever : a + b;
-}
+// saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
+// a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
+constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) { return sat_add(a, b); }
 
 // Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
 // every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
@@ -66,7 +67,9 @@ class Engine {
         if (!s.pending.empty()) next = std::min(next, s.pending.begin()->first);
       }
       for (const int th : running_) {
-        if (th >= 0) next = std::min(next, t + threads_[static_cast<std::size_t>(th)].left);
+        if (th >= 0) {
+          next = std::min(next, saturating_add(t, threads_[static_cast<std::size_t>(th)].left));
+        }
       }
       if (next == kNever) break;  // nothing released, ready or pending: every job is done
       if (next > stop_) {

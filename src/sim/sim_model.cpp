@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar::sim {
@@ -93,7 +94,8 @@ void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
       for (int r = 0; r < team; ++r) {
         const std::int64_t count = seg.strands / p + (r < seg.strands % p ? 1 : 0);
         if (count == 0) continue;
-        current.push_back(b.add(node(count * seg.length.count(), r)));
+        // ≤ C for a validated task; saturating keeps a set built in code from wrapping.
+        current.push_back(b.add(node(sat_mul(count, seg.length.count()), r)));
       }
       b.barrier(previous, current);
       previous = std::move(current);
@@ -115,7 +117,9 @@ void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
   }
   // Units of at most L (so the modeled DAG's span stays L), about kUnitsPerThread per thread.
   const std::int64_t parallel = c - l;
-  const std::int64_t want = (parallel + kUnitsPerThread * team - 1) / (kUnitsPerThread * team);
+  // ⌈parallel / (k·team)⌉ without parallel + k·team − 1, which overflows for C near 2^63 ns.
+  const std::int64_t per = kUnitsPerThread * team;
+  const std::int64_t want = parallel / per + (parallel % per != 0 ? 1 : 0);
   const std::int64_t unit = std::max<std::int64_t>(1, std::min(want, l));
   SimNode units = node(parallel, -1);
   units.piece = unit;

@@ -3,6 +3,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/simulate.hpp"
 #include "sim/engine.hpp"
@@ -17,7 +18,8 @@ SimHorizon default_sim_horizon(const TaskSet& set, std::int64_t max_horizon_ns) 
     max_phase = std::max(max_phase, t.phase.count());
     max_period = std::max(max_period, t.period.count());
   }
-  const std::int64_t floor = max_phase + max_period;  // every task releases at least once
+  // Every task releases at least once (saturating: a phase and a period near 2^63 ns each).
+  const std::int64_t floor = sat_add(max_phase, max_period);
   const std::int64_t cap = std::max(max_horizon_ns, floor);
   // H = lcm of the periods, abandoned as soon as it exceeds the cap (it only grows).
   __int128 h = 1;

@@ -45,7 +45,7 @@ OWNERS = {
     "rtpar/channel_kind.hpp": "core", "rtpar/task_kinds.hpp": "core",
     "rtpar/steal_config.hpp": "core", "rtpar/thread_config.hpp": "core",
     "rtpar/tools/topology.hpp": "platform", "rtpar/topology.hpp": "platform",
-    "rtpar/taskset.hpp": "model", "rtpar/plan.hpp": "model", "rtpar/report.hpp": "model",
+    "rtpar/taskset.hpp": "model", "rtpar/kernel_spec.hpp": "model", "rtpar/plan.hpp": "model", "rtpar/report.hpp": "model",
     "rtpar/tools/overhead.hpp": "model",
     "rtpar/tools/planners.hpp": "analysis/planners",
     "rtpar/tools/simulate.hpp": "sim", "rtpar/simulate.hpp": "sim",

@@ -90,7 +90,10 @@ TEST_CASE("taskset: defaults are filled in") {
   CHECK(t.span == 2ms);
   CHECK_FALSE(t.priority.has_value());
   CHECK(t.kernel == "spin");
-  CHECK(t.code != nullptr);
+  // The loader describes the kernel and creates no code (rtpar run / System::run do).
+  CHECK(t.kernel_spec.source == rtpar::KernelSource::builtin);
+  CHECK(t.kernel_spec.name == "spin");
+  CHECK(t.code == nullptr);
   CHECK(t.runtime == rtpar::RuntimeKind::team);
   CHECK(t.overrun == rtpar::OverrunPolicy::queue);
   CHECK(t.where.file == "t.toml");

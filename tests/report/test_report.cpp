@@ -1,5 +1,7 @@
 // test_report.cpp — statistics and every rendering of Plans and RunReports (JSON, tables, CSV,
 // Chrome trace, report directory). Plans and reports are built by hand: no planner or executor.
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -146,12 +149,18 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-// temp_files lists the names in dir that look like write_report_dir's temporaries.
+// temp_files lists the names in dir, and beside it, that look like write_report_dir's
+// temporaries (its staging and set-aside directories live beside the report directory).
 std::vector<std::string> temp_files(const fs::path& dir) {
   std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     if (name.find(".tmp") != std::string::npos) out.push_back(name);
+  }
+  const std::string sibling = "." + dir.filename().string() + ".rtpar-";
+  for (const auto& entry : fs::directory_iterator(dir.parent_path())) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(sibling, 0) == 0) out.push_back(name);
   }
   return out;
 }
@@ -442,10 +451,68 @@ TEST_CASE("report: write_report_dir failures throw InputError and leave no tempo
     CHECK(read_file(file) == "x");
     CHECK(temp_files(scratch.path).empty());
   }
-  SUBCASE("a file cannot be renamed into place (trace.json is a directory)") {
-    fs::create_directories(scratch.path / "trace.json" / "busy");
-    CHECK_THROWS_AS(rtpar::write_report_dir(report, scratch.path.string()), rtpar::InputError);
-    CHECK(temp_files(scratch.path).empty());
-    CHECK(fs::is_directory(scratch.path / "trace.json"));
+  SUBCASE("a report name that is not a regular file (trace.json is a directory)") {
+    fs::create_directories(scratch.path / "out" / "trace.json" / "busy");
+    CHECK_THROWS_AS(rtpar::write_report_dir(report, (scratch.path / "out").string()),
+                    rtpar::InputError);
+    CHECK(temp_files(scratch.path / "out").empty());
+    CHECK(fs::is_directory(scratch.path / "out" / "trace.json" / "busy"));
   }
+  SUBCASE("a directory holding another file is refused, untouched") {
+    const fs::path out = scratch.path / "out";
+    fs::create_directories(out);
+    std::ofstream(out / "notes.txt") << "mine";
+    try {
+      rtpar::prepare_report_dir(out.string());
+      FAIL("prepare_report_dir accepted a directory holding notes.txt");
+    } catch (const rtpar::InputError& e) {
+      CHECK(std::string(e.what()).find("notes.txt") != std::string::npos);
+    }
+    CHECK_THROWS_AS(rtpar::write_report_dir(report, out.string()), rtpar::InputError);
+    CHECK(read_file(out / "notes.txt") == "mine");
+    CHECK(temp_files(out).empty());
+  }
+}
+
+TEST_CASE("report: a failed write keeps the previous run's set, unmixed, and no temporaries") {
+  ScratchDir scratch;
+  const fs::path out = scratch.path / "run";
+  const rtpar::RunReport first = sample_report();
+  rtpar::write_report_dir(first, out.string());
+  rtpar::RunReport second = sample_report();
+  second.tasks.pop_back();
+  second.start_ns += 1;
+
+  // A file-size limit below the new files' size: with SIGXFSZ ignored (as `rtpar run` does), the
+  // write fails with EFBIG; restored afterwards for the other tests.
+  struct rlimit old_limit {};
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  struct sigaction old_action {};
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGXFSZ, &ignore, &old_action);
+  struct rlimit small = old_limit;
+  small.rlim_cur = 64;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+  int error = 0;
+  try {
+    rtpar::write_report_dir(second, out.string());
+  } catch (const std::system_error& e) {
+    error = e.code().value();
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  sigaction(SIGXFSZ, &old_action, nullptr);
+
+  CHECK(error == EFBIG);
+  CHECK(read_file(out / "report.json") == rtpar::report_json(first) + "\n");
+  CHECK(read_file(out / "jobs.csv") == rtpar::jobs_csv(first));
+  CHECK(read_file(out / "trace.json") == rtpar::trace_json(first) + "\n");
+  CHECK(temp_files(out).empty());
+
+  // The same write without the limit replaces all three files.
+  rtpar::write_report_dir(second, out.string());
+  CHECK(read_file(out / "report.json") == rtpar::report_json(second) + "\n");
+  CHECK(read_file(out / "jobs.csv") == rtpar::jobs_csv(second));
+  CHECK(read_file(out / "trace.json") == rtpar::trace_json(second) + "\n");
+  CHECK(temp_files(out).empty());
 }

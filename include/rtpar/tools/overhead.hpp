@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,22 +24,50 @@ struct ForkJoinCost {
   std::int64_t max_ns = 0;
 };
 
+// kMaxProfiledThreads is the largest team size a profile entry may name (Linux's NR_CPUS limit).
+inline constexpr int kMaxProfiledThreads = 8192;
+// kMaxForkJoinCostNs is the largest cost a profile entry may state, in ns: 1 s per fork. Measured
+// costs are microseconds; anything near a second is a broken measurement or a corrupt file, and
+// rejecting it keeps every charge (even extrapolated to kMaxProfiledThreads) far from int64 limits.
+inline constexpr std::int64_t kMaxForkJoinCostNs = 1'000'000'000;
+
+// ForkJoinCharge is the cost charged per fork on a team, and how it was obtained.
+struct ForkJoinCharge {
+  std::int64_t ns = 0;        // the cost to charge per fork (never negative)
+  int measured_threads = 0;   // the measured team size it comes from
+  bool extrapolated = false;  // true when the team is larger than every measured size
+};
+
 // OverheadProfile is a set of measured costs (one per team size and policy), as written by
 // `rtpar calibrate` and read by analyses.
 struct OverheadProfile {
   std::string machine;  // free text: where it was measured
+  std::string source;   // the file it was read from ("" when built in code), quoted in errors
   std::vector<ForkJoinCost> fork_join;
 
   // fork_join_bound is the cost an analysis should charge per fork on a team of `threads` with
   // `wait`: the largest measured p99.9 over the entries for that size and policy (parked or not),
-  // or of the nearest larger team size measured; -1 when nothing applies.
-  [[nodiscard]] std::int64_t fork_join_bound(int threads, WaitKind wait) const;
+  // or of the nearest larger team size measured (a larger team is assumed to cost at least as
+  // much). A team larger than every measured size is extrapolated (docs/analysis.md, "Overhead
+  // profiles"): with M ≥ 2 the largest measured size and B(M) its bound, a team of n wakes n − 1
+  // workers where M wakes M − 1, and
+  //   charge = max(⌈(n − 1) / (M − 1)⌉ · B(M),  B(M) + s · (n − M)),
+  // s the steepest measured step ⌈(B(b) − B(a)) / (b − a)⌉ between neighbouring measured sizes
+  // a < b (0 with one size); saturating at INT64_MAX. std::nullopt when nothing bounds it: no entry
+  // for `wait` at all (no other policy's cost bounds it), or a team of n ≥ 2 when only teams of
+  // one thread (which wake no worker) were measured. Callers refuse the profile then.
+  [[nodiscard]] std::optional<ForkJoinCharge> fork_join_bound(int threads, WaitKind wait) const;
 };
 
 // overhead_profile_json renders a profile as JSON (the file `rtpar calibrate --out` writes).
 std::string overhead_profile_json(const OverheadProfile& profile);
 
-// load_overhead_profile reads such a file. Throws InputError naming the file and field.
+// load_overhead_profile reads such a file strictly: every entry needs `threads` (1 ..
+// kMaxProfiledThreads), `wait` (spin, block or hybrid) and `p999_ns`; `parked`, `samples`,
+// `mean_ns`, `p50_ns`, `p99_ns` and `max_ns` are optional; costs are integers in
+// 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max; no unknown field; at least one entry; two
+// entries for the same (threads, wait, parked) must agree. Anything else throws InputError naming
+// the file and the JSON path of the field (e.g. "fork_join[3].p999_ns").
 OverheadProfile load_overhead_profile(const std::string& path);
 
 }  // namespace rtpar

@@ -33,9 +33,16 @@ std::string trace_json(const RunReport& report);
 // report_json renders report.json: the run_json content plus the plan, run flags and environment.
 std::string report_json(const RunReport& report);
 
-// write_report_dir writes report.json, jobs.csv and trace.json into dir (created if missing).
-// Each file is written to a temporary name and renamed, so no half-written report is left behind.
-// Throws InputError if dir cannot be created or written.
+// prepare_report_dir creates dir if missing and checks that write_report_dir can replace it:
+// it holds nothing but report files, is not a mount point nor the current directory, and its
+// parent is writable. Throws InputError otherwise (call it before a run, not after).
+void prepare_report_dir(const std::string& dir);
+
+// write_report_dir writes report.json, jobs.csv and trace.json into dir as a set: they are
+// written into a new directory beside dir, which then replaces dir in one rename, so dir always
+// holds the complete files of one run (docs/internals/executor.md). Throws InputError when
+// prepare_report_dir would, and std::system_error (with the errno: EFBIG, ENOSPC, ...) when
+// writing fails, in which case dir still holds its previous reports and no temporary is left.
 void write_report_dir(const RunReport& report, const std::string& dir);
 
 // load_measured_profile reads the per-task work and burdened span maxima from a report.json (tasks

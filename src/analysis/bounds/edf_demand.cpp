@@ -5,66 +5,25 @@
 #include <limits>
 #include <stdexcept>
 
+#include "analysis/bounds/utilization.hpp"
+#include "core/checked_math.hpp"
+
 namespace rtpar::analysis {
 
-namespace {
-
-// utilization_exceeds_one compares Σ C_i/T_i with 1 exactly. The fractions are summed as a
-// reduced p/q in 128 bits; if a denominator would overflow (many coprime periods), the comparison
-// falls back to long double with a margin and, inside the margin, to the busy-period test, which
-// never closes when U > 1 (reported by the caller as "does not close").
-enum class UtilVerdict { below_one, exactly_one, above_one, unknown };
-
-UtilVerdict compare_utilization(const std::vector<DemandTask>& tasks) {
-  __int128 p = 0;
-  __int128 q = 1;
-  constexpr __int128 kLimit = static_cast<__int128>(1) << 100;
-  bool exact = true;
-  long double approx = 0;
-  for (const DemandTask& t : tasks) {
-    approx += static_cast<long double>(t.wcet) / static_cast<long double>(t.period);
-    if (!exact) continue;
-    // p/q + C/T = (p·T + C·q) / (q·T), then reduce.
-    const __int128 nq = q * t.period;
-    const __int128 np = p * t.period + static_cast<__int128>(t.wcet) * q;
-    if (nq > kLimit || np > kLimit) {
-      exact = false;
-      continue;
-    }
-    __int128 a = np;
-    __int128 b = nq;
-    while (b != 0) {
-      const __int128 r = a % b;
-      a = b;
-      b = r;
-    }
-    p = a == 0 ? 0 : np / a;
-    q = a == 0 ? 1 : nq / a;
-  }
-  if (exact) {
-    if (p < q) return UtilVerdict::below_one;
-    if (p == q) return UtilVerdict::exactly_one;
-    return UtilVerdict::above_one;
-  }
-  if (approx > 1.0L + 1e-12L) return UtilVerdict::above_one;
-  if (approx < 1.0L - 1e-12L) return UtilVerdict::below_one;
-  return UtilVerdict::unknown;
-}
-
-__int128 ceil_div(__int128 a, __int128 b) { return (a + b - 1) / b; }
-
-}  // namespace
-
 __int128 demand_bound(const std::vector<DemandTask>& tasks, std::int64_t t) {
+  // Each term is < 2^126; saturating the sum at 2^125 keeps it below 2^127 for any number of
+  // tasks, and a demand that large exceeds every interval t < 2^63 anyway.
+  constexpr __int128 kCeiling = static_cast<__int128>(1) << 125;
   __int128 h = 0;
   for (const DemandTask& task : tasks) {
     if (t < task.deadline) continue;
     h += static_cast<__int128>((t - task.deadline) / task.period + 1) * task.wcet;
+    h = std::min(h, kCeiling);
   }
   return h;
 }
 
-DemandVerdict edf_demand_test(const std::vector<DemandTask>& tasks) {
+DemandVerdict edf_demand_test(const std::vector<DemandTask>& tasks, std::uint64_t iteration_cap) {
   for (const DemandTask& t : tasks) {
     if (t.wcet < 0 || t.period <= 0 || t.deadline <= 0 || t.deadline > t.period) {
       throw std::invalid_argument("edf_demand_test: need 0 ≤ C and 0 < D ≤ T");
@@ -79,28 +38,52 @@ DemandVerdict edf_demand_test(const std::vector<DemandTask>& tasks) {
     verdict.schedulable = true;
     return verdict;
   }
-  const UtilVerdict util = compare_utilization(busy);
+  UtilizationSum sum;
+  bool implicit = true;
+  for (const DemandTask& t : busy) {
+    sum.add(t.wcet, t.period);
+    implicit = implicit && t.deadline == t.period;
+  }
+  const UtilVerdict util = sum.verdict();
   if (util == UtilVerdict::above_one) {
     verdict.reason = "utilization exceeds 1";
     return verdict;
   }
+  // Implicit deadlines: schedulable iff U ≤ 1 (Liu & Layland, JACM 1973, Thm 7). Exact, and it
+  // spares the busy period, which for U = 1 is the hyperperiod (astronomically many steps).
+  if (implicit && util != UtilVerdict::unknown) {
+    verdict.schedulable = true;
+    return verdict;
+  }
 
-  // L_b: the synchronous busy period. It closes whenever U ≤ 1; the cap turns an unknown-U case
-  // with U > 1 into a rejection instead of an endless loop.
+  // L_b: the synchronous busy period. It closes whenever U ≤ 1, but may take as many steps as
+  // it has jobs (for U = 1 it is the hyperperiod). After kDemandIterationCap steps it is dropped
+  // when U < 1, since L_a below bounds the test interval alone (Zhang & Burns 2009, Thm 2);
+  // with U = 1 (or unknown) there is no other bound, and the set is refused as capped. The size
+  // cap turns an unknown-U case with U > 1 into a rejection instead of an endless loop.
   constexpr __int128 kCap = static_cast<__int128>(1) << 62;
   __int128 w = 0;
   for (const DemandTask& t : busy) w += t.wcet;
-  for (;;) {
+  bool closed = false;
+  for (std::uint64_t step = 0; step < iteration_cap; ++step) {
     __int128 next = 0;
     for (const DemandTask& t : busy) next += ceil_div(w, t.period) * t.wcet;
-    if (next == w) break;
+    if (next == w) {
+      closed = true;
+      break;
+    }
     w = next;
     if (w > kCap) {
       verdict.reason = "the busy period does not close (utilization ≥ 1 with no idle time)";
       return verdict;
     }
   }
-  __int128 limit = w;
+  if (!closed && util != UtilVerdict::below_one) {
+    verdict.capped = true;
+    verdict.reason = kDemandCapReason;
+    return verdict;
+  }
+  __int128 limit = closed ? w : kCap;
   std::int64_t d_max = 0;
   std::int64_t d_min = std::numeric_limits<std::int64_t>::max();
   for (const DemandTask& t : busy) {
@@ -124,6 +107,12 @@ DemandVerdict edf_demand_test(const std::vector<DemandTask>& tasks) {
       }
     }
   }
+  if (!closed && limit >= kCap) {
+    // U < 1 but within rounding of 1, so L_a is no better than the size cap: no usable bound.
+    verdict.capped = true;
+    verdict.reason = kDemandCapReason;
+    return verdict;
+  }
 
   // max_deadline_below returns the largest absolute deadline d_k = a·T_i + D_i with d_k < x,
   // or -1 when there is none.
@@ -144,7 +133,15 @@ DemandVerdict edf_demand_test(const std::vector<DemandTask>& tasks) {
   }
   auto h = [&busy](__int128 x) { return demand_bound(busy, static_cast<std::int64_t>(x)); };
   __int128 ht = h(t);
+  // QPA visits at most the absolute deadlines in [d_min, L], one per step, but usually far fewer
+  // (Zhang & Burns 2009, §5); the cap bounds the pathological cases, refusing conservatively.
+  std::uint64_t steps = 0;
   while (ht <= t && ht > d_min) {
+    if (++steps > iteration_cap) {
+      verdict.capped = true;
+      verdict.reason = kDemandCapReason;
+      return verdict;
+    }
     if (ht < t) {
       t = ht;
     } else {

@@ -30,9 +30,11 @@ __int128 own_interference(const std::vector<CoreSegment>& own, const FbbStrand& 
   if (!others_present) return same;
   const std::int64_t d = s.window;
   __int128 case_a = same;
+  // r_k + T_i − d in 128 bits: with T_i near 2^63 ns the sum overflows int64 (offsets ≥ 0).
+  const __int128 tail_start = static_cast<__int128>(s.offset) + s.period - d;
   for (const CoreSegment& p : own) {
     if (p.segment < s.segment && s.offset - p.offset < d) case_a += p.work;
-    if (p.offset > s.offset + s.period - d) case_a += p.work;
+    if (p.offset > tail_start) case_a += p.work;
   }
   std::vector<CoreSegment> all = own;
   const auto it = std::find_if(all.begin(), all.end(),

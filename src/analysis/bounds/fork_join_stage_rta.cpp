@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/bounds/rta.hpp"
+#include "core/checked_math.hpp"
+
 namespace rtpar::analysis {
 
 namespace {
@@ -50,7 +53,9 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
       while (chains && u->stages[v].groups.size() == 1 && v + 1 < u->stages.size()) {
         const FjGroup* next = group_on(*u, v + 1, core);
         if (next == nullptr) break;
-        h.wcet += next->wcet;
+        // u was accepted: these strands run one after the other within its bound R_u ≤ D_u, so
+        // the sum stays below INT64_MAX; saturating only guards against misuse.
+        h.wcet = sat_add(h.wcet, next->wcet);
         ++v;
       }
       load.hp.push_back(h);
@@ -62,21 +67,27 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
 // busy_window is the least fixed point of w = demand + Σ_h ⌈(w + J_h)/T_h⌉·c_h, iterated from
 // `start` (which must not exceed it: callers pass demand, or the window of the same run one stage
 // shorter plus the new demand, a lower bound shown in the doc). Returns nullopt once base + w
-// exceeds the deadline: the iteration only grows, so the bound is then > D.
+// exceeds the deadline: the iteration only grows, so the bound is then > D. Exact in __int128:
+// w ≤ D − base < 2^63 while iterating, each term ⌈(w + J)/T⌉·c < 2^127 / 2, and the sum stops as
+// soon as it passes D, so no sum ever holds two such terms.
 std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
                                         const std::vector<Interferer>& hp, std::int64_t base,
                                         std::int64_t deadline) {
   __int128 w = std::max(start, demand);
   if (base + w > deadline) return std::nullopt;
-  for (;;) {
+  // Capped like every RTA (analysis/bounds/rta.hpp): past kRtaIterationCap steps the window
+  // counts as exceeding the deadline, a conservative "not schedulable" instead of a hang.
+  for (std::uint64_t step = 0; step < kRtaIterationCap; ++step) {
     __int128 next = demand;
     for (const Interferer& h : hp) {
       next += (w + h.jitter + h.period - 1) / h.period * h.wcet;
+      if (base + next > deadline) return std::nullopt;
     }
     if (base + next > deadline) return std::nullopt;
     if (next <= w) return static_cast<std::int64_t>(w);
     w = next;
   }
+  return std::nullopt;
 }
 
 // Run is a run of consecutive stages j0..j on one core whose strands may follow each other
@@ -88,8 +99,9 @@ struct Run {
 };
 
 // merged is a stage with its groups on the same core combined (they run back to back in one
-// thread, fjos.md §V), so the analysis can assume one aggregate strand per core.
-std::vector<FjGroup> merged(const FjStage& stage) {
+// thread, fjos.md §V), so the analysis can assume one aggregate strand per core; std::nullopt when
+// a core's sum exceeds INT64_MAX (then it exceeds every deadline).
+std::optional<std::vector<FjGroup>> merged(const FjStage& stage) {
   std::vector<FjGroup> out;
   for (const FjGroup& g : stage.groups) {
     auto it =
@@ -97,7 +109,9 @@ std::vector<FjGroup> merged(const FjStage& stage) {
     if (it == out.end()) {
       out.push_back(g);
     } else {
-      it->wcet += g.wcet;
+      const auto sum = checked_add(it->wcet, g.wcet);
+      if (!sum) return std::nullopt;
+      it->wcet = *sum;
     }
   }
   return out;
@@ -113,7 +127,9 @@ std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjT
   std::vector<std::pair<int, std::int64_t>> prev;  // F_{j−1}(q) per core of stage j−1
   std::int64_t prev_bound = 0;                     // B_{j−1}
   for (std::size_t j = 0; j < task.stages.size(); ++j) {
-    const std::vector<FjGroup> groups = merged(task.stages[j]);
+    const auto stage_groups = merged(task.stages[j]);
+    if (!stage_groups) return std::nullopt;
+    const std::vector<FjGroup>& groups = *stage_groups;
     std::vector<std::pair<int, std::int64_t>> finish;
     std::int64_t bound = prev_bound;  // a stage without strands completes when released
     for (const FjGroup& g : groups) {
@@ -133,8 +149,12 @@ std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjT
       // A run survives only through consecutive stages that all have a strand on this core.
       if (!chain || !continues) alive.clear();
       for (Run& run : alive) {
-        run.demand += g.wcet;
-        const auto w = busy_window(run.demand, run.window + g.wcet, hp, run.base, task.deadline);
+        // A demand past INT64_MAX is past every deadline (D ≤ INT64_MAX): the stage fails.
+        const auto demand = checked_add(run.demand, g.wcet);
+        const auto start = checked_add(run.window, g.wcet);
+        if (!demand || !start) return std::nullopt;
+        run.demand = *demand;
+        const auto w = busy_window(run.demand, *start, hp, run.base, task.deadline);
         if (!w) return std::nullopt;
         run.window = *w;
       }

@@ -1,4 +1,4 @@
-// light_assign.hpp — first-fit of light tasks on the cores the heavy tasks left.
+// light_first_fit.hpp — first-fit of light tasks on the cores the heavy tasks left.
 //
 // Federated scheduling (Li et al., ECRTS'14; rtws.md §V-A) runs light tasks sequentially on the
 // remaining cores under "a multiprocessor scheduling algorithm". rtpar's choice is partitioned
@@ -23,9 +23,13 @@ std::vector<int> realtime_cores(const SystemSpec& system);
 
 // LightPlacement is where first-fit put one light task.
 struct LightPlacement {
-  std::optional<int> core;           // CPU id, or nullopt when no core admits the task
-  std::optional<Duration> response;  // RTA response on that core with all its final co-tenants
-  int priority = 0;                  // final SCHED_FIFO priority
+  std::optional<int> core;  // CPU id, or nullopt when no core admits the task
+  // response is the exact RTA response on that core with all its final co-tenants — or, if that
+  // RTA reached kRtaIterationCap after the task was admitted by the demand test, the least
+  // deadline of its priority level there (a sound bound: the level shares one response R ≤ D).
+  std::optional<Duration> response;
+  int priority = 0;     // final SCHED_FIFO priority
+  bool capped = false;  // unplaced, and some core's analysis stopped at kRtaIterationCap
 };
 
 // first_fit_light places the light tasks `light` (file indices) on `cores` (CPU ids, tried in the
@@ -33,6 +37,12 @@ struct LightPlacement {
 // C_a·T_b vs C_b·T_a in 128-bit integers, ties by name then file order; each goes on the first
 // core where every task, old and new, still passes exact RTA. Result is indexed by file index
 // (size set.tasks.size(); entries of tasks not in `light` stay default).
+//
+// Cost: each trial is O(k) for a core of k tasks plus an exact RTA only where the cheap tests do
+// not decide (light_first_fit.cpp): U > 1 rejects; a task whose demand at its deadline,
+// f_i(D_i) = C_i + Σ_{hp} ⌈D_i/T_j⌉·C_j, is ≤ D_i passes (f_i is monotone, so its least fixed
+// point is then ≤ D_i); f_i(D_i) is kept per task and updated by the newcomer's one term.
+// The verdicts are those of running the exact RTA on every task of every trial.
 std::vector<LightPlacement> first_fit_light(const TaskSet& set,
                                             const std::vector<std::size_t>& light,
                                             const std::vector<int>& cores,

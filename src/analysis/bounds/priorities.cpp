@@ -43,6 +43,21 @@ int PriorityScheme::heavy_priority(std::size_t i) const {
 }
 
 std::vector<int> PriorityScheme::on_core(const std::vector<std::size_t>& members) const {
+  if (global_) return on_core_ordered(members);  // global values do not depend on the order
+  std::vector<std::size_t> order(members.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return dm_before(set_.tasks[members[a]], members[a], set_.tasks[members[b]], members[b]);
+  });
+  std::vector<std::size_t> sorted(members.size());
+  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = members[order[k]];
+  const std::vector<int> ranked = on_core_ordered(sorted);
+  std::vector<int> out(members.size(), kBottomPriority);
+  for (std::size_t k = 0; k < order.size(); ++k) out[order[k]] = ranked[k];
+  return out;
+}
+
+std::vector<int> PriorityScheme::on_core_ordered(const std::vector<std::size_t>& members) const {
   std::vector<int> out(members.size(), kBottomPriority);
   if (global_) {
     for (std::size_t k = 0; k < members.size(); ++k) out[k] = global_priority_[members[k]];
@@ -51,13 +66,8 @@ std::vector<int> PriorityScheme::on_core(const std::vector<std::size_t>& members
   // Per core: light tasks without override get 89, 88, ... in DM order (90 belongs to heavy
   // tasks, which keeps "heavy above light" true machine-wide). Beyond 89 light tasks on one core
   // distinct values run out; the rest share priority 1, which the RTA treats pessimistically.
-  std::vector<std::size_t> order(members.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return dm_before(set_.tasks[members[a]], members[a], set_.tasks[members[b]], members[b]);
-  });
   int next = kTopPriority - 1;
-  for (std::size_t k : order) {
+  for (std::size_t k = 0; k < members.size(); ++k) {
     const TaskSpec& task = set_.tasks[members[k]];
     out[k] = task.priority ? *task.priority : std::max(next--, kBottomPriority);
   }

@@ -50,6 +50,10 @@ class PriorityScheme {
   // the other members; per core it does, which is why first-fit asks again for every trial.
   [[nodiscard]] std::vector<int> on_core(const std::vector<std::size_t>& members) const;
 
+  // on_core_ordered is on_core for `members` already in dm_before order, in O(k) instead of
+  // O(k log k): first-fit keeps each core's members in that order and asks once per trial.
+  [[nodiscard]] std::vector<int> on_core_ordered(const std::vector<std::size_t>& members) const;
+
  private:
   const TaskSet& set_;
   std::vector<bool> heavy_;

@@ -21,9 +21,6 @@ struct CoreSegment {
   __int128 work = 0;        // e_{j,p}·m_{j,p,q}: the segment's work on this core
 };
 
-// ceil_div is ⌈a / b⌉ for a ≥ 0 and b > 0.
-__int128 ceil_div(__int128 a, __int128 b);
-
 // rbf_fbb is FBB's RBF of independent sporadic strands of total WCET `work` and period T over an
 // interval of length d (Fisher, Baruah & Baker, ECRTS'06; rt-openmp.md §IV-A "RBF(τ_i, t) =
 // e_i + u_i·t"):  work + ⌈d · work / T⌉. Valid for any release pattern with separations ≥ T.

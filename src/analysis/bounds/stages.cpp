@@ -5,23 +5,25 @@
 #include <numeric>
 
 #include "analysis/bounds/priorities.hpp"
+#include "core/checked_math.hpp"
 #include "model/structure.hpp"
 
 namespace rtpar::analysis {
 
 std::vector<SegmentSpec> synchronous_form(const DagSpec& dag) {
   // Earliest start ES(v) = max over predecessors of their earliest finish, in topological order
-  // (the model guarantees acyclicity).
+  // (the model guarantees acyclicity, and that the longest path L stays below 2^63 − 1 ns, so no
+  // finish ES + length ≤ L overflows; the sums saturate all the same rather than rely on it).
   const std::size_t n = dag.nodes.size();
   std::vector<std::int64_t> start(n, 0);
   std::vector<std::int64_t> cuts;
   for (const std::size_t v : model::topological_order(dag)) {
     for (const int p : dag.nodes[v].after) {
       const auto u = static_cast<std::size_t>(p);
-      start[v] = std::max(start[v], start[u] + dag.nodes[u].length.count());
+      start[v] = std::max(start[v], sat_add(start[u], dag.nodes[u].length.count()));
     }
     cuts.push_back(start[v]);
-    cuts.push_back(start[v] + dag.nodes[v].length.count());
+    cuts.push_back(sat_add(start[v], dag.nodes[v].length.count()));
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
@@ -31,7 +33,9 @@ std::vector<SegmentSpec> synchronous_form(const DagSpec& dag) {
   for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
     std::int64_t active = 0;
     for (std::size_t v = 0; v < n; ++v) {
-      if (start[v] <= cuts[k] && cuts[k + 1] <= start[v] + dag.nodes[v].length.count()) ++active;
+      if (start[v] <= cuts[k] && cuts[k + 1] <= sat_add(start[v], dag.nodes[v].length.count())) {
+        ++active;
+      }
     }
     if (active > 0) segments.push_back(SegmentSpec{active, Duration(cuts[k + 1] - cuts[k]), {}});
   }

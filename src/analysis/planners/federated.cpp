@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/planners/federated_common.hpp"
+#include "core/checked_math.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/time.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -18,9 +19,6 @@ namespace {
 
 // Wide is the exact integer type of the core-count arithmetic (a + b − 1 may exceed int64).
 using Wide = __int128;
-
-// ceil_div is ceil(a / b) for a ≥ 0 and b > 0.
-Wide ceil_div(Wide a, Wide b) { return (a + b - 1) / b; }
 
 // size_federated applies the federated core count and Graham's greedy bound to a heavy task.
 //

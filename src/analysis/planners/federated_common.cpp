@@ -13,6 +13,7 @@
 
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/priorities.hpp"
+#include "analysis/bounds/rta.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/tools/planners.hpp"
 
@@ -156,6 +157,8 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
           plan.cores.empty()
               ? std::string("no real-time cores are available")
               : fmt::format("all {} real-time cores are dedicated to heavy tasks", total_cores));
+    } else if (placed[i].capped) {
+      tp.reason = std::string(kRtaCapReason) + " on a core that might otherwise admit it";
     } else {
       tp.reason =
           "no remaining core admits it (a response would exceed D on every core); one more core "

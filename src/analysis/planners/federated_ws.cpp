@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "analysis/planners/federated_common.hpp"
+#include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/time.hpp"
@@ -28,9 +29,6 @@ constexpr std::int64_t kDeltaScale = 1'000'000;
 // kMaxDelta bounds δ so that p = δ·q fits int64 and p·L fits 128 bits; the paper's theoretical
 // worst case is 3.65, so anything near this limit is a typo.
 constexpr double kMaxDelta = 1e12;
-
-// ceil_div is ceil(a / b) for a ≥ 0 and b > 0.
-Wide ceil_div(Wide a, Wide b) { return (a + b - 1) / b; }
 
 // wide_string renders a non-negative 128-bit integer in decimal (fmt 9 has no __int128 support
 // that -Wpedantic accepts, and δ·L can exceed int64 when δ is large).

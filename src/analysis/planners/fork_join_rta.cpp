@@ -15,17 +15,22 @@
 // Overheads (fjos.md §VI): a stage that runs on more than one core pays the measured fork/join
 // cost for a team of N once on every aggregate strand (the parent's and each worker's), because
 // on a shared core all of them delay other tasks. The cost is OverheadProfile::fork_join_bound(N,
-// wait) when a profile is given, else system.fork_join_overhead.
+// wait) when a profile is given (extrapolated above its largest team and noted in the plan; a
+// profile without the task's policy is refused), else system.fork_join_overhead. Costs are summed
+// with checked arithmetic: a core whose strands plus overhead pass 2^63 − 1 ns has no bound.
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/bounds/fork_join_stage_rta.hpp"
 #include "analysis/bounds/stages.hpp"
+#include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
+#include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -102,25 +107,69 @@ std::vector<int> choose_cores(const Machine& m, std::size_t n) {
   return chosen;
 }
 
-// place is step 6 plus the overheads: the aggregate strands of every stage on `cores`.
-analysis::FjTask place(const std::vector<SegmentSpec>& stages, const std::vector<int>& cores,
-                       std::int64_t overhead) {
+// place is step 6 plus the overheads: the aggregate strands of every stage on `cores`, or
+// std::nullopt when an aggregate strand's cost count · length + overhead does not fit in int64
+// (then no bound can be computed: the caller reports "bound overflows", never a wrapped value).
+std::optional<analysis::FjTask> place(const std::vector<SegmentSpec>& stages,
+                                      const std::vector<int>& cores, std::int64_t overhead) {
   analysis::FjTask t;
+  const auto n = static_cast<std::int64_t>(cores.size());
   for (const SegmentSpec& s : stages) {
     analysis::FjStage stage;
-    const auto used = static_cast<std::size_t>(
-        std::min<std::int64_t>(s.strands, static_cast<std::int64_t>(cores.size())));
+    const auto used = static_cast<std::size_t>(std::min<std::int64_t>(s.strands, n));
     for (std::size_t q = 0; q < used; ++q) {
       // Strands q, q+N, q+2N, ... land on cores[q]: ⌈(strands − q)/N⌉ of them.
-      const std::int64_t count =
-          (s.strands - static_cast<std::int64_t>(q) + static_cast<std::int64_t>(cores.size()) - 1) /
-          static_cast<std::int64_t>(cores.size());
-      stage.groups.push_back(
-          analysis::FjGroup{cores[q], count * s.length.count() + (used > 1 ? overhead : 0)});
+      const std::int64_t rest = s.strands - static_cast<std::int64_t>(q);
+      const std::int64_t count = rest / n + (rest % n != 0 ? 1 : 0);
+      const auto work = checked_mul(count, s.length.count());
+      const auto wcet = work ? checked_add(*work, used > 1 ? overhead : 0) : std::nullopt;
+      if (!wcet) return std::nullopt;
+      stage.groups.push_back(analysis::FjGroup{cores[q], *wcet});
     }
     t.stages.push_back(std::move(stage));
   }
   return t;
+}
+
+// Charge is the fork/join cost charged per fork for one team size, and where it came from.
+struct Charge {
+  std::int64_t ns = 0;
+  std::optional<ForkJoinCharge> measured;  // set when it comes from the overhead profile
+};
+
+// charge_for is the per-fork cost of a team of n for `task`: the profile's bound when a profile
+// is given (extrapolated above its largest team, never zero), else system.fork_join_overhead.
+// A profile that cannot bound it is refused (InputError, exit 2): one without any entry for the
+// task's wait policy (spin, block and hybrid wake workers by different paths, so no policy's cost
+// bounds another's), or one that measured only teams of one thread (which wake no worker).
+Charge charge_for(const TaskSet& set, const TaskSpec& task, const PlanOptions& options,
+                  std::int64_t n) {
+  Charge c;
+  c.ns = task.span == task.work ? 0 : set.system.fork_join_overhead.count();
+  if (options.overhead == nullptr || n <= 1) return c;
+  c.measured = options.overhead->fork_join_bound(static_cast<int>(n), task.wait.kind);
+  if (!c.measured) {
+    const std::string file =
+        options.overhead->source.empty() ? "overhead profile" : options.overhead->source;
+    throw InputError(SourceLocation{file, 0, 0}, "fork_join",
+                     fmt::format("cannot bound the fork/join cost of task '{}' on {} threads: no "
+                                 "entry with wait = \"{}\" and 2 threads or more (`rtpar "
+                                 "calibrate` measures every policy)",
+                                 task.name, n, to_string(task.wait.kind)));
+  }
+  c.ns = c.measured->ns;
+  return c;
+}
+
+// extrapolation_note says which team size's fork/join cost was extrapolated for a task, from what.
+std::string extrapolation_note(const TaskSpec& task, std::int64_t n, const ForkJoinCharge& m,
+                               const OverheadProfile& profile) {
+  return fmt::format(
+      "{}: fork/join cost of a team of {} ({}) extrapolated from the largest measured team ({} "
+      "threads) of {}: {} charged per fork (docs/analysis.md, \"Overhead profiles\")",
+      task.name, n, to_string(task.wait.kind), m.measured_threads,
+      profile.source.empty() ? "the overhead profile" : profile.source,
+      format_duration(Duration(m.ns)));
 }
 
 }  // namespace
@@ -160,29 +209,39 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
     }
     std::int64_t widest = 0;
     for (const SegmentSpec& s : *stages) widest = std::max(widest, s.strands);
-    // Step 3: N = ⌈C/T⌉, exactly, at least one core.
-    const std::int64_t start = std::max<std::int64_t>(
-        1, (task.work.count() + task.period.count() - 1) / task.period.count());
+    // Step 3: N = ⌈C/T⌉, exactly, at least one core (written without C + T − 1, which can
+    // overflow for periods near 2^63 ns).
+    const std::int64_t c_total = task.work.count();
+    const std::int64_t t_period = task.period.count();
+    const std::int64_t start =
+        std::max<std::int64_t>(1, c_total / t_period + (c_total % t_period != 0 ? 1 : 0));
     const auto q_total = static_cast<std::int64_t>(machine.cpus.size());
     // More cores than the widest stage has strands cannot help: they would get no strand.
     const std::int64_t stop = std::min(q_total, widest);
     bool done = false;
+    bool overflowed = false;
+    std::optional<std::int64_t> first_extrapolated;
     for (std::int64_t n = start; n <= stop && !done; ++n) {
       const std::vector<int> cores = choose_cores(machine, static_cast<std::size_t>(n));
-      std::int64_t overhead = task.span == task.work ? 0 : set.system.fork_join_overhead.count();
-      if (options.overhead != nullptr && n > 1) {
-        const std::int64_t measured =
-            options.overhead->fork_join_bound(static_cast<int>(n), task.wait.kind);
-        if (measured >= 0) overhead = measured;
+      const Charge charge = charge_for(set, task, options, n);
+      if (charge.measured && charge.measured->extrapolated && !first_extrapolated) {
+        first_extrapolated = n;
       }
-      analysis::FjTask candidate = place(*stages, cores, overhead);
-      candidate.period = task.period.count();
-      candidate.deadline = task.deadline.count();
-      candidate.priority = priority[i];
-      const auto r = analysis::fj_analyse(candidate, accepted);
+      std::optional<analysis::FjTask> candidate = place(*stages, cores, charge.ns);
+      if (!candidate) {
+        overflowed = true;
+        continue;
+      }
+      candidate->period = task.period.count();
+      candidate->deadline = task.deadline.count();
+      candidate->priority = priority[i];
+      const auto r = analysis::fj_analyse(*candidate, accepted);
       if (!r) continue;
       done = true;
-      placed[i] = std::move(candidate);
+      if (charge.measured && charge.measured->extrapolated) {
+        plan.notes.push_back(extrapolation_note(task, n, *charge.measured, *options.overhead));
+      }
+      placed[i] = std::move(*candidate);
       accepted.push_back(&placed[i]);
       tp.cores = cores;
       std::sort(tp.cores.begin(), tp.cores.end());
@@ -205,12 +264,24 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         }
       }
     }
+    if (!done && first_extrapolated) {
+      plan.notes.push_back(fmt::format(
+          "{}: fork/join costs of teams of {}..{} ({}) were extrapolated from the largest team "
+          "measured by {} (docs/analysis.md, \"Overhead profiles\")",
+          task.name, *first_extrapolated, stop, to_string(task.wait.kind),
+          options.overhead->source.empty() ? "the overhead profile" : options.overhead->source));
+    }
     if (!done) {
       tp.cores_needed = 0;
       tp.reason =
           start > stop
               ? fmt::format("needs at least {} cores (⌈C/T⌉) but at most {} can be used", start,
                             stop)
+          : overflowed
+              ? fmt::format("bound overflows: on some of {}..{} cores a core's strands plus "
+                            "fork/join overhead exceed 2^63 ns (no bound), and no other placement "
+                            "passes the fork/join RTA (deadline {})",
+                            start, stop, format_duration(task.deadline))
               : fmt::format("no placement on {}..{} cores passes the fork/join RTA (deadline {})",
                             start, stop, format_duration(task.deadline));
       plan.schedulable = false;

@@ -33,6 +33,13 @@ TaskSet with_measured(const TaskSet& set, const MeasuredProfile& measured,
         format_duration(work), format_duration(it->span),
         format_duration(Duration(m.burdened_span_max_ns)), format_duration(span), m.jobs,
         measured.source));
+    // federated-ws sizes a task with C and L̂ alone. A task with a structure ([[task.segment]],
+    // the segments kernel, [[task.node]]) would now disagree with it (the model requires C and L
+    // to equal the structure's sums) and be refused as bad input, so the copy drops the structure.
+    if ((work != it->work || span != it->span) && (!it->segments.empty() || it->dag)) {
+      it->segments.clear();
+      it->dag.reset();
+    }
     it->work = work;
     it->span = span;
   }

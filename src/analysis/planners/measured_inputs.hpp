@@ -14,7 +14,8 @@ namespace rtpar::analysis {
 // L̂) and its work C to max(C, measured work, the new L), and appends one note per task it changed
 // or could not find to `notes`. Taking the maximum keeps the analysis conservative: a short
 // measurement run cannot lower what the user declared (rtws.md §V-B sizes cores with the burdened
-// span L̂).
+// span L̂). A task whose C or L changes loses its structure (segments or DAG) in the copy: only
+// federated-ws reads the copy, and it sizes tasks from C and L̂ alone.
 TaskSet with_measured(const TaskSet& set, const MeasuredProfile& measured,
                       std::vector<std::string>& notes);
 

@@ -38,6 +38,7 @@
 
 #include "analysis/bounds/edf_demand.hpp"
 #include "analysis/bounds/light_first_fit.hpp"
+#include "analysis/bounds/rta.hpp"
 #include "analysis/planners/interference_charge.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
@@ -64,49 +65,81 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
+// quotient is ⌊a/b⌋ for 0 ≤ a < 2^64 and 0 < b, in 64 bits (a 128-bit division is a library call
+// several times slower, and this is the inner loop of every bound).
+std::uint64_t quotient(__int128 a, std::int64_t b) {
+  return static_cast<std::uint64_t>(a) / static_cast<std::uint64_t>(b);
+}
+
 // interference is W_jk(x), j's execution on a core of i in a window of length x (file comment).
+// 0 ≤ x ≤ D_i < 2^63, so x + T_j and x + D_j stay below 2^64 and the quotients fit 64 bits.
 __int128 interference(const Part& i, const Part& j, __int128 x) {
   const __int128 c = j.c;
   const __int128 t = j.t;
   __int128 w = 0;
   if (i.cores.size() == 1 && j.cores.size() == 1) {
-    w = (x + t - 1) / t * c;  // ⌈x/T_j⌉·C_j
+    w = static_cast<__int128>(quotient(x + t - 1, j.t)) * c;  // ⌈x/T_j⌉·C_j
   } else {
     // Bertogna & Cirinei 2007: carry-in job as late as its deadline allows, the rest as early as
     // possible. C_j > D_j only for a task that fails anyway; clamp so the formula stays monotone.
     const __int128 slack = j.d > j.c ? j.d - j.c : 0;
-    const __int128 n = (x + slack) / t;
+    const __int128 n = quotient(x + slack, j.t);
     w = n * c + std::min(c, x + slack - n * t);
   }
-  if (i.edf) w = std::min(w, (static_cast<__int128>(i.d) + t - 1) / t * c);
+  if (i.edf) w = std::min(w, static_cast<__int128>(quotient(i.d + t - 1, j.t)) * c);
   return w;
 }
 
-// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; nullopt once R > D_i.
+// BoundStatus is how response_bound ended: a bound ≤ D, a bound > D, or the iteration cap.
+enum class BoundStatus { met, missed, capped };
+
+// BoundResult is response_bound's outcome; value is meaningful only when met.
+struct BoundResult {
+  BoundStatus status = BoundStatus::missed;
+  std::int64_t value = 0;
+};
+
+// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; missed once R > D_i,
+// capped after analysis::kRtaIterationCap steps (each step raises R by ≥ 1 ns while R ≤ D_i, so
+// without the cap a long deadline could take ~D_i steps). `on_core[k]` lists the parts whose
+// threads use CPU k (built once per plan, so gathering the interferers is O(|I(i)|), not O(n)).
 // With `server`, each core of i adds the kernel's server above everything: + |K_i|·I(R).
-std::optional<std::int64_t> response_bound(const Part& i, const std::vector<Part>& parts,
-                                           const std::optional<analysis::PeriodicServer>& server) {
+BoundResult response_bound(const Part& i, const std::vector<Part>& parts,
+                           const std::map<int, std::vector<std::size_t>>& on_core,
+                           const std::optional<analysis::PeriodicServer>& server) {
   std::vector<const Part*> interferers;  // one entry per (core, interfering task) pair
   for (const int k : i.cores) {
-    for (const Part& j : parts) {
+    const auto it = on_core.find(k);
+    if (it == on_core.end()) continue;
+    for (const std::size_t jx : it->second) {
+      const Part& j = parts[jx];
       if (j.index == i.index || j.reason) continue;
-      if (!std::binary_search(j.cores.begin(), j.cores.end(), k)) continue;
       const bool interferes = j.edf || (!i.edf && j.priority >= i.priority);
       if (interferes) interferers.push_back(&j);
     }
   }
+  BoundResult out;
   __int128 r = i.c;
-  for (;;) {
+  for (std::uint64_t step = 0; step < analysis::kRtaIterationCap; ++step) {
     __int128 next = i.c;
-    for (const Part* j : interferers) next += interference(i, *j, r);
+    for (const Part* j : interferers) {
+      next += interference(i, *j, r);
+      if (next > i.d) return out;  // also keeps the sum far below 2^127
+    }
     if (server) {
       next += __int128(i.cores.size()) *
               analysis::server_interference(*server, static_cast<std::int64_t>(r));
     }
-    if (next > i.d) return std::nullopt;
-    if (next == r) return static_cast<std::int64_t>(r);
+    if (next > i.d) return out;  // C_i > D_i with no interferer (or the server alone)
+    if (next == r) {
+      out.status = BoundStatus::met;
+      out.value = static_cast<std::int64_t>(r);
+      return out;
+    }
     r = next;
   }
+  out.status = BoundStatus::capped;
+  return out;
 }
 
 }  // namespace
@@ -183,6 +216,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
 
   // Exact EDF demand test per core whose EDF band is made of single-core tasks only.
   std::map<int, bool> exact_core_ok;
+  std::set<int> exact_core_capped;  // cores whose test stopped at its iteration cap
   for (const int k : plan.cores) {
     std::vector<analysis::DemandTask> band;
     bool simple = true;
@@ -194,11 +228,17 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     if (!simple || band.empty() || server) continue;
     const analysis::DemandVerdict v = analysis::edf_demand_test(band);
     exact_core_ok[k] = v.schedulable;
+    if (v.capped) exact_core_capped.insert(k);
     if (!v.schedulable) {
       plan.notes.push_back(fmt::format(
           "core {}: the EDF band fails the processor-demand test ({}{})", k, v.reason,
           v.failing_t ? fmt::format(": demand exceeds t = {} ns", *v.failing_t) : std::string()));
     }
+  }
+
+  std::map<int, std::vector<std::size_t>> on_core;  // CPU → parts with a thread there
+  for (std::size_t x = 0; x < parts.size(); ++x) {
+    for (const int k : parts[x].cores) on_core[k].push_back(x);
   }
 
   plan.schedulable = !set.tasks.empty();
@@ -218,12 +258,18 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
       if (p.edf && p.cores.size() == 1 && exact_core_ok.count(p.cores[0]) != 0) {
         if (exact_core_ok[p.cores[0]]) {
           tp.response_bound_ns = p.d;
+        } else if (exact_core_capped.count(p.cores[0]) != 0) {
+          tp.reason =
+              fmt::format("{} (EDF band of core {})", analysis::kDemandCapReason, p.cores[0]);
         } else {
           tp.reason =
               fmt::format("the EDF tasks on core {} fail the processor-demand test", p.cores[0]);
         }
-      } else if (const auto r = response_bound(p, parts, server)) {
-        tp.response_bound_ns = *r;
+      } else if (const BoundResult r = response_bound(p, parts, on_core, server);
+                 r.status == BoundStatus::met) {
+        tp.response_bound_ns = r.value;
+      } else if (r.status == BoundStatus::capped) {
+        tp.reason = analysis::kRtaCapReason;
       } else {
         tp.reason = fmt::format(
             "response-time bound exceeds the deadline {} on cores [{}] ({})",
@@ -239,8 +285,20 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
 
   // openmp-rt.md §3.2: tasks of one priority level with overlapping places compete for that
   // level's thread pool, and one can leave the other sequential.
+  // Only pairs where one task has ≥ 2 threads qualify: walk the other index over those only when
+  // `a` has one thread, which keeps the note order (a, then b ascending) in O(n·multi) pairs.
+  std::vector<std::size_t> multi;
+  for (std::size_t b = 0; b < parts.size(); ++b) {
+    if (parts[b].thread_cores.size() >= 2) multi.push_back(b);
+  }
   for (std::size_t a = 0; a < parts.size(); ++a) {
+    const bool a_multi = parts[a].thread_cores.size() >= 2;
+    auto next_multi = std::upper_bound(multi.begin(), multi.end(), a);
     for (std::size_t b = a + 1; b < parts.size(); ++b) {
+      if (!a_multi) {
+        if (next_multi == multi.end()) break;
+        b = *next_multi++;
+      }
       const Part& x = parts[a];
       const Part& y = parts[b];
       if (x.edf != y.edf || (!x.edf && x.priority != y.priority)) continue;

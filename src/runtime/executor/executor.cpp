@@ -1,23 +1,26 @@
 // executor.cpp — runs a Plan. Everything is allocated and every thread is created, pinned and
 // given its scheduling class before the first release; the control thread then only sleeps,
-// reports progress and relays SIGINT/SIGTERM as a stop request.
+// reports progress and relays stop signals (platform/stop_signals.hpp) as a stop request.
 #include "rtpar/executor.hpp"
 
 #include <sched.h>
-#include <signal.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
+#include "platform/stop_signals.hpp"
 #include "runtime/executor/edf_band.hpp"
+#include "runtime/executor/release_loop.hpp"
 #include "runtime/executor/task_runner.hpp"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -114,45 +117,6 @@ bool lock_memory(const RunConfig& config) {
 #endif
 }
 
-// SignalScope blocks SIGINT/SIGTERM for the duration of a run (threads created meanwhile inherit
-// the mask), so only the control thread's sigtimedwait receives them.
-class SignalScope {
- public:
-  explicit SignalScope(bool active) : active_(active) {
-    if (!active_) return;
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, &old_);
-  }
-  ~SignalScope() {
-    if (active_) pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SignalScope(const SignalScope&) = delete;
-  SignalScope& operator=(const SignalScope&) = delete;
-
-  // wait sleeps up to timeout_ns; returns true if a stop signal arrived.
-  [[nodiscard]] bool wait(std::int64_t timeout_ns) const {
-    if (timeout_ns <= 0) return false;
-    timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000),
-                static_cast<long>(timeout_ns % 1'000'000'000)};
-    if (!active_) {
-      nanosleep(&ts, nullptr);
-      return false;
-    }
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    return sigtimedwait(&set, nullptr, &ts) > 0;
-  }
-
- private:
-  bool active_;
-  sigset_t old_{};
-};
-
 // describe is the message of the exception e: its what(), or a fixed text for non-std types.
 std::string describe(const std::exception_ptr& e) {
   try {
@@ -177,6 +141,16 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   if (config.duration.count() <= 0) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration", "must be > 0");
   }
+  // The run ends at now + start_delay + duration on the 64-bit monotonic clock: a sum that
+  // overflows would end the run before it starts (0 jobs, "success"), so it is refused.
+  std::int64_t latest_end = 0;
+  if (config.start_delay.count() < 0 ||
+      __builtin_add_overflow(monotonic_now(), config.start_delay.count(), &latest_end) ||
+      __builtin_add_overflow(latest_end, config.duration.count(), &latest_end)) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration",
+                     "'" + format_duration(config.duration) +
+                         "' is too long: the end of the run overflows the 64-bit monotonic clock");
+  }
 
   RunReport report;
   report.plan = plan;
@@ -192,7 +166,15 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     throw std::invalid_argument("the channel set was opened for a different best-effort mode");
   }
 
-  SignalScope signals(config.handle_signals);
+  // Stop signals: handled for the whole run (a scope `rtpar run` opened earlier makes this one a
+  // no-op and outlives it, so it also covers the report writing), and blocked while the threads
+  // are created so that only this control thread ever runs the handler.
+  std::optional<detail::StopSignals> stop_signals;
+  std::optional<detail::BlockStopSignals> blocked;
+  if (config.handle_signals) {
+    stop_signals.emplace();
+    blocked.emplace();
+  }
   detail::RunControl control;
   // Partitioned EDF tasks share one ranking per core (runtime/edf_band.hpp); best effort has no
   // SCHED_FIFO priorities to rank, so EDF order is then not enforced (said in the report).
@@ -231,17 +213,25 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
 
   // Every thread exists and is pinned: fix t0 and release the masters.
   control.start_ns = monotonic_now() + config.start_delay.count();
-  control.end_ns = control.start_ns + config.duration.count();
+  // Saturating: the check at the top leaves the setup time as margin, this makes it exact.
+  if (__builtin_add_overflow(control.start_ns, config.duration.count(), &control.end_ns)) {
+    control.end_ns = INT64_MAX;
+  }
   report.start_ns = control.start_ns;
   // release: publishes start_ns/end_ns to the masters' acquire loads of go (RunControl (1)).
   control.go.store(detail::kGoReleased, std::memory_order_release);
   detail::futex_wake(control.go, INT32_MAX);
 
+  // Every thread exists with the stop signals blocked: the control thread takes them from now on.
+  blocked.reset();
   const std::int64_t interval = std::max<std::int64_t>(config.progress_interval.count(), 1'000'000);
   for (;;) {
     const std::int64_t now = monotonic_now();
     if (now >= control.end_ns) break;
-    if (signals.wait(std::min(interval, control.end_ns - now))) {
+    const std::int64_t wake = now + std::min(interval, control.end_ns - now);
+    if (!config.handle_signals) {
+      detail::sleep_until(wake);
+    } else if (detail::wait_for_stop_signal(wake) != 0) {
       report.interrupted = true;
       break;
     }
@@ -258,6 +248,8 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
       config.progress(std::max<std::int64_t>(monotonic_now() - control.start_ns, 0), jobs, misses);
     }
   }
+  // From here on a signal no longer stops anything: the run is over and its reports are due.
+  if (config.handle_signals) detail::begin_shutdown();
   // Stop releasing (jobs already running finish and are recorded), then collect.
   // release: pairs with the masters' acquire loads of stop (RunControl (2)); it publishes
   // nothing else: what the masters wrote is read after join() (RunControl (3)).

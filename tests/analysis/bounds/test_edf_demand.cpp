@@ -110,3 +110,43 @@ TEST_CASE("edf demand: QPA agrees with the full demand check at every deadline")
   CHECK(schedulable > 50);
   CHECK(schedulable < 550);
 }
+
+TEST_CASE("edf demand: implicit deadlines with U = 1 and a huge hyperperiod are decided by U") {
+  // A fully used core and a task with a 10^6 times longer period: U = 1 exactly, hyperperiod
+  // ~10^15 ns. Liu & Layland (1973, Thm 7): schedulable, without a busy-period search.
+  const std::int64_t t = 999'983;  // prime, so the hyperperiod is the product
+  CHECK(edf_demand_test({{t / 2, t, t}, {(t - t / 2) * 1'000'003, t * 1'000'003, t * 1'000'003}})
+            .schedulable);
+  // U just above 1 is refused exactly.
+  CHECK_FALSE(
+      edf_demand_test({{t / 2 + 1, t, t}, {(t - t / 2) * 1'000'003, t * 1'000'003, t * 1'000'003}})
+          .schedulable);
+}
+
+TEST_CASE("edf demand: a loop that reaches its iteration cap refuses with the cap reason") {
+  // U = 1 with constrained deadlines: the busy period (12) takes 3 steps; with a cap of 2 there
+  // is no bound on the test interval, so the verdict is "not schedulable", capped.
+  const std::vector<DemandTask> tasks = {{2, 3, 4}, {3, 5, 6}};
+  const auto uncapped = edf_demand_test(tasks);
+  CHECK_FALSE(uncapped.capped);
+  const auto v = edf_demand_test(tasks, 2);
+  CHECK_FALSE(v.schedulable);
+  CHECK(v.capped);
+  CHECK(v.reason == rtpar::analysis::kDemandCapReason);
+}
+
+TEST_CASE("edf demand: the exact utilization sum never overflows __int128 (UBSan)") {
+  // Two coprime periods near 10^12 ns make the reduced denominator q ≈ 2^80, still below the
+  // 2^100 limit; q · T for a third period near 2^62 is ≈ 2^142 and overflowed __int128 before the
+  // limit was checked. Now it is detected and the long-double fallback decides (U ≈ 2·10^−9).
+  const std::vector<DemandTask> tasks = {{1'000, 1'000'000'000'039, 1'000'000'000'039},
+                                         {1'000, 1'000'000'000'061, 1'000'000'000'061},
+                                         {1'000, 4'611'686'018'427'387'903, 4'611'686'018'427'387'903}};
+  CHECK(edf_demand_test(tasks).schedulable);
+  // Same shape, but the long task takes more than the rest of the processor: rejected.
+  const std::vector<DemandTask> full = {{500'000'000'000, 1'000'000'000'039, 1'000'000'000'039},
+                                        {500'000'000'000, 1'000'000'000'061, 1'000'000'000'061},
+                                        {4'611'686'018'427'387'903, 4'611'686'018'427'387'903,
+                                         4'611'686'018'427'387'903}};
+  CHECK_FALSE(edf_demand_test(full).schedulable);
+}

@@ -522,3 +522,21 @@ TEST_CASE("decomposition plan: randomized admitted plans are consistent and meet
   }
   CHECK(admitted > 600);
 }
+
+TEST_CASE("fbb-ffd: offsets with a period near 2^63 ns (no int64 overflow, UBSan)") {
+  // Task 0 (T = 2^63 − 1) has segment 0 (offset 0, 10 ns) on the core; its segment 1 (offset
+  // 2^62, e = 5, d = 2^61) is being placed; task 1 (7 ns, same period) shares the core.
+  constexpr std::int64_t kT = INT64_MAX;
+  constexpr std::int64_t kQuarter = std::int64_t{1} << 62;
+  constexpr std::int64_t kD = std::int64_t{1} << 61;
+  const std::vector<CoreSegment> core = {{0, 0, 0, kQuarter, kT, 10}, {1, 0, 0, kQuarter, kT, 7}};
+  const FbbStrand s{0, 1, 5, kQuarter, kD, kT};
+  // δ of segment 1 after segment 0 is 2^62 mod T = 2^62 ≥ d: not in segment 0's window. Before,
+  // (x mod T + T) mod T overflowed int64 for x = 2^62 and counted it (burst 15 instead of 10).
+  const std::vector<CoreSegment> own = {core[0], CoreSegment{0, 1, kQuarter, kD, kT, 5}};
+  CHECK(rtpar::analysis::offset_burst(own, kD) == 10);
+  // Task 1: RBF* = 7 + ⌈d·7/T⌉ = 9. Task 0: case (A) holds nothing (segment 0 was released 2^62
+  // before, the previous job's tail starts at r_k + T − d, which overflowed int64 before and
+  // counted segment 0), case (B) is the burst 10 minus e = 5. Total 14.
+  CHECK(core_interference(core, s, FitKind::fbb_ffd) == 14);
+}

@@ -195,3 +195,71 @@ TEST_CASE("plan: a priority override changes the RTA and the placement") {
   CHECK(shared.tasks[1].response_bound_ns == 5);
   CHECK(has_note(shared, "core 0: p, q share priority 50"));
 }
+
+TEST_CASE("rta: U_hp = 1 has no fixed point and is refused without iterating") {
+  // A fully used core (C = T) and a task with a 10^9 times longer deadline: the plain iteration
+  // would take ~10^9 steps (then stop at the cap); U_hp ≥ 1 decides it at once, as missed.
+  const std::vector<RtaTask> core = {implicit(1'000'000, 1'000'000, 2),
+                                     implicit(1, 1'000'000'000'000'000, 1)};
+  const auto r = rtpar::analysis::response_time_result(core, 1);
+  CHECK(r.status == rtpar::analysis::RtaStatus::missed);
+  CHECK(response_time(core, 0) == Duration(1'000'000));
+}
+
+TEST_CASE("rta: the iteration stops at kRtaIterationCap with status capped") {
+  // U_hp = 1 − 1e-7 (too close to 1 for the linear start value): each step adds one job of the
+  // interferer, and D = 1.5·10^13 ns is passed only after ~1.5·10^6 steps.
+  using rtpar::analysis::fixed_point_response;
+  using rtpar::analysis::RtaStatus;
+  const std::vector<rtpar::analysis::RtaInterferer> hp = {{9'999'999, 10'000'000}};
+  const auto capped = fixed_point_response(2'000'000, 15'000'000'000'000, 2'000'000, hp);
+  CHECK(capped.status == RtaStatus::capped);
+  // The same task with a short C settles well inside the cap: 1000 steps to R = 10^10 − 1000.
+  const auto met = fixed_point_response(1'000, 15'000'000'000'000, 1'000, hp);
+  REQUIRE(met.status == RtaStatus::met);
+  CHECK(met.response == Duration(10'000'000'000 - 1'000 + 1'000));
+  const std::vector<RtaTask> core = {
+      {Duration(9'999'999), Duration(10'000'000), Duration(10'000'000), 2},
+      {Duration(2'000'000), Duration(100'000'000'000'000), Duration(15'000'000'000'000), 1}};
+  CHECK(rtpar::analysis::response_time_result(core, 1).status == RtaStatus::capped);
+  CHECK_FALSE(response_time(core, 1).has_value());
+}
+
+TEST_CASE("rta: the start value never passes the least fixed point") {
+  // rta_start (C/(1 − U_hp) and C + ΣC_j) against the plain iteration from C on random sets.
+  std::uint64_t seed = 88172645463325252ULL;
+  const auto next = [&seed](std::uint64_t k) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed % k;
+  };
+  int met = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::vector<RtaTask> core;
+    const std::size_t n = 2 + next(6);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto t = static_cast<std::int64_t>(50 + next(2000));
+      const auto c = static_cast<std::int64_t>(1 + next(static_cast<std::uint64_t>(t) / n));
+      core.push_back({Duration(c), Duration(t), Duration(t), static_cast<int>(n - k)});
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<rtpar::analysis::RtaInterferer> hp;
+      for (std::size_t j = 0; j < i; ++j)
+        hp.push_back({core[j].wcet.count(), core[j].period.count()});
+      const std::int64_t c = core[i].wcet.count();
+      const std::int64_t d = core[i].deadline.count();
+      const auto plain = rtpar::analysis::fixed_point_response(c, d, c, hp);
+      CAPTURE(round);
+      CHECK(rtpar::analysis::rta_start(c, hp) <=
+            (plain.status == rtpar::analysis::RtaStatus::met ? plain.response.count() : INT64_MAX));
+      const auto fast = rtpar::analysis::response_time_result(core, i);
+      CHECK(fast.status == plain.status);
+      if (plain.status == rtpar::analysis::RtaStatus::met) {
+        CHECK(fast.response == plain.response);
+        ++met;
+      }
+    }
+  }
+  CHECK(met > 200);
+}

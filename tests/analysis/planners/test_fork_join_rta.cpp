@@ -361,3 +361,127 @@ TEST_CASE("fork-join-rta: boundaries D = L and integral ⌈C/T⌉") {
   REQUIRE(plan.tasks[0].reason);
   CHECK(plan.tasks[0].reason->find("at least 5 cores") != std::string::npos);
 }
+
+namespace {
+
+// eight_cores is the `--target 8c` machine: one socket, CPUs 0..7.
+rtpar::Topology eight_cores() { return rtpar::Topology{{{0, 1, 2, 3, 4, 5, 6, 7}}}; }
+
+rtpar::ForkJoinCost measured(int threads, rtpar::WaitKind wait, std::int64_t p999) {
+  rtpar::ForkJoinCost c;
+  c.threads = threads;
+  c.wait = wait;
+  c.p999_ns = p999;
+  c.max_ns = p999;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("fork-join-rta: a profile cost near 2^63 ns overflows the bound: not schedulable") {
+  // The reproducer: L = 4 ms (1 + 2 + 1), and p999_ns = 2^63 − 1 wrapped
+  // count · length + overhead to a negative cost, admitting the task with R = 1 ms < L.
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1, 2, 3};
+  set.tasks.push_back(fj_task("a", 6ms, {{1, 1ms, {}}, {4, 2ms, {}}, {1, 1ms, {}}}));
+  rtpar::OverheadProfile profile;
+  for (int n = 1; n <= 4; ++n) {
+    profile.fork_join.push_back(measured(n, rtpar::WaitKind::hybrid, INT64_MAX));
+  }
+  rtpar::PlanOptions options;
+  options.overhead = &profile;
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  REQUIRE(plan.tasks.size() == 1);
+  CHECK_FALSE(plan.schedulable);
+  CHECK_FALSE(plan.tasks[0].response_bound_ns.has_value());
+  REQUIRE(plan.tasks[0].reason);
+  CHECK(plan.tasks[0].reason->find("bound overflows") != std::string::npos);
+  // A cost that does not overflow but is beyond the deadline fails the RTA as before.
+  for (auto& c : profile.fork_join) c.p999_ns = INT64_MAX / 4;
+  const rtpar::Plan big = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  CHECK_FALSE(big.schedulable);
+  CHECK(big.tasks[0].reason->find("passes the fork/join RTA") != std::string::npos);
+  // The constant system.fork_join_overhead (from the task file) is checked the same way.
+  const rtpar::Plan from_file = [&] {
+    rtpar::TaskSet s = set;
+    s.system.fork_join_overhead = rtpar::Duration(INT64_MAX);
+    return rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, s);
+  }();
+  CHECK_FALSE(from_file.schedulable);
+  CHECK(from_file.tasks[0].reason->find("bound overflows") != std::string::npos);
+}
+
+TEST_CASE("fork-join-rta: team sizes above the profile's are charged by extrapolation, noted") {
+  // Measured on 2 cores (100 µs per fork on 2 threads), planned for --target 8c. One stage of 8
+  // strands of 1 ms, D = T = 2.5 ms: 1 core 8 ms; 2 cores 4 + 0.1 ms; 3 cores 3 ms + ⌈2/1⌉·0.1;
+  // 4 cores 2 ms + ⌈3/1⌉·0.1 = 2.3 ms ≤ 2.5 ms: placed on 4, with an extrapolated charge.
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.tasks.push_back(fj_task("wide", 2500us, {{8, 1ms, {}}}));
+  rtpar::OverheadProfile profile;
+  profile.source = "prof.json";
+  profile.fork_join = {measured(1, rtpar::WaitKind::hybrid, 1'000),
+                       measured(2, rtpar::WaitKind::hybrid, 100'000)};
+  const rtpar::Topology target = eight_cores();
+  rtpar::PlanOptions options;
+  options.overhead = &profile;
+  options.target = &target;
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].cores_needed == 4);
+  CHECK(plan.tasks[0].response_bound_ns == 2'300'000);
+  bool noted = false;
+  for (const std::string& n : plan.notes) {
+    noted = noted || (n.find("wide: fork/join cost of a team of 4") != std::string::npos &&
+                      n.find("extrapolated") != std::string::npos &&
+                      n.find("prof.json") != std::string::npos);
+  }
+  CHECK(noted);
+  // Tighter, D = T = 1.5 ms (⌈C/T⌉ = 6): before, teams of 6..8 were charged nothing and 8 cores
+  // passed with R = 1 ms; now 8 cores cost 1 ms + ⌈7/1⌉·0.1 ms = 1.7 ms, no team size passes, and
+  // the note says which sizes were extrapolated.
+  set.tasks[0] = fj_task("wide", 1500us, {{8, 1ms, {}}});
+  const rtpar::Plan tight = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  CHECK_FALSE(tight.schedulable);
+  bool range_noted = false;
+  for (const std::string& n : tight.notes) {
+    range_noted = range_noted || n.find("teams of 6..8") != std::string::npos;
+  }
+  CHECK(range_noted);
+}
+
+TEST_CASE("fork-join-rta: a profile without the task's wait policy is refused (input error)") {
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1};
+  set.tasks.push_back(fj_task("a", 10ms, {{2, 3ms, {}}}));
+  set.tasks[0].wait.kind = rtpar::WaitKind::spin;
+  rtpar::OverheadProfile profile;
+  profile.source = "prof.json";
+  profile.fork_join = {measured(2, rtpar::WaitKind::block, 1'000)};
+  rtpar::PlanOptions options;
+  options.overhead = &profile;
+  // With T = 10 ms, n = 1 passes and needs no profile entry; with T = 5 ms, ⌈C/T⌉ = 2 and the
+  // spin entry is needed, which is missing.
+  CHECK(rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options).schedulable);
+  set.tasks[0].period = set.tasks[0].deadline = 5ms;
+  CHECK_THROWS_WITH_AS(rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options),
+                       doctest::Contains("prof.json: fork_join: cannot bound"), rtpar::InputError);
+  // Only one-thread teams measured for the policy: refused as well.
+  profile.fork_join = {measured(1, rtpar::WaitKind::spin, 1'000)};
+  CHECK_THROWS_AS(rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options),
+                  rtpar::InputError);
+}
+
+TEST_CASE("fork-join-rta: ⌈C/T⌉ of a period near 2^63 ns does not overflow (UBSan)") {
+  // C + T − 1 overflowed int64 before; C/T rounded up is 1 here.
+  rtpar::TaskSet set;
+  set.source = "<test>";
+  set.system.cores = {0, 1};
+  set.tasks.push_back(fj_task("long", rtpar::Duration(INT64_MAX), {{2, rtpar::Duration(INT64_MAX / 4), {}}}));
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
+  CHECK(plan.schedulable);
+  CHECK(plan.tasks[0].cores_needed == 1);
+  CHECK(plan.tasks[0].response_bound_ns == INT64_MAX / 4 * 2);
+}

@@ -294,8 +294,8 @@ TEST_CASE("dispatcher: a stop cancels the pending job at once, the running job c
   config.handle_signals = true;
   config.progress_interval = 1ms;
   bool raised = false;
-  // The progress callback runs on the control thread inside the run's signal scope (SIGINT is
-  // blocked there), so raise() leaves the signal pending for the control thread's sigtimedwait.
+  // The progress callback runs on the control thread inside the run's signal scope, so raise()
+  // runs the stop-signal handler there (platform/stop_signals.hpp), which ends the control loop.
   config.progress = [&raised](std::int64_t elapsed, std::int64_t, std::int64_t) {
     if (!raised && elapsed >= 150'000'000) {
       raised = true;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "kernels/instantiate.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/system.hpp"
@@ -26,7 +27,8 @@ TEST_CASE("edf executor: a later release with an earlier deadline preempts (EDF 
                            "[[task]]\nname = \"urgent\"\nperiod = \"40ms\"\ndeadline = \"12ms\"\n"
                            "phase = \"2ms\"\nwork = \"4ms\"\nplaces = [" +
                            std::to_string(cpu) + "]\n";
-  const rtpar::TaskSet set = rtpar::parse_taskset(text, "<edf>");
+  rtpar::TaskSet set = rtpar::parse_taskset(text, "<edf>");
+  rtpar::kernels::instantiate_kernels(set);  // the loader only describes the spin kernels
   const rtpar::Plan plan = rtpar::plan_taskset(set);
   REQUIRE(plan.schedulable);
   REQUIRE(plan.tasks[0].scheduling == rtpar::CoreScheduling::edf);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/counting_allocator.hpp"
+#include "kernels/instantiate.hpp"
 #include "platform/rt_thread.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/system.hpp"
@@ -50,14 +51,15 @@ rtpar::JobContext run_jobs(const rtpar::TaskSpec& t, rtpar::steal::Pool* pool, i
   rtpar::KernelSetup setup;
   setup.threads = pool != nullptr ? pool->size() : 1;
   setup.steal = true;
-  t.code->prepare(setup);
+  const std::shared_ptr<rtpar::Kernel> code = rtpar::kernels::make_kernel(t);
+  code->prepare(setup);
   rtpar::JobContext job;
   job.steal = pool;
   for (int k = 0; k < jobs; ++k) {
     job.index = k;
     job.work_ns = job.span_ns = job.burdened_span_ns = 0;
     job.steal_runs = 0;
-    t.code->run(job);
+    code->run(job);
   }
   return job;
 }

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# profiles_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — end-to-end checks of the inputs that feed a
+# bound besides the task set: overhead profiles (--overhead), measured reports (--measured), and
+# task sets at the edge of int64 (sound arithmetic: an overflowing bound is "not schedulable", never
+# a small number, and no undefined behaviour under UBSan).
+set -uo pipefail
+case_name=$1 rtpar=$2 src=$3 work=$4
+mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
+expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
+  local want=$1; shift
+  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
+  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
+}
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1" <<<"$out" || fail "json check failed: $1 on: $out"; }
+# has TEXT WHAT: the last command's stderr contains TEXT.
+has() { grep -qF -- "$1" <<<"$err" || fail "stderr lacks '$1': $err"; }
+
+# wide.toml: one stage of 8 strands of 1 ms, D = T = 2.5 ms, fork-join-rta.
+printf '[system]\ncores = [0, 1]\nplanner = "fork-join-rta"\n[[task]]\nname = "wide"\nperiod = "2500us"\n[[task.segment]]\nstrands = 8\nlength = "1ms"\n' > wide.toml
+# profile FILE ENTRIES: an overhead profile with the given fork_join entries.
+profile() { printf '{"machine": "test", "fork_join": [%s]}' "$2" > "$1"; }
+
+case $case_name in
+overhead_strict)
+  # Each rejected profile exits 2 naming the file and the JSON path of the field, for check and
+  # simulate alike.
+  profile neg.json '{"threads": 2, "wait": "hybrid", "p999_ns": -5}'
+  expect_status 2 "$rtpar" check wide.toml --overhead neg.json
+  has "neg.json: fork_join[0].p999_ns: must be a non-negative integer"
+  expect_status 2 "$rtpar" simulate wide.toml --overhead neg.json
+  has "neg.json: fork_join[0].p999_ns"
+  profile float.json '{"threads": 2, "wait": "hybrid", "p999_ns": 1500.5}'
+  expect_status 2 "$rtpar" check wide.toml --overhead float.json
+  has "float.json: fork_join[0].p999_ns"
+  profile huge.json '{"threads": 2, "wait": "hybrid", "p999_ns": 9223372036854775807}'
+  expect_status 2 "$rtpar" check wide.toml --overhead huge.json
+  has "huge.json: fork_join[0].p999_ns: must be a non-negative integer ≤ 1000000000"
+  profile zero.json '{"threads": 2, "wait": "hybrid", "p999_ns": 5}, {"threads": 0, "wait": "spin", "p999_ns": 5}'
+  expect_status 2 "$rtpar" check wide.toml --overhead zero.json
+  has "zero.json: fork_join[1].threads"
+  profile empty.json ''
+  expect_status 2 "$rtpar" check wide.toml --overhead empty.json
+  has "empty.json: fork_join: has 0 entries"
+  profile kind.json '{"threads": 2, "wait": "sometimes", "p999_ns": 5}'
+  expect_status 2 "$rtpar" check wide.toml --overhead kind.json
+  has "kind.json: fork_join[0].wait: unknown wait policy 'sometimes'"
+  profile missing.json '{"threads": 2, "wait": "hybrid"}'
+  expect_status 2 "$rtpar" check wide.toml --overhead missing.json
+  has "missing.json: fork_join[0]: missing field 'p999_ns'"
+  profile dup.json '{"threads": 2, "wait": "hybrid", "p999_ns": 5}, {"threads": 2, "wait": "hybrid", "p999_ns": 9}'
+  expect_status 2 "$rtpar" check wide.toml --overhead dup.json
+  has "dup.json: fork_join[1]: contradicts fork_join[0]"
+  profile typo.json '{"threads": 2, "wait": "hybrid", "p999_ns": 5, "p99ns": 4}'
+  expect_status 2 "$rtpar" check wide.toml --overhead typo.json
+  has "typo.json: fork_join[0].p99ns: unknown field"
+  printf '{"fork_join": [\n  {"threads": 2,\n   "wait": }]}' > syntax.json
+  expect_status 2 "$rtpar" check wide.toml --overhead syntax.json
+  has "syntax.json:3:"
+  ;;
+overhead_extrapolated)
+  # Measured on 2 cores, planned for 8: before, teams of 3..8 were charged nothing. Now a team of
+  # 4 is charged ⌈3/1⌉·100 µs = 300 µs (R = 2 ms + 0.3 ms) and the plan says so.
+  profile two.json '{"threads": 1, "wait": "hybrid", "p999_ns": 1000}, {"threads": 2, "wait": "hybrid", "p999_ns": 100000}'
+  expect_status 0 "$rtpar" check wide.toml --target 8c --overhead two.json --json
+  json 't=d["tasks"][0]; assert t["cores_needed"]==4 and t["response_bound_ns"]==2300000, t
+assert any("wide: fork/join cost of a team of 4" in n and "extrapolated" in n and "two.json" in n for n in d["notes"]), d["notes"]'
+  # D = 1.5 ms: zero overhead admitted it on 8 cores (R = 1 ms); the extrapolated 700 µs does not.
+  sed 's/2500us/1500us/' wide.toml > tight.toml
+  expect_status 1 "$rtpar" check tight.toml --target 8c --overhead two.json --json
+  json 'assert d["schedulable"] is False and any("teams of 6..8" in n for n in d["notes"]), d'
+  # A profile without the task's wait policy cannot bound its forks: refused.
+  profile spin.json '{"threads": 2, "wait": "spin", "p999_ns": 1000}'
+  expect_status 2 "$rtpar" check wide.toml --target 8c --overhead spin.json
+  has "spin.json: fork_join: cannot bound the fork/join cost of task 'wide'"
+  ;;
+overhead_overflow)
+  # The issue's reproducer, through the task file (the profile file now refuses 2^63 − 1): a
+  # fork/join overhead of 2^63 − 1 ns overflowed count · length + overhead and admitted the task
+  # with R below its critical path. Now: not schedulable, "bound overflows".
+  sed 's/^planner = "fork-join-rta"$/&\nfork_join_overhead = "9223372036854775807ns"/' wide.toml > fjo.toml
+  expect_status 1 "$rtpar" check fjo.toml --target 8c --json
+  json 't=d["tasks"][0]; assert d["schedulable"] is False and t["response_bound_ns"] is None and "bound overflows" in t["reason"], t'
+  expect_status 0 "$rtpar" check fjo.toml --target 8c --planner all
+  ;;
+measured_strict)
+  printf '[system]\ncores = [0, 1]\nplanner = "federated-ws"\n[[task]]\nname = "solver"\nperiod = "10ms"\nruntime = "steal"\nwork = "12ms"\nspan = "1ms"\nkernel = "spin"\n' > ws.toml
+  expect_status 0 "$rtpar" check ws.toml --target 8c
+  ok='{"name": "solver", "profiled_jobs": 3, "work_ns": {"p50": 1, "p99": 2, "max": 13000000}, "burdened_span_ns": {"p50": 1, "p99": 1, "max": 2000000}}'
+  printf '{"tasks": [%s]}' "$ok" > good.json
+  expect_status 0 "$rtpar" check ws.toml --target 8c --measured good.json --json
+  json 'assert any("measured work 13ms" in n for n in d["notes"]), d["notes"]'
+  # A measured task whose structure (segments kernel) no longer matches the raised C and L:
+  # planned from C and L̂ (before: refused as bad input, "work disagrees with the segments").
+  # C = 13 ms, L̂ = 2 ms, δ = 1.5: n = ⌈(13 + 10 − 3) / (10 − 3)⌉ = 3.
+  printf '[system]\ncores = [0, 1]\nplanner = "federated-ws"\n[[task]]\nname = "solver"\nperiod = "10ms"\nruntime = "steal"\nkernel = "segments"\nargs.segments = [{ strands = 1, length = "1ms" }, { strands = 8, length = "1ms" }]\n' > segws.toml
+  expect_status 0 "$rtpar" check segws.toml --target 8c --measured good.json --json
+  json 't=d["tasks"][0]; assert t["cores_needed"]==3 and any("measured work 13ms" in n for n in d["notes"]), d'
+  printf '{"tasks": [%s]}' "${ok/13000000/-1}" > neg.json
+  expect_status 2 "$rtpar" check ws.toml --measured neg.json
+  has "neg.json: tasks[0].work_ns.max: must be a non-negative integer"
+  printf '{"tasks": [%s]}' "${ok/13000000/1.3e7}" > float.json
+  expect_status 2 "$rtpar" check ws.toml --measured float.json
+  has "float.json: tasks[0].work_ns.max"
+  printf '{"tasks": [%s]}' "${ok/\"profiled_jobs\": 3/\"profiled_jobs\": -1}" > jobs.json
+  expect_status 2 "$rtpar" check ws.toml --measured jobs.json
+  has "jobs.json: tasks[0].profiled_jobs"
+  printf '{"tasks": [%s, %s]}' "$ok" "${ok/13000000/14000000}" > twice.json
+  expect_status 2 "$rtpar" check ws.toml --measured twice.json
+  has "twice.json: tasks[1].name: task 'solver' is measured twice"
+  printf '{"tasks": []}' > none.json
+  expect_status 2 "$rtpar" check ws.toml --measured none.json
+  has "none.json: tasks: no task has a measurement"
+  ;;
+huge_inputs)
+  # Accepted task sets at the edge of int64: every planner and the simulator decide without
+  # overflowing (under the UBSan build, any signed overflow aborts the run and fails the test).
+  big=9223372036854775807ns
+  # A period of 2^63 − 1 ns with parallel segments (fork-join-rta's ⌈C/T⌉, decomposition offsets).
+  printf '[system]\ncores = [0, 1]\n[[task]]\nname = "long"\nperiod = "%s"\n[[task.segment]]\nstrands = 1\nlength = "1ms"\n[[task.segment]]\nstrands = 2\nlength = "3000000000000000000ns"\n[[task.segment]]\nstrands = 1\nlength = "1ms"\n' "$big" > longperiod.toml
+  expect_status 0 "$rtpar" check longperiod.toml --planner all
+  expect_status 0 "$rtpar" simulate longperiod.toml --planner all --horizon 1s
+  # A fully used core plus a light task of period 2^63 − 1 ns (the RTA's ⌈R/T⌉·C terms).
+  printf '[system]\ncores = [0]\nplanner = "partitioned"\n[[task]]\nname = "a"\nperiod = "%s"\nwork = "4611686018427387904ns"\nplaces = [0]\n[[task]]\nname = "b"\nperiod = "%s"\nwork = "4611686018427387904ns"\nplaces = [0]\n' "$big" "$big" > halves.toml
+  expect_status 1 "$rtpar" check halves.toml --planner all --json
+  # partitioned places both on core 0: the second job runs from 2^62 with 2^62 ns left, and the
+  # simulator's t + left overflowed int64 (a UBSan abort; the clock now saturates).
+  expect_status 0 "$rtpar" simulate halves.toml --planner partitioned --horizon 1s
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS [$case_name]"
