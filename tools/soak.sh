@@ -28,7 +28,7 @@
 set -uo pipefail
 set -m  # job control: every background job gets its own process group, killed as a whole
 
-usage() { sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "soak: $*" >&2; exit 2; }
 
 file="" duration="10m" load=0 mem="128M" rtpar=${RTPAR:-} out="" run_opts=()
