@@ -2,8 +2,10 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CMAKE_FLAGS ?=
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build demo test sanitize-asan sanitize-tsan format tidy clean
+.PHONY: all setup build demo test sanitize-asan sanitize-tsan fuzz format tidy clean
 
 all: build
 
@@ -29,6 +31,19 @@ sanitize-asan:
 sanitize-tsan:
 	$(MAKE) test BUILD=build-tsan CMAKE_FLAGS="-DRTPAR_SANITIZE=thread -DCMAKE_BUILD_TYPE=RelWithDebInfo"
 
+# fuzz: the libFuzzer targets of fuzz/ (docs/reliability.md), built with clang under ASan and
+# UBSan in $(FUZZ_BUILD). ctest there runs each target over its seeds and saved findings once;
+# then each target fuzzes for FUZZ_SECONDS. Fails on any finding.
+$(FUZZ_BUILD)/build.ninja: | setup
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DRTPAR_FUZZ=ON -DRTPAR_BUILD_TESTS=OFF -DRTPAR_BUILD_BENCH=OFF -DRTPAR_BUILD_EXAMPLES=OFF \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+fuzz: setup $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	ctest --test-dir $(FUZZ_BUILD) --output-on-failure -j $(JOBS)
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h')
 
@@ -36,4 +51,4 @@ tidy: build
 	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.cpp' 'bench/driver/*.cpp')
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-asan build-tsan build-fuzz

@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libtomlplusplus-dev nlohmann-json3-dev
           libcli11-dev libfmt-dev doctest-dev rt-tests clang-format clang-tidy python3
-          clang libomp-dev libtbb-dev python3-matplotlib libhwloc-dev)
+          clang libomp-dev libtbb-dev python3-matplotlib libhwloc-dev
+          libclang-rt-dev stress-ng)  # libFuzzer and sanitizer runtimes (make fuzz); tools/soak.sh --load
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -35,7 +35,7 @@ FLOORS = [
     ["report"],                                            # stats output, JSON, CSV, trace
     ["api"],                                               # System, JobContext
     ["cli"],                                               # the rtpar command
-    ["bench"],                                             # rtpar-bench and its programs
+    ["bench", "fuzz"],                                     # rtpar-bench; libFuzzer targets
 ]
 
 # OWNERS maps each public header (below include/) to the folder that owns it.
@@ -75,6 +75,9 @@ COMPAT = {
         "plan_taskset was declared in plan.hpp before the header tiers",
 }
 
+# TREES are the top-level folders whose includes are checked.
+TREES = ("src", "include", "bench", "fuzz")
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 
 
@@ -97,8 +100,8 @@ def units():
 def unit_of_path(rel):
     """unit_of_path is the folder a file (path relative to the root) belongs to, or None."""
     parts = rel.split("/")
-    if parts[0] == "bench":
-        return "bench"
+    if parts[0] in ("bench", "fuzz"):
+        return parts[0]
     if parts[0] == "include":
         return OWNERS.get("/".join(parts[1:]), "?")
     if parts[0] != "src":
@@ -125,7 +128,7 @@ def unit_of_include(name):
 
 def check(root):
     problems = []
-    files = [p for d in ("src", "include", "bench") for p in (root / d).rglob("*")
+    files = [p for d in TREES for p in (root / d).rglob("*")
              if p.suffix in (".cpp", ".hpp", ".h") and p.is_file()]
     for path in sorted(files):
         rel = path.relative_to(root).as_posix()
@@ -175,7 +178,7 @@ def self_test(root):
     """self_test adds a backward include to a copy of the tree and expects it to be reported."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = pathlib.Path(tmp)
-        for d in ("src", "include", "bench"):
+        for d in TREES:
             shutil.copytree(root / d, copy / d)
         if check(copy):
             print("self-test: the tree is not clean to begin with", file=sys.stderr)
