@@ -12,7 +12,9 @@
 #                      installed, else a shell loop and a python3 loop)
 #   --mem-per-cpu SIZE memory each memory hog touches (default 128M; stress-ng's --vm-bytes)
 #   --rtpar PATH       the rtpar binary (default: $RTPAR, else build/rtpar, else rtpar in PATH)
-#   --out DIR          keep rtpar's report.json, jobs.csv and trace.json there (default: a
+#   --out DIR          keep the soak's files there: rtpar's reports in DIR/report/ (report.json,
+#                      jobs.csv, trace.json; `rtpar run --out` needs a directory of its own),
+#                      its stdout in DIR/run.json, the hogs' log in DIR/hogs.log (default: a
 #                      temporary directory, removed at the end)
 #   RUN_OPTION...      passed to `rtpar run` (e.g. --no-mlock, --best-effort)
 #
@@ -141,9 +143,9 @@ while True:
   done
 fi
 
-echo "soak: $rtpar run $file --duration $duration --json --out $out ${run_opts[*]}"
+echo "soak: $rtpar run $file --duration $duration --json --out $out/report ${run_opts[*]}"
 echo "soak: load: $load_desc"
-"$rtpar" run "$file" --duration "$duration" --json --out "$out" "${run_opts[@]}" >"$out/run.json" &
+"$rtpar" run "$file" --duration "$duration" --json --out "$out/report" "${run_opts[@]}" >"$out/run.json" &
 run_pid=$!
 status=0
 while :; do
@@ -154,12 +156,12 @@ done
 run_pid=""
 stop_hogs
 
-if [ ! -f "$out/report.json" ]; then
+if [ ! -f "$out/report/report.json" ]; then
   echo "soak: rtpar run exited $status without a report" >&2
   [ $status -ne 0 ] || status=70
   exit $status
 fi
-python3 - "$out/report.json" <<'EOF'
+python3 - "$out/report/report.json" <<'EOF'
 import json, sys
 
 def ms(ns):
@@ -179,8 +181,8 @@ note = " (interrupted)" if r.get("interrupted") else ""
 note += " (best effort: no real-time scheduling)" if r.get("best_effort") else ""
 print(f"soak: {r['total_misses']} deadline misses in {jobs} jobs{note}")
 EOF
-[ $? -eq 0 ] || { echo "soak: cannot read $out/report.json" >&2; exit 70; }
-misses=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total_misses"])' "$out/report.json")
+[ $? -eq 0 ] || { echo "soak: cannot read $out/report/report.json" >&2; exit 70; }
+misses=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total_misses"])' "$out/report/report.json")
 [ -z "$signal" ] || exit $(( 128 + $(kill -l "$signal") ))
 [ $status -eq 0 ] || exit $status
 [ "$misses" -eq 0 ] || exit 1

@@ -102,6 +102,8 @@ KernelInterference resolve_interference(const std::string& mode, const TaskSet& 
     if (!charge) k.source += "; not charged (--interference machine charges it)";
   }
   return k;
+}
+
 const CLI::Validator& non_empty() {
   static const CLI::Validator validator(
       [](const std::string& value) {

@@ -138,6 +138,11 @@ nlohmann::json read_json_file(const std::string& path, std::string_view what) {
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(line_column(path, text, e.byte > 0 ? e.byte - 1 : 0), "",
                      fmt::format("the {} is not valid JSON: {}", what, e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // The parser's other errors carry no position: a number too large for a double ("1e999",
+    // out_of_range.406) is the one a valid-looking file can hold. Still bad input, not internal.
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     fmt::format("the {} is not valid JSON: {}", what, e.what()));
   }
 }
 

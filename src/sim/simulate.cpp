@@ -39,6 +39,39 @@ SimHorizon default_sim_horizon(const TaskSet& set, std::int64_t max_horizon_ns) 
   return SimHorizon{std::max(static_cast<std::int64_t>(window), floor), false};
 }
 
+std::int64_t released_jobs(const TaskSet& set, std::int64_t horizon_ns) {
+  std::int64_t jobs = 0;
+  for (const TaskSpec& t : set.tasks) {
+    const std::int64_t phase = t.phase.count();
+    const std::int64_t period = t.period.count();
+    if (period <= 0 || phase >= horizon_ns) continue;
+    // Releases at φ + k·T < horizon: k = 0 .. ⌈(horizon − φ)/T⌉ − 1.
+    jobs = sat_add(jobs, static_cast<std::int64_t>(ceil_div(horizon_ns - phase, period)));
+  }
+  return jobs;
+}
+
+namespace {
+
+// fit_horizon shortens a default horizon until it releases at most max_jobs jobs (bisection:
+// released_jobs is monotone in the horizon), never below `floor` (every task releases once).
+std::int64_t fit_horizon(const TaskSet& set, std::int64_t horizon, std::int64_t floor,
+                         std::int64_t max_jobs) {
+  std::int64_t lo = std::min(floor, horizon);
+  std::int64_t hi = horizon;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (released_jobs(set, mid) <= max_jobs) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
 SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& options) {
   SimResult result;
   result.planner = plan.planner;
@@ -48,10 +81,22 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
       throw InputError(SourceLocation{"<simulation>", 0, 0}, "--horizon", "must be > 0");
     }
     result.horizon_ns = *options.horizon_ns;
+    const std::int64_t jobs = released_jobs(set, result.horizon_ns);
+    if (jobs > options.max_jobs) {
+      throw InputError(SourceLocation{"<simulation>", 0, 0}, "--horizon",
+                       "releases " + std::to_string(jobs) + " jobs, more than the simulator's " +
+                           std::to_string(options.max_jobs) + "; give a shorter horizon");
+    }
   } else {
     const SimHorizon h = default_sim_horizon(set, options.max_horizon_ns);
     result.horizon_ns = h.horizon_ns;
     result.horizon_capped = h.capped;
+    if (released_jobs(set, result.horizon_ns) > options.max_jobs) {
+      std::int64_t max_phase = 0;
+      for (const TaskSpec& t : set.tasks) max_phase = std::max(max_phase, t.phase.count());
+      result.horizon_ns = fit_horizon(set, result.horizon_ns, sat_add(max_phase, 1), options.max_jobs);
+      result.horizon_capped = true;
+    }
   }
   const sim::SimModel model = sim::build_sim_model(plan, set);
   sim::EngineOutput out = sim::run_engine(model, result.horizon_ns, options.record_jobs);

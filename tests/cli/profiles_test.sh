@@ -90,6 +90,12 @@ measured_strict)
   printf '{"tasks": [%s]}' "$ok" > good.json
   expect_status 0 "$rtpar" check ws.toml --target 8c --measured good.json --json
   json 'assert any("measured work 13ms" in n for n in d["notes"]), d["notes"]'
+  # A number too large for a double (found by the measured_profile fuzzer): bad input, not an
+  # internal error (the parser's out_of_range escaped the reader, exit 70).
+  printf '{"tasks": [], "x": 1e999}' > huge_number.json
+  expect_status 2 "$rtpar" check ws.toml --measured huge_number.json
+  grep -q "huge_number.json: .*not valid JSON" <<<"$err" || fail "no location: $err"
+  expect_status 2 "$rtpar" check ws.toml --overhead huge_number.json
   # A measured task whose structure (segments kernel) no longer matches the raised C and L:
   # planned from C and L̂ (before: refused as bad input, "work disagrees with the segments").
   # C = 13 ms, L̂ = 2 ms, δ = 1.5: n = ⌈(13 + 10 − 3) / (10 − 3)⌉ = 3.

@@ -23,7 +23,15 @@ struct SimOptions {
   std::int64_t max_horizon_ns = 10'000'000'000;  // 10 s of simulated time
   // record_jobs keeps every job's release and finish in SimTaskResult::jobs.
   bool record_jobs = false;
+  // max_jobs bounds the jobs released over the horizon, summed over the tasks, so that a
+  // simulation ends in reasonable time: an explicit horizon that releases more is refused
+  // (InputError, field "--horizon"); the default horizon is shortened to fit (and marked capped).
+  std::int64_t max_jobs = 100'000'000;
 };
+
+// released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon − φ_i)/T_i⌉
+// over the tasks with φ_i < horizon, saturated at INT64_MAX.
+std::int64_t released_jobs(const TaskSet& set, std::int64_t horizon_ns);
 
 // SimHorizon is the release window default_sim_horizon picks and whether the cap shortened it.
 struct SimHorizon {
