@@ -4,15 +4,9 @@
 # changed (after a normal end, after SIGINT, and after SIGKILL through the next run). The run cases
 # need root; without it they print SKIP and exit 77 (ctest SKIP_RETURN_CODE).
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
 mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
-}
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1" <<<"$out" || fail "json check failed: $1 on: $out"; }
 
 # settings prints every value --isolate may change, one per line (unreadable ones as '?').
 settings() {

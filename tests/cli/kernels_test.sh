@@ -5,14 +5,9 @@
 # paths are relative to the task-set file, `run` does load the object; plus the channel memory
 # limit and empty option values.
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4 cc=$5
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stdout: $out; stderr: $err"
-}
 
 # build_lib DIR NAME: a kernel library whose constructor creates $work/ctor-ran (the witness that
 # its code was executed) and which exports the kernel function `job`.

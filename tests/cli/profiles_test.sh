@@ -4,15 +4,9 @@
 # task sets at the edge of int64 (sound arithmetic: an overflowing bound is "not schedulable", never
 # a small number, and no undefined behaviour under UBSan).
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
 mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
-}
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1" <<<"$out" || fail "json check failed: $1 on: $out"; }
 # has TEXT WHAT: the last command's stderr contains TEXT.
 has() { grep -qF -- "$1" <<<"$err" || fail "stderr lacks '$1': $err"; }
 

@@ -4,15 +4,9 @@
 # plans the per-trial RTA gave. No timing is asserted (the machine is shared); ctest's TIMEOUT
 # property (tests/CMakeLists.txt) is the only clock. The timings are bench/check_scaling.sh's job.
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
 mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
-}
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1" <<<"$out" || fail "json check failed: $1 on: $out"; }
 # digest prints "SCHEDULABLE SHA256" of a `check --json` plan: every task's name, cores,
 # priority, response bound and reason.
 digest() {

@@ -6,14 +6,9 @@
 # durations that overflow are refused. Best effort throughout: no privilege needed. No timing is
 # asserted: the sleeps only make it likely that a signal lands during the run or its shutdown.
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
-}
 # check_reports DIR [JOBS]: the three files are there, nothing else, each complete and of one run.
 check_reports() {
   local dir=$1

@@ -3,14 +3,9 @@
 # status says whether the whole set was simulated: a horizon releasing too many jobs is refused,
 # and a plan with an unplaced task exits 1.
 set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
 mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
-expect_status() {  # expect_status WANT CMD... ; output in $out, stderr in $err
-  local want=$1; shift
-  out=$("$@" 2>stderr.txt); local got=$?; err=$(cat stderr.txt)
-  [ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $err"
-}
 
 case $case_name in
 horizon_limit)
