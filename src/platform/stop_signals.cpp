@@ -113,7 +113,18 @@ StopSignals::StopSignals() {
 StopSignals::~StopSignals() {
   const std::lock_guard lock(g_install_mutex);
   if (--g_depth > 0) return;
-  for (std::size_t i = 0; i < kStopCount; ++i) sigaction(kStopSignalList[i], &g_old_stop[i], nullptr);
+  // A run stopped by a signal is ending: the rest of a burst (Ctrl-C twice, a supervisor's TERM
+  // after INT) may still be in flight, and restoring the default action here would let it kill
+  // the process between its last report and exit, with a signal status. So once a stop signal
+  // was received, the stop signals stay ignored; otherwise the previous dispositions return.
+  // acquire: pairs with the handler's acq_rel CAS (the signal number is the only data).
+  const bool stopped = (g_word.load(std::memory_order_acquire) & kSignalMask) != 0;
+  struct sigaction ignore_stop {};
+  ignore_stop.sa_handler = SIG_IGN;
+  sigemptyset(&ignore_stop.sa_mask);
+  for (std::size_t i = 0; i < kStopCount; ++i) {
+    sigaction(kStopSignalList[i], stopped ? &ignore_stop : &g_old_stop[i], nullptr);
+  }
   for (std::size_t i = 0; i < kIgnoredCount; ++i) {
     sigaction(kIgnoredSignals[i], &g_old_ignored[i], nullptr);
   }

@@ -19,8 +19,10 @@ inline constexpr int kStopSignalList[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
 
 // StopSignals installs the policy for its lifetime: handlers for kStopSignalList, SIGPIPE and
 // SIGXFSZ ignored. Scopes nest (an inner one, e.g. execute()'s inside `rtpar run`'s, changes
-// nothing); the outermost one starts with no signal received and restores the previous
-// dispositions when it ends. Construct and destroy from one thread.
+// nothing); the outermost one starts with no signal received and, when it ends, restores the
+// previous dispositions — or, if a stop signal was received, leaves the stop signals ignored (the
+// run was asked to end; the rest of a burst must not kill the process before it exits).
+// Construct and destroy from one thread.
 class StopSignals {
  public:
   StopSignals();
