@@ -16,10 +16,12 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(taskset check overhead_profile measured_profile target_spec)
 
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-status=0
-for t in "${targets[@]}"; do
+# fuzz_one TARGET fuzzes one target and prints its line; its exit status says whether it found
+# something. The targets run FUZZ_JOBS at a time (default: one per CPU), each on one core.
+fuzz_one() {
+  local t=$1
+  local status=0 bin corpus findings scratch seeds dirs dict log rc runs speed size
   bin=$build/fuzz/fuzz_$t
-  [ -x "$bin" ] || { echo "fuzz: $bin is not built" >&2; exit 2; }
   corpus=$build/fuzz/corpus/$t findings=$build/fuzz/findings/$t scratch=$build/fuzz/scratch
   mkdir -p "$corpus" "$findings" "$scratch"
   seeds=$t
@@ -43,5 +45,17 @@ for t in "${targets[@]}"; do
     echo "fuzz $t: FOUND a problem after ${runs:-?} runs (exit $rc); input and log in $findings/"
     grep -E "ERROR|FUZZ FINDING|runtime error|SUMMARY|Test unit written" "$log" | head -8 | sed 's/^/  /'
   fi
+  return $status
+}
+
+jobs=${FUZZ_JOBS:-$(nproc)}
+pids=()
+for t in "${targets[@]}"; do
+  [ -x "$build/fuzz/fuzz_$t" ] || { echo "fuzz: $build/fuzz/fuzz_$t is not built" >&2; exit 2; }
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz_one "$t" &
+  pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 exit $status
