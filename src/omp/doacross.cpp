@@ -121,8 +121,8 @@ bool start_long_counts(unsigned ndims, const long* counts, LoopSched sched, long
   const unsigned k = ndims < kMaxDims ? ndims : kMaxDims;
   for (unsigned i = 0; i < k; ++i) c[i] = counts[i] < 0 ? 0 : static_cast<std::uint64_t>(counts[i]);
   std::uint64_t s = 0, e = 0;
-  const bool got = start_doacross(k, c, sched, istart != nullptr ? &s : nullptr, &e, reductions,
-                                  mem);
+  const bool got =
+      start_doacross(k, c, sched, istart != nullptr ? &s : nullptr, &e, reductions, mem);
   if (istart != nullptr && got) {
     *istart = static_cast<long>(s);
     *iend = static_cast<long>(e);
@@ -172,29 +172,29 @@ void doacross_init(WorkShare& w, int nthreads, unsigned ndims, const std::uint64
 // GOMP_loop_doacross_static_start begins a doacross loop with schedule(static[, chunk]).
 RTPAR_OMP_EXPORT bool GOMP_loop_doacross_static_start(unsigned ncounts, long* counts, long chunk,
                                                       long* istart, long* iend) {
-  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedStatic, chunk, true),
-                           istart, iend, nullptr, nullptr);
+  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedStatic, chunk), istart,
+                           iend, nullptr, nullptr);
 }
 
 // GOMP_loop_doacross_dynamic_start begins a doacross loop with schedule(dynamic[, chunk]).
 RTPAR_OMP_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned ncounts, long* counts, long chunk,
                                                        long* istart, long* iend) {
-  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedDynamic, chunk, true),
-                           istart, iend, nullptr, nullptr);
+  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedDynamic, chunk), istart,
+                           iend, nullptr, nullptr);
 }
 
 // GOMP_loop_doacross_guided_start begins a doacross loop with schedule(guided[, chunk]).
 RTPAR_OMP_EXPORT bool GOMP_loop_doacross_guided_start(unsigned ncounts, long* counts, long chunk,
                                                       long* istart, long* iend) {
-  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedGuided, chunk, true),
-                           istart, iend, nullptr, nullptr);
+  return start_long_counts(ncounts, counts, sched_resolve(self(), kSchedGuided, chunk), istart,
+                           iend, nullptr, nullptr);
 }
 
 // GOMP_loop_doacross_runtime_start begins a doacross loop with schedule(runtime).
-RTPAR_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts,
-                                                       long* istart, long* iend) {
-  return start_long_counts(ncounts, counts, sched_resolve(self(), 0, 0, true), istart, iend,
-                           nullptr, nullptr);
+RTPAR_OMP_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned ncounts, long* counts, long* istart,
+                                                       long* iend) {
+  return start_long_counts(ncounts, counts, sched_resolve(self(), 0, 0), istart, iend, nullptr,
+                           nullptr);
 }
 
 // GOMP_loop_doacross_start is OpenMP 5.0's generic doacross start (sched as GOMP_loop_start).
@@ -202,8 +202,8 @@ RTPAR_OMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, l
                                                long chunk, long* istart, long* iend,
                                                std::uintptr_t* reductions, void** mem) {
   return start_long_counts(ncounts, counts,
-                           sched_resolve(self(), static_cast<unsigned>(sched), chunk, true),
-                           istart, iend, reductions, mem);
+                           sched_resolve(self(), static_cast<unsigned>(sched), chunk), istart, iend,
+                           reductions, mem);
 }
 
 // GOMP_doacross_post is `depend(source)` / `doacross(source:)`: counts[k] is the logical index
@@ -240,6 +240,7 @@ RTPAR_OMP_EXPORT void GOMP_doacross_wait(long first, ...) {
 
 namespace {
 
+// ull is the ull family's unsigned long long.
 using ull = unsigned long long;
 
 // start_ull_counts begins a doacross loop (ull family).
@@ -249,8 +250,8 @@ bool start_ull_counts(unsigned ndims, const ull* counts, LoopSched sched, ull* i
   const unsigned k = ndims < kMaxDims ? ndims : kMaxDims;
   for (unsigned i = 0; i < k; ++i) c[i] = counts[i];
   std::uint64_t s = 0, e = 0;
-  const bool got = start_doacross(k, c, sched, istart != nullptr ? &s : nullptr, &e, reductions,
-                                  mem);
+  const bool got =
+      start_doacross(k, c, sched, istart != nullptr ? &s : nullptr, &e, reductions, mem);
   if (istart != nullptr && got) {
     *istart = s;
     *iend = e;
@@ -266,34 +267,31 @@ std::int64_t chunk_of(ull chunk) noexcept {
 }  // namespace
 
 // GOMP_loop_ull_doacross_static_start: GOMP_loop_doacross_static_start, unsigned counts.
-RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull* counts,
-                                                          ull chunk, ull* istart, ull* iend) {
-  return start_ull_counts(ncounts, counts,
-                          sched_resolve(self(), kSchedStatic, chunk_of(chunk), false), istart,
-                          iend, nullptr, nullptr);
+RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned ncounts, ull* counts, ull chunk,
+                                                          ull* istart, ull* iend) {
+  return start_ull_counts(ncounts, counts, sched_resolve(self(), kSchedStatic, chunk_of(chunk)),
+                          istart, iend, nullptr, nullptr);
 }
 
 // GOMP_loop_ull_doacross_dynamic_start: GOMP_loop_doacross_dynamic_start, unsigned counts.
-RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull* counts,
-                                                           ull chunk, ull* istart, ull* iend) {
-  return start_ull_counts(ncounts, counts,
-                          sched_resolve(self(), kSchedDynamic, chunk_of(chunk), false), istart,
-                          iend, nullptr, nullptr);
+RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned ncounts, ull* counts, ull chunk,
+                                                           ull* istart, ull* iend) {
+  return start_ull_counts(ncounts, counts, sched_resolve(self(), kSchedDynamic, chunk_of(chunk)),
+                          istart, iend, nullptr, nullptr);
 }
 
 // GOMP_loop_ull_doacross_guided_start: GOMP_loop_doacross_guided_start, unsigned counts.
-RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull* counts,
-                                                          ull chunk, ull* istart, ull* iend) {
-  return start_ull_counts(ncounts, counts,
-                          sched_resolve(self(), kSchedGuided, chunk_of(chunk), false), istart,
-                          iend, nullptr, nullptr);
+RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned ncounts, ull* counts, ull chunk,
+                                                          ull* istart, ull* iend) {
+  return start_ull_counts(ncounts, counts, sched_resolve(self(), kSchedGuided, chunk_of(chunk)),
+                          istart, iend, nullptr, nullptr);
 }
 
 // GOMP_loop_ull_doacross_runtime_start: GOMP_loop_doacross_runtime_start, unsigned counts.
 RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned ncounts, ull* counts,
                                                            ull* istart, ull* iend) {
-  return start_ull_counts(ncounts, counts, sched_resolve(self(), 0, 0, false), istart, iend,
-                          nullptr, nullptr);
+  return start_ull_counts(ncounts, counts, sched_resolve(self(), 0, 0), istart, iend, nullptr,
+                          nullptr);
 }
 
 // GOMP_loop_ull_doacross_start: GOMP_loop_doacross_start, unsigned counts.
@@ -301,8 +299,7 @@ RTPAR_OMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull* counts
                                                    ull chunk, ull* istart, ull* iend,
                                                    std::uintptr_t* reductions, void** mem) {
   return start_ull_counts(ncounts, counts,
-                          sched_resolve(self(), static_cast<unsigned>(sched), chunk_of(chunk),
-                                        false),
+                          sched_resolve(self(), static_cast<unsigned>(sched), chunk_of(chunk)),
                           istart, iend, reductions, mem);
 }
 

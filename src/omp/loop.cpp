@@ -21,8 +21,7 @@
 
 namespace rtpar::omp {
 
-LoopSched sched_resolve(ThreadState& ts, unsigned kind, std::int64_t chunk, bool is_signed) {
-  (void)is_signed;
+LoopSched sched_resolve(ThreadState& ts, unsigned kind, std::int64_t chunk) {
   kind &= ~kMonotonic;
   if (kind == 0) {  // runtime: run-sched-var
     kind = ts.task->icv.run_sched & ~kMonotonic;
@@ -168,9 +167,15 @@ bool loop_next(ThreadState& ts, std::uint64_t& a, std::uint64_t& b) {
   if (__builtin_expect(w.cancelled.load(std::memory_order_relaxed), 0)) return false;
   bool got;
   switch (s.kind) {
-    case kSchedStatic: got = static_next(ts, s, a, b); break;
-    case kSchedGuided: got = guided_next(ts, s, a, b); break;
-    default: got = dynamic_next(s, a, b); break;
+    case kSchedStatic:
+      got = static_next(ts, s, a, b);
+      break;
+    case kSchedGuided:
+      got = guided_next(ts, s, a, b);
+      break;
+    default:
+      got = dynamic_next(s, a, b);
+      break;
   }
   if (got && s.ordered) {
     ts.loop.ord_begin = a;
@@ -225,19 +230,20 @@ bool next_long(long* istart, long* iend) {
 #define GOMP_LOOP_START(name, kind, ordered)                                                  \
   RTPAR_OMP_EXPORT bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, \
                                                  long* istart, long* iend) {                  \
-    return start_long(start, end, incr, sched_resolve(self(), kind, chunk, true), ordered,    \
-                      istart, iend);                                                          \
+    return start_long(start, end, incr, sched_resolve(self(), kind, chunk), ordered, istart,  \
+                      iend);                                                                  \
   }
 // GOMP_LOOP_RUNTIME_START defines GOMP_loop_<name>_start for schedule(runtime).
-#define GOMP_LOOP_RUNTIME_START(name, ordered)                                                 \
+#define GOMP_LOOP_RUNTIME_START(name, ordered)                                                  \
   RTPAR_OMP_EXPORT bool GOMP_loop_##name##_start(long start, long end, long incr, long* istart, \
-                                                 long* iend) {                                 \
-    return start_long(start, end, incr, sched_resolve(self(), 0, 0, true), ordered, istart,    \
-                      iend);                                                                   \
+                                                 long* iend) {                                  \
+    return start_long(start, end, incr, sched_resolve(self(), 0, 0), ordered, istart, iend);    \
   }
 // GOMP_LOOP_NEXT defines GOMP_loop_<name>_next (the dispatch knows the loop's schedule).
-#define GOMP_LOOP_NEXT(name) \
-  RTPAR_OMP_EXPORT bool GOMP_loop_##name##_next(long* istart, long* iend) { return next_long(istart, iend); }
+#define GOMP_LOOP_NEXT(name)                                                \
+  RTPAR_OMP_EXPORT bool GOMP_loop_##name##_next(long* istart, long* iend) { \
+    return next_long(istart, iend);                                         \
+  }
 
 GOMP_LOOP_START(static, kSchedStatic, false)
 GOMP_LOOP_START(dynamic, kSchedDynamic, false)

@@ -30,9 +30,9 @@ namespace {
 // scratch_reserve makes w's scratch block at least `bytes` long and zeroes `bytes` of it.
 void scratch_reserve(WorkShare& w, std::size_t bytes) {
   if (bytes > w.scratch_bytes) {
-    if (w.scratch != nullptr) ::operator delete(w.scratch, std::align_val_t{64});
+    if (w.scratch != nullptr) ::operator delete (w.scratch, std::align_val_t{64});
     const std::size_t cap = bytes < 256 ? 256 : bytes;
-    w.scratch = ::operator new(cap, std::align_val_t{64});
+    w.scratch = ::operator new (cap, std::align_val_t{64});
     w.scratch_bytes = cap;
   }
   if (bytes != 0) std::memset(w.scratch, 0, bytes);
@@ -62,8 +62,7 @@ bool start_generic(long start, long end, long incr, long sched, long chunk, long
   ThreadState& ts = self();
   loop_begin(ts, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(end),
              static_cast<std::uint64_t>(incr), trip_long(start, end, incr),
-             sched_resolve(ts, static_cast<unsigned>(sched), chunk, true), ordered, reductions,
-             mem);
+             sched_resolve(ts, static_cast<unsigned>(sched), chunk), ordered, reductions, mem);
   if (istart == nullptr) return true;
   std::uint64_t a = 0, b = 0;
   if (!loop_next(ts, a, b)) return false;

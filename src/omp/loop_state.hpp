@@ -23,16 +23,16 @@ struct WorkShare;
 // buffers are grow-only and belong to the work-share slot, so a doacross loop after the first of
 // a given size allocates nothing.
 struct DoacrossState {
-  unsigned ndims = 0;                       // ordered(n): the number of dimensions
-  std::uint64_t* dims = nullptr;            // iteration counts of each dimension [ndims]
-  std::uint64_t* mult = nullptr;            // flattening multipliers [ndims]
-  unsigned dims_cap = 0;                    // capacity of dims and mult
-  bool whole = true;                        // the flattened index covers every dimension
-  int slot_mode = 0;                        // 0: slot = i / grain, 1: slot = owner thread (block)
-  std::uint64_t grain = 1;                  // slot_mode 0: iterations of dimension 0 per slot
-  std::uint64_t block_q = 0, block_r = 0;   // slot_mode 1: block size and remainder
+  unsigned ndims = 0;                      // ordered(n): the number of dimensions
+  std::uint64_t* dims = nullptr;           // iteration counts of each dimension [ndims]
+  std::uint64_t* mult = nullptr;           // flattening multipliers [ndims]
+  unsigned dims_cap = 0;                   // capacity of dims and mult
+  bool whole = true;                       // the flattened index covers every dimension
+  int slot_mode = 0;                       // 0: slot = i / grain, 1: slot = owner thread (block)
+  std::uint64_t grain = 1;                 // slot_mode 0: iterations of dimension 0 per slot
+  std::uint64_t block_q = 0, block_r = 0;  // slot_mode 1: block size and remainder
   std::atomic<std::uint64_t>* posted = nullptr;  // per slot: last posted flat index + 1
-  std::size_t posted_cap = 0;               // capacity of posted
+  std::size_t posted_cap = 0;                    // capacity of posted
 };
 
 // LoopState is the shared iteration state of one loop instance (initialised by the first thread
@@ -46,11 +46,11 @@ struct LoopState {
   int kind = 0;             // SchedKind after resolving runtime/auto
   bool fast = false;        // dynamic: fetch_add cannot overflow, so no CAS loop is needed
   bool ordered = false;     // an `ordered` loop: chunks pass the ordered token in order
-  std::uintptr_t* task_reductions = nullptr;  // GOMP_loop_start: the first thread's reductions
+  std::uintptr_t* task_reductions = nullptr;       // GOMP_loop_start: the first thread's reductions
   alignas(64) std::atomic<std::uint64_t> next{0};  // next logical iteration (dynamic/guided)
   alignas(64) std::atomic<std::uint64_t> ordered_turn{0};  // first iteration of the chunk
                                                            // allowed into `ordered` next
-  DoacrossState doacross;   // doacross.cpp
+  DoacrossState doacross;                                  // doacross.cpp
 };
 
 // LoopCursor is one thread's position in its current loop (legacy static loops, ordered).
@@ -58,7 +58,7 @@ struct LoopCursor {
   std::uint64_t static_trip = 0;  // chunks this thread took so far in a static loop
   std::uint64_t ord_begin = 0;    // ordered: the chunk this thread holds, [ord_begin, ord_end)
   std::uint64_t ord_end = 0;
-  bool ord_held = false;          // ordered: the thread holds a chunk not yet passed on
+  bool ord_held = false;  // ordered: the thread holds a chunk not yet passed on
 };
 
 // loop_state_reset clears a work share's loop state when its slot is reused (CORE). Keeps the
@@ -86,7 +86,7 @@ struct LoopSched {
 // sched_resolve turns a GOMP schedule (kind 0 runtime, 1 static, 2 dynamic, 3 guided, 4 auto,
 // possibly with the monotonic bit) and chunk (≤ 0 / 0: default) into a LoopSched; `runtime`
 // reads the caller's run-sched-var.
-LoopSched sched_resolve(ThreadState& ts, unsigned kind, std::int64_t chunk, bool is_signed);
+LoopSched sched_resolve(ThreadState& ts, unsigned kind, std::int64_t chunk);
 
 // trip_long / trip_ull are the trip counts of `for (i = lb; i < ub (or > ub); i += incr)`.
 std::uint64_t trip_long(long lb, long ub, long incr) noexcept;

@@ -8,6 +8,7 @@ namespace rtpar::omp {
 
 namespace {
 
+// ull is the ull family's unsigned long long.
 using ull = unsigned long long;
 
 // ull_chunk converts an unsigned chunk to sched_resolve's signed convention (0: default; a chunk
@@ -47,23 +48,22 @@ bool next_ull(ull* istart, ull* iend) {
 }  // namespace
 
 // GOMP_LOOP_ULL_START defines GOMP_loop_ull_<name>_start for schedule `kind`.
-#define GOMP_LOOP_ULL_START(name, kind, ordered)                                              \
-  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr,    \
-                                                     ull chunk, ull* istart, ull* iend) {     \
-    return start_ull(up, start, end, incr, sched_resolve(self(), kind, ull_chunk(chunk), false), \
-                     ordered, istart, iend);                                                  \
+#define GOMP_LOOP_ULL_START(name, kind, ordered)                                                   \
+  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr,        \
+                                                     ull chunk, ull* istart, ull* iend) {          \
+    return start_ull(up, start, end, incr, sched_resolve(self(), kind, ull_chunk(chunk)), ordered, \
+                     istart, iend);                                                                \
   }
 // GOMP_LOOP_ULL_RUNTIME_START defines GOMP_loop_ull_<name>_start for schedule(runtime).
-#define GOMP_LOOP_ULL_RUNTIME_START(name, ordered)                                         \
-  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, \
-                                                     ull* istart, ull* iend) {             \
-    return start_ull(up, start, end, incr, sched_resolve(self(), 0, 0, false), ordered,    \
-                     istart, iend);                                                        \
+#define GOMP_LOOP_ULL_RUNTIME_START(name, ordered)                                              \
+  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr,     \
+                                                     ull* istart, ull* iend) {                  \
+    return start_ull(up, start, end, incr, sched_resolve(self(), 0, 0), ordered, istart, iend); \
   }
 // GOMP_LOOP_ULL_NEXT defines GOMP_loop_ull_<name>_next.
-#define GOMP_LOOP_ULL_NEXT(name)                                                 \
-  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {    \
-    return next_ull(istart, iend);                                               \
+#define GOMP_LOOP_ULL_NEXT(name)                                              \
+  RTPAR_OMP_EXPORT bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) { \
+    return next_ull(istart, iend);                                            \
   }
 
 GOMP_LOOP_ULL_START(static, kSchedStatic, false)
@@ -98,20 +98,20 @@ RTPAR_OMP_EXPORT bool GOMP_loop_ull_start(bool up, ull start, ull end, ull incr,
                                           std::uintptr_t* reductions, void** mem) {
   ThreadState& ts = self();
   loop_begin(ts, start, end, incr, trip_ull(up, start, end, incr),
-             sched_resolve(ts, static_cast<unsigned>(sched), ull_chunk(chunk), false), false,
-             reductions, mem);
+             sched_resolve(ts, static_cast<unsigned>(sched), ull_chunk(chunk)), false, reductions,
+             mem);
   if (istart == nullptr) return true;
   return next_ull(istart, iend);
 }
 
 // GOMP_loop_ull_ordered_start is GOMP_loop_ull_start for an `ordered` loop.
-RTPAR_OMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr,
-                                                  long sched, ull chunk, ull* istart, ull* iend,
+RTPAR_OMP_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull start, ull end, ull incr, long sched,
+                                                  ull chunk, ull* istart, ull* iend,
                                                   std::uintptr_t* reductions, void** mem) {
   ThreadState& ts = self();
   loop_begin(ts, start, end, incr, trip_ull(up, start, end, incr),
-             sched_resolve(ts, static_cast<unsigned>(sched), ull_chunk(chunk), false), true,
-             reductions, mem);
+             sched_resolve(ts, static_cast<unsigned>(sched), ull_chunk(chunk)), true, reductions,
+             mem);
   if (istart == nullptr) return true;
   return next_ull(istart, iend);
 }

@@ -14,7 +14,7 @@ namespace {
 void run_parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, long start, long end,
                        long incr, unsigned kind, long chunk, unsigned flags, bool legacy) {
   ThreadState& ts = self();
-  const LoopSched sched = sched_resolve(ts, kind, chunk, true);
+  const LoopSched sched = sched_resolve(ts, kind, chunk);
   const std::uint64_t n = trip_long(start, end, incr);
   auto init = [&](WorkShare& w, int nthreads) {
     loop_init(w, nthreads, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(end),
@@ -32,25 +32,25 @@ void run_parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, long
 }  // namespace
 
 // GOMP_PARALLEL_LOOP defines GOMP_parallel_loop_<name> for schedule `kind` with a chunk.
-#define GOMP_PARALLEL_LOOP(name, kind)                                                         \
-  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data,               \
-                                                  unsigned num_threads, long start, long end,  \
-                                                  long incr, long chunk, unsigned flags) {     \
-    run_parallel_loop(fn, data, num_threads, start, end, incr, kind, chunk, flags, false);     \
+#define GOMP_PARALLEL_LOOP(name, kind)                                                        \
+  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data,              \
+                                                  unsigned num_threads, long start, long end, \
+                                                  long incr, long chunk, unsigned flags) {    \
+    run_parallel_loop(fn, data, num_threads, start, end, incr, kind, chunk, flags, false);    \
   }
 // GOMP_PARALLEL_LOOP_RUNTIME defines GOMP_parallel_loop_<name> for schedule(runtime).
-#define GOMP_PARALLEL_LOOP_RUNTIME(name)                                                       \
-  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data,               \
-                                                  unsigned num_threads, long start, long end,  \
-                                                  long incr, unsigned flags) {                 \
-    run_parallel_loop(fn, data, num_threads, start, end, incr, 0, 0, flags, false);            \
+#define GOMP_PARALLEL_LOOP_RUNTIME(name)                                                      \
+  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name(void (*fn)(void*), void* data,              \
+                                                  unsigned num_threads, long start, long end, \
+                                                  long incr, unsigned flags) {                \
+    run_parallel_loop(fn, data, num_threads, start, end, incr, 0, 0, flags, false);           \
   }
 // GOMP_PARALLEL_LOOP_START defines the legacy GOMP_parallel_loop_<name>_start.
-#define GOMP_PARALLEL_LOOP_START(name, kind)                                                    \
-  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name##_start(void (*fn)(void*), void* data,        \
-                                                          unsigned num_threads, long start,     \
-                                                          long end, long incr, long chunk) {    \
-    run_parallel_loop(fn, data, num_threads, start, end, incr, kind, chunk, 0, true);           \
+#define GOMP_PARALLEL_LOOP_START(name, kind)                                                 \
+  RTPAR_OMP_EXPORT void GOMP_parallel_loop_##name##_start(void (*fn)(void*), void* data,     \
+                                                          unsigned num_threads, long start,  \
+                                                          long end, long incr, long chunk) { \
+    run_parallel_loop(fn, data, num_threads, start, end, incr, kind, chunk, 0, true);        \
   }
 
 GOMP_PARALLEL_LOOP(static, kSchedStatic)
