@@ -1,9 +1,9 @@
 // affinity.cpp — the place queries (OpenMP 5.1 §3.3) and the affinity-format routines (§3.4).
 //
 // Places are OMP_PLACES, or rtpar's default of one place per CPU of the process's affinity
-// mask (the places team members are pinned to), so omp_get_num_places() is never 0 here
-// (libgomp reports 0 places without OMP_PLACES). A thread's place is the one its CPU affinity
-// lies in; a thread allowed on CPUs of several places is in none (-1).
+// mask (the places team members are pinned to), so omp_get_num_places() is 0 only with
+// OMP_PROC_BIND=false (libgomp reports 0 places without OMP_PLACES). A thread's place is the one
+// its CPU affinity lies in; a thread allowed on CPUs of several places is in none (-1).
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,6 +32,14 @@ std::string current_format() {
   std::string f = format_var != nullptr ? *format_var : globals().affinity_format;
   word_unlock(&format_lock);
   return f;
+}
+
+// places is the place list the queries report: none when OMP_PROC_BIND=false (rtpar then pins
+// nothing, and libgomp ignores OMP_PLACES).
+const std::vector<std::vector<int>>& places() {
+  static const std::vector<std::vector<int>> none;
+  const Globals& g = globals();
+  return g.bind_set && g.initial.bind == 0 ? none : g.places;
 }
 
 // thread_cpus lists the CPUs the calling thread may run on.
@@ -111,7 +119,8 @@ std::string expand(const std::string& format) {
     if (i < format.size() && format[i] == '0') zero = right = true, ++i;
     if (i < format.size() && format[i] == '.') right = true, ++i;
     std::size_t width = 0;
-    while (i < format.size() && format[i] >= '0' && format[i] <= '9') width = width * 10 + (format[i++] - '0');
+    while (i < format.size() && format[i] >= '0' && format[i] <= '9')
+      width = width * 10 + (format[i++] - '0');
     std::string name;
     if (i < format.size() && format[i] == '{') {
       const std::size_t close = format.find('}', i);
@@ -148,30 +157,30 @@ std::size_t copy_out(const std::string& s, char* buf, std::size_t size) {
 // ---- places (§3.3) ----
 
 // omp_get_num_places is the number of places.
-RTPAR_OMP_EXPORT int omp_get_num_places() { return static_cast<int>(globals().places.size()); }
+RTPAR_OMP_EXPORT int omp_get_num_places() { return static_cast<int>(places().size()); }
 
 // omp_get_place_num_procs is the number of CPUs of place p (0 for no such place).
 RTPAR_OMP_EXPORT int omp_get_place_num_procs(int p) {
-  const auto& places = globals().places;
-  return p >= 0 && static_cast<std::size_t>(p) < places.size()
-             ? static_cast<int>(places[static_cast<std::size_t>(p)].size())
+  const auto& all = places();
+  return p >= 0 && static_cast<std::size_t>(p) < all.size()
+             ? static_cast<int>(all[static_cast<std::size_t>(p)].size())
              : 0;
 }
 
 // omp_get_place_proc_ids writes the CPUs of place p into ids.
 RTPAR_OMP_EXPORT void omp_get_place_proc_ids(int p, int* ids) {
-  const auto& places = globals().places;
-  if (p < 0 || static_cast<std::size_t>(p) >= places.size() || ids == nullptr) return;
-  for (int c : places[static_cast<std::size_t>(p)]) *ids++ = c;
+  const auto& all = places();
+  if (p < 0 || static_cast<std::size_t>(p) >= all.size() || ids == nullptr) return;
+  for (int c : all[static_cast<std::size_t>(p)]) *ids++ = c;
 }
 
 // omp_get_place_num is the place the calling thread is bound to, or -1.
 RTPAR_OMP_EXPORT int omp_get_place_num() {
   const std::vector<int> mine = thread_cpus();
   if (mine.empty()) return -1;
-  const auto& places = globals().places;
-  for (std::size_t p = 0; p < places.size(); ++p) {
-    const auto& pl = places[p];
+  const auto& all = places();
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    const auto& pl = all[p];
     const bool inside = std::all_of(mine.begin(), mine.end(), [&](int c) {
       return std::find(pl.begin(), pl.end(), c) != pl.end();
     });
@@ -215,11 +224,10 @@ RTPAR_OMP_EXPORT void omp_display_affinity(const char* format) {
 }
 
 // omp_capture_affinity writes the affinity line into buf; returns its full length.
-RTPAR_OMP_EXPORT std::size_t omp_capture_affinity(char* buf, std::size_t size,
-                                                  const char* format) {
-  return copy_out(expand(format != nullptr && *format != '\0' ? std::string(format)
-                                                              : current_format()),
-                  buf, size);
+RTPAR_OMP_EXPORT std::size_t omp_capture_affinity(char* buf, std::size_t size, const char* format) {
+  return copy_out(
+      expand(format != nullptr && *format != '\0' ? std::string(format) : current_format()), buf,
+      size);
 }
 
 }  // namespace rtpar::omp

@@ -18,12 +18,18 @@ const char* bool_text(bool b) { return b ? "TRUE" : "FALSE"; }
 // bind_text is one bind-var value as libgomp prints it.
 const char* bind_text(int bind) {
   switch (bind) {
-    case 0: return "FALSE";
-    case 1: return "TRUE";
-    case 2: return "MASTER";
-    case 3: return "CLOSE";
-    case 4: return "SPREAD";
-    default: return "?";
+    case 0:
+      return "FALSE";
+    case 1:
+      return "TRUE";
+    case 2:
+      return "MASTER";
+    case 3:
+      return "CLOSE";
+    case 4:
+      return "SPREAD";
+    default:
+      return "?";
   }
 }
 
@@ -49,17 +55,19 @@ std::string list_text(const std::vector<int>& list, int fallback) {
 
 // allocator_text is a predefined allocator's name.
 const char* allocator_text(int a) {
-  static const char* const names[] = {
-      "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc",
-      "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc",   "omp_cgroup_mem_alloc",
-      "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
+  static const char* const names[] = {"omp_default_mem_alloc", "omp_large_cap_mem_alloc",
+                                      "omp_const_mem_alloc",   "omp_high_bw_mem_alloc",
+                                      "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc",
+                                      "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
   return a >= 1 && a <= 8 ? names[a - 1] : "omp_default_mem_alloc";
 }
 
-// display_at_load is the library constructor: parse the environment once, at load time, and
-// print the report if OMP_DISPLAY_ENV asks for it.
+// display_at_load is the library constructor: parse the environment once, at load time, bind
+// the initial thread to its place (when OMP_PLACES asks for binding), and print the report if
+// OMP_DISPLAY_ENV asks for it.
 __attribute__((constructor)) void display_at_load() {
   const Globals& g = globals();
+  env::bind_initial_thread(g);
   if (g.display_env != 0) display_environment(g.display_env == 2);
 }
 
@@ -77,7 +85,7 @@ void display_environment(bool verbose) noexcept {
     bind = bind_text(icv.bind);
   }
   std::string places;
-  if (g.places_given) {
+  if (g.places_given && !(g.bind_set && icv.bind == 0)) {
     for (std::size_t i = 0; i < g.places.size(); ++i) {
       places += (i ? "," : "") + env::format_place(g.places[i]);
     }

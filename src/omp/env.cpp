@@ -79,12 +79,26 @@ bool parse_size(const char* s, std::size_t unit, std::size_t* out) {
   if (!parse_long(&p, 0, LONG_MAX, &v)) return false;
   std::size_t mult = unit;
   switch (std::tolower(static_cast<unsigned char>(*p))) {
-    case '\0': break;
-    case 'b': mult = 1; ++p; break;
-    case 'k': mult = std::size_t{1} << 10; ++p; break;
-    case 'm': mult = std::size_t{1} << 20; ++p; break;
-    case 'g': mult = std::size_t{1} << 30; ++p; break;
-    default: return false;
+    case '\0':
+      break;
+    case 'b':
+      mult = 1;
+      ++p;
+      break;
+    case 'k':
+      mult = std::size_t{1} << 10;
+      ++p;
+      break;
+    case 'm':
+      mult = std::size_t{1} << 20;
+      ++p;
+      break;
+    case 'g':
+      mult = std::size_t{1} << 30;
+      ++p;
+      break;
+    default:
+      return false;
   }
   if (!only_space(p)) return false;
   if (v != 0 && static_cast<std::size_t>(v) > SIZE_MAX / mult) return false;
@@ -123,8 +137,10 @@ void parse_schedule(Icvs& icv) {
   static const struct {
     const char* name;
     SchedKind kind;
-  } kinds[] = {{"static", kSchedStatic}, {"dynamic", kSchedDynamic},
-               {"guided", kSchedGuided}, {"auto", kSchedAuto}};
+  } kinds[] = {{"static", kSchedStatic},
+               {"dynamic", kSchedDynamic},
+               {"guided", kSchedGuided},
+               {"auto", kSchedAuto}};
   int kind = 0;
   for (const auto& k : kinds) {
     const std::size_t n = std::strlen(k.name);
@@ -270,8 +286,7 @@ void parse_allocator(Globals& g) {
 }  // namespace
 
 void warn_invalid(const char* name, const char* value) noexcept {
-  std::fprintf(stderr, "rtpar-omp: Invalid value for environment variable %s: '%s'\n", name,
-               value);
+  std::fprintf(stderr, "rtpar-omp: Invalid value for environment variable %s: '%s'\n", name, value);
 }
 
 Globals read_environment() {
@@ -306,7 +321,8 @@ Globals read_environment() {
   long v = 0;
   const int nested = parse_bool_var("OMP_NESTED");
   if (parse_int_var("OMP_MAX_ACTIVE_LEVELS", 0, INT_MAX, &v)) {
-    icv.max_active_levels = static_cast<int>(v < kSupportedActiveLevels ? v : kSupportedActiveLevels);
+    icv.max_active_levels =
+        static_cast<int>(v < kSupportedActiveLevels ? v : kSupportedActiveLevels);
   } else if (nested >= 0) {
     icv.max_active_levels = nested != 0 ? kSupportedActiveLevels : 1;
   } else if (g.nthreads_list.size() > 1 || g.bind_list.size() > 1) {
@@ -315,9 +331,11 @@ Globals read_environment() {
   g.nested = icv.max_active_levels > 1;
   if (parse_int_var("OMP_THREAD_LIMIT", 1, INT_MAX, &v)) icv.thread_limit = static_cast<int>(v);
   if (parse_int_var("OMP_DEFAULT_DEVICE", 0, INT_MAX, &v)) icv.default_device = static_cast<int>(v);
-  if (parse_int_var("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, &v)) g.max_task_priority = static_cast<int>(v);
+  if (parse_int_var("OMP_MAX_TASK_PRIORITY", 0, INT_MAX, &v))
+    g.max_task_priority = static_cast<int>(v);
   if (parse_int_var("OMP_NUM_TEAMS", 1, INT_MAX, &v)) g.nteams = static_cast<int>(v);
-  if (parse_int_var("OMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &v)) g.teams_thread_limit = static_cast<int>(v);
+  if (parse_int_var("OMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &v))
+    g.teams_thread_limit = static_cast<int>(v);
   if (const int b = parse_bool_var("OMP_CANCELLATION"); b >= 0) g.cancellation = b != 0;
   if (const int b = parse_bool_var("OMP_DISPLAY_AFFINITY"); b >= 0) g.display_affinity = b != 0;
   if (const char* s = std::getenv("OMP_AFFINITY_FORMAT")) g.affinity_format = s;

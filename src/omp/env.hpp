@@ -23,6 +23,11 @@ Globals read_environment();
 bool parse_places(const char* text, const std::vector<int>& allowed,
                   std::vector<std::vector<int>>& out);
 
+// bind_initial_thread binds the calling (initial) thread to the place holding its current CPU
+// when OMP_PLACES was given and bind-var is not false, as libgomp does at start: team members
+// are pinned to the places that follow their master's (parallel.cpp).
+void bind_initial_thread(const Globals& g) noexcept;
+
 // format_place writes one place as libgomp prints it: runs of consecutive CPUs as "first:len",
 // separated by commas, inside braces ("{0:2},{4}").
 std::string format_place(const std::vector<int>& place);

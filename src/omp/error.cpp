@@ -27,9 +27,7 @@ void report(const char* prefix, const char* msg, std::size_t msglen) {
 }  // namespace
 
 // GOMP_warning is `error severity(warning)`: report and continue.
-RTPAR_OMP_EXPORT void GOMP_warning(const char* msg, std::size_t msglen) {
-  report("", msg, msglen);
-}
+RTPAR_OMP_EXPORT void GOMP_warning(const char* msg, std::size_t msglen) { report("", msg, msglen); }
 
 // GOMP_error is `error severity(fatal)`: report and exit with status 1.
 RTPAR_OMP_EXPORT void GOMP_error(const char* msg, std::size_t msglen) {

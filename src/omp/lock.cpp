@@ -126,10 +126,12 @@ RTPAR_OMP_EXPORT void omp_init_nest_lock_with_hint(NestLock* lock, int /*hint*/)
   omp_init_nest_lock_30(lock);
 }
 
-// omp_destroy_nest_lock_30 (omp_destroy_nest_lock@@OMP_3.0) ends a nestable lock's life (nothing to free).
+// omp_destroy_nest_lock_30 (omp_destroy_nest_lock@@OMP_3.0) ends a nestable lock's life (nothing to
+// free).
 RTPAR_OMP_EXPORT void omp_destroy_nest_lock_30(NestLock* /*lock*/) {}
 
-// omp_set_nest_lock_30 (omp_set_nest_lock@@OMP_3.0) takes the lock, or nests once more if the calling task holds it.
+// omp_set_nest_lock_30 (omp_set_nest_lock@@OMP_3.0) takes the lock, or nests once more if the
+// calling task holds it.
 RTPAR_OMP_EXPORT void omp_set_nest_lock_30(NestLock* lock) {
   void* me = self().task;
   if (owner_of(lock) != me) {
@@ -140,7 +142,8 @@ RTPAR_OMP_EXPORT void omp_set_nest_lock_30(NestLock* lock) {
   ++lock->count;
 }
 
-// omp_unset_nest_lock_30 (omp_unset_nest_lock@@OMP_3.0) drops one nesting level, releasing the lock at the last.
+// omp_unset_nest_lock_30 (omp_unset_nest_lock@@OMP_3.0) drops one nesting level, releasing the lock
+// at the last.
 RTPAR_OMP_EXPORT void omp_unset_nest_lock_30(NestLock* lock) {
   if (--lock->count == 0) {
     set_owner(lock, nullptr);
@@ -148,8 +151,8 @@ RTPAR_OMP_EXPORT void omp_unset_nest_lock_30(NestLock* lock) {
   }
 }
 
-// omp_test_nest_lock_30 (omp_test_nest_lock@@OMP_3.0) nests or takes the lock without waiting; returns the new nesting count,
-// or 0 if another task holds it.
+// omp_test_nest_lock_30 (omp_test_nest_lock@@OMP_3.0) nests or takes the lock without waiting;
+// returns the new nesting count, or 0 if another task holds it.
 RTPAR_OMP_EXPORT int omp_test_nest_lock_30(NestLock* lock) {
   void* me = self().task;
   if (owner_of(lock) != me) {
@@ -190,8 +193,8 @@ RTPAR_OMP_EXPORT int omp_test_nest_lock_10(NestLock10* lock) {
 RTPAR_OMP_EXPORT void omp_set_nest_lock_10(NestLock10* lock) {
   while (omp_test_nest_lock_10(lock) == 0) {
     // relaxed: only a hint of the current owner to sleep on; the CAS above re-checks.
-    const std::uint32_t seen = std::atomic_ref<std::uint32_t>(lock->owner).load(
-        std::memory_order_relaxed);
+    const std::uint32_t seen =
+        std::atomic_ref<std::uint32_t>(lock->owner).load(std::memory_order_relaxed);
     if (seen != 0) futex_wait(&lock->owner, seen);
   }
 }

@@ -29,18 +29,24 @@ constexpr std::size_t kMinAlign = 16;
 // Allocator is what omp_init_allocator returns (its address is the handle).
 struct Allocator {
   std::size_t alignment = 1;
-  std::size_t pool_size = SIZE_MAX;   // budget in bytes (SIZE_MAX: unlimited)
+  std::size_t pool_size = SIZE_MAX;  // budget in bytes (SIZE_MAX: unlimited)
   std::uintptr_t fallback = kDefaultMemFb;
-  std::uintptr_t fb_data = 0;         // the fallback allocator for allocator_fb
-  std::atomic<std::size_t> used{0};   // bytes allocated from the pool
+  std::uintptr_t fb_data = 0;        // the fallback allocator for allocator_fb
+  std::atomic<std::size_t> used{0};  // bytes allocated from the pool
+};
+
+// Trait is omp_alloctrait_t: an enum key (int-sized, then padding) and a value.
+struct Trait {
+  int key;
+  std::uintptr_t value;
 };
 
 // Header sits just below every block: what omp_free / omp_realloc need.
 struct alignas(kMinAlign) Header {
-  void* base;              // what malloc returned
-  std::size_t size;        // the size requested
-  std::uintptr_t handle;   // the allocator that allocated it
-  std::size_t charged;     // bytes charged to the allocator's pool (0: none)
+  void* base;             // what malloc returned
+  std::size_t size;       // the size requested
+  std::uintptr_t handle;  // the allocator that allocated it
+  std::size_t charged;    // bytes charged to the allocator's pool (0: none)
 };
 
 // default_allocator is def-allocator-var of the calling thread (0: not set yet, use the
@@ -93,12 +99,15 @@ void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int d
   }
   if (block != nullptr || a == nullptr || depth > 8) return block;
   switch (a->fallback) {
-    case kNullFb: return nullptr;
+    case kNullFb:
+      return nullptr;
     case kAbortFb:
       std::fprintf(stderr, "rtpar-omp: out of memory allocating %zu bytes (abort_fb)\n", size);
       std::abort();
-    case kAllocatorFb: return allocate(align, size, a->fb_data, depth + 1);
-    default: return allocate(align, size, 1, depth + 1);  // default_mem_fb
+    case kAllocatorFb:
+      return allocate(align, size, a->fb_data, depth + 1);
+    default:
+      return allocate(align, size, 1, depth + 1);  // default_mem_fb
   }
 }
 
@@ -110,11 +119,12 @@ Header* header_of(void* ptr) noexcept { return static_cast<Header*>(ptr) - 1; }
 // omp_init_allocator makes an allocator in a memory space with traits; omp_null_allocator when
 // a trait is unknown or invalid.
 RTPAR_OMP_EXPORT std::uintptr_t omp_init_allocator(std::uintptr_t memspace, int ntraits,
-                                                   const std::uintptr_t* traits) {
+                                                   const Trait* traits) {
   if (memspace > 4) return 0;
   Allocator proto;
   for (int i = 0; i < ntraits; ++i) {
-    const std::uintptr_t key = traits[2 * i], value = traits[2 * i + 1];
+    const auto key = static_cast<std::uintptr_t>(traits[i].key);
+    const std::uintptr_t value = traits[i].value;
     if (key < kAtkFirst || key > kAtkLast) return 0;
     if (value == kAtvDefault) continue;
     switch (key) {
@@ -122,13 +132,18 @@ RTPAR_OMP_EXPORT std::uintptr_t omp_init_allocator(std::uintptr_t memspace, int 
         if (value == 0 || (value & (value - 1)) != 0) return 0;
         proto.alignment = value;
         break;
-      case kAtkPoolSize: proto.pool_size = value; break;
+      case kAtkPoolSize:
+        proto.pool_size = value;
+        break;
       case kAtkFallback:
         if (value < kDefaultMemFb || value > kAllocatorFb) return 0;
         proto.fallback = value;
         break;
-      case kAtkFbData: proto.fb_data = value; break;
-      default: break;  // sync_hint, access, pinned, partition: advice for host memory
+      case kAtkFbData:
+        proto.fb_data = value;
+        break;
+      default:
+        break;  // sync_hint, access, pinned, partition: advice for host memory
     }
   }
   if (proto.fallback == kAllocatorFb && proto.fb_data == 0) return 0;
@@ -205,8 +220,7 @@ RTPAR_OMP_EXPORT void* omp_realloc(void* ptr, std::size_t size, std::uintptr_t h
 }
 
 // GOMP_alloc serves the `allocate` directive/clause: omp_aligned_alloc.
-RTPAR_OMP_EXPORT void* GOMP_alloc(std::size_t alignment, std::size_t size,
-                                  std::uintptr_t handle) {
+RTPAR_OMP_EXPORT void* GOMP_alloc(std::size_t alignment, std::size_t size, std::uintptr_t handle) {
   return allocate(alignment, size, handle);
 }
 

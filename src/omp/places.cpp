@@ -69,8 +69,8 @@ std::string cpu_dir(int cpu) { return "/sys/devices/system/cpu/cpu" + std::to_st
 std::vector<int> last_level_cache(int cpu) {
   std::vector<int> best;
   for (int i = 0; i < 16; ++i) {
-    std::vector<int> l = read_cpu_list(cpu_dir(cpu) + "/cache/index" + std::to_string(i) +
-                                       "/shared_cpu_list");
+    std::vector<int> l =
+        read_cpu_list(cpu_dir(cpu) + "/cache/index" + std::to_string(i) + "/shared_cpu_list");
     if (l.empty()) break;
     best = std::move(l);
   }
@@ -231,12 +231,36 @@ bool parse_places(const char* text, const std::vector<int>& allowed, std::vector
   }
   // Restrict to the CPUs the process may run on, dropping places left empty.
   for (Place& pl : places) {
-    std::erase_if(pl, [&](int c) { return !std::binary_search(allowed.begin(), allowed.end(), c); });
+    std::erase_if(pl,
+                  [&](int c) { return !std::binary_search(allowed.begin(), allowed.end(), c); });
   }
+  const std::size_t given = places.size();
   std::erase_if(places, [](const Place& pl) { return pl.empty(); });
   if (places.empty()) return false;
+  if (places.size() < given) {
+    std::fprintf(stderr,
+                 "rtpar-omp: Number of places reduced from %zu to %zu because some places "
+                 "didn't contain any usable logical CPUs\n",
+                 given, places.size());
+  }
   out = std::move(places);
   return true;
+}
+
+void bind_initial_thread(const Globals& g) noexcept {
+  if (!g.places_given || g.initial.bind == 0 || g.places.empty()) return;
+  const int cpu = sched_getcpu();
+  const Place* target = &g.places.front();
+  for (const Place& pl : g.places) {
+    if (std::find(pl.begin(), pl.end(), cpu) != pl.end()) {
+      target = &pl;
+      break;
+    }
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : *target) CPU_SET(c, &set);
+  sched_setaffinity(0, sizeof set, &set);  // failure: the thread stays unbound (place -1)
 }
 
 std::string format_place(const Place& place) {

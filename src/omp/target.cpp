@@ -67,17 +67,16 @@ void copy_rect(char* dst, const char* src, std::size_t elem, int dims, const std
 
 // GOMP_target (GCC 4.9–5) runs a target region on the host.
 RTPAR_OMP_EXPORT void GOMP_target(int /*device*/, void (*fn)(void*), const void* /*unused*/,
-                                  std::size_t /*mapnum*/, void** hostaddrs,
-                                  std::size_t* /*sizes*/, unsigned char* /*kinds*/) {
+                                  std::size_t /*mapnum*/, void** hostaddrs, std::size_t* /*sizes*/,
+                                  unsigned char* /*kinds*/) {
   fn(hostaddrs);
 }
 
 // GOMP_target_ext runs a target region on the host; firstprivate data gets a private copy, as it
 // would on a device.
 RTPAR_OMP_EXPORT void GOMP_target_ext(int /*device*/, void (*fn)(void*), std::size_t mapnum,
-                                      void** hostaddrs, std::size_t* sizes,
-                                      unsigned short* kinds, unsigned /*flags*/, void** depend,
-                                      void** /*args*/) {
+                                      void** hostaddrs, std::size_t* sizes, unsigned short* kinds,
+                                      unsigned /*flags*/, void** depend, void** /*args*/) {
   wait_depend(depend);
   std::vector<std::unique_ptr<void, FreeDeleter>> copies;
   std::vector<void*> addrs;
@@ -145,8 +144,8 @@ RTPAR_OMP_EXPORT int omp_target_memcpy(void* dst, const void* src, std::size_t l
                                        std::size_t dst_offset, std::size_t src_offset,
                                        int dst_device, int src_device) {
   if (!is_host(dst_device) || !is_host(src_device)) return EINVAL;
-  std::memmove(static_cast<char*>(dst) + dst_offset,
-               static_cast<const char*>(src) + src_offset, length);
+  std::memmove(static_cast<char*>(dst) + dst_offset, static_cast<const char*>(src) + src_offset,
+               length);
   return 0;
 }
 
@@ -162,14 +161,14 @@ RTPAR_OMP_EXPORT int omp_target_memcpy_rect(void* dst, const void* src, std::siz
   if (dst == nullptr && src == nullptr) return INT_MAX;
   if (!is_host(dst_device) || !is_host(src_device)) return EINVAL;
   if (dst == nullptr || src == nullptr || num_dims < 1) return EINVAL;
-  copy_rect(static_cast<char*>(dst), static_cast<const char*>(src), element_size, num_dims,
-            volume, dst_offsets, src_offsets, dst_dimensions, src_dimensions);
+  copy_rect(static_cast<char*>(dst), static_cast<const char*>(src), element_size, num_dims, volume,
+            dst_offsets, src_offsets, dst_dimensions, src_dimensions);
   return 0;
 }
 
 // omp_target_associate_ptr: the host has no device pointers to associate (EINVAL as libgomp).
-RTPAR_OMP_EXPORT int omp_target_associate_ptr(const void*, const void*, std::size_t,
-                                              std::size_t, int) {
+RTPAR_OMP_EXPORT int omp_target_associate_ptr(const void*, const void*, std::size_t, std::size_t,
+                                              int) {
   return EINVAL;
 }
 

@@ -74,7 +74,8 @@ RTPAR_OMP_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned /*num_teams_h
   Icvs& icv = self().task->icv;
   if (first) {
     if (thread_limit != 0) icv.thread_limit = clamp_limit(thread_limit);
-    icv.num_teams = num_teams_low == 0 ? 1 : static_cast<int>(std::min<unsigned>(num_teams_low, INT_MAX));
+    icv.num_teams =
+        num_teams_low == 0 ? 1 : static_cast<int>(std::min<unsigned>(num_teams_low, INT_MAX));
     icv.team_num = 0;
     return true;
   }
