@@ -39,10 +39,17 @@ const FjGroup* group_on(const FjTask& u, std::size_t v, int core) {
 // the same core in the next stage: that stage is released exactly when this strand completes, so
 // the core has u's work pending without a gap, as if it were one job released at the first
 // strand's release (jitter J_v = B_{u,v−1}); ⌈(Δ+J_v)/T⌉·(c_v + c_{v+1}) never exceeds the
-// separate terms because J_{v+1} = B_{u,v} ≥ J_v.
+// separate terms because J_{v+1} = B_{u,v} ≥ J_v. With options.server the core's server comes
+// first: Interferer{Q, P, P − Q} (fork_join_stage_rta.hpp, FjOptions::server).
 CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const FjTask*>& others,
-                        bool chains) {
+                        const FjOptions& options) {
+  const bool chains = options.chains;
   CoreLoad load;
+  if (options.server) {
+    // The kernel's server on this core (FjOptions::server): ⌈(Δ + P − Q)/P⌉·Q, above every task.
+    const PeriodicServer& s = *options.server;
+    load.hp.push_back(Interferer{s.budget_ns, s.period_ns, s.period_ns - s.budget_ns});
+  }
   for (const FjTask* u : others) {
     if (u == &task || u->priority < task.priority) continue;
     for (std::size_t v = 0; v < u->stages.size(); ++v) {
@@ -80,7 +87,7 @@ std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
   for (std::uint64_t step = 0; step < kRtaIterationCap; ++step) {
     __int128 next = demand;
     for (const Interferer& h : hp) {
-      next += (w + h.jitter + h.period - 1) / h.period * h.wcet;
+      next += ceil_div(w + h.jitter, h.period) * h.wcet;
       if (base + next > deadline) return std::nullopt;
     }
     if (base + next > deadline) return std::nullopt;
@@ -119,8 +126,30 @@ std::optional<std::vector<FjGroup>> merged(const FjStage& stage) {
 
 }  // namespace
 
+void FjCoreIndex::add(const FjTask* task) {
+  std::vector<int> cores;
+  for (const FjStage& stage : task->stages) {
+    for (const FjGroup& g : stage.groups) cores.push_back(g.core);
+  }
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  for (const int core : cores) by_core_[core].push_back(task);
+}
+
+const std::vector<const FjTask*>& FjCoreIndex::on(int core) const {
+  const auto it = by_core_.find(core);
+  return it == by_core_.end() ? none_ : it->second;
+}
+
 std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
                                        const FjOptions& options) {
+  FjCoreIndex index;
+  for (const FjTask* u : others) index.add(u);
+  return fj_analyse_indexed(task, index, options);
+}
+
+std::optional<std::int64_t> fj_analyse_indexed(FjTask& task, const FjCoreIndex& index,
+                                               const FjOptions& options) {
   task.finish.clear();
   std::map<int, CoreLoad> load;                    // per core, built on first use
   std::map<int, std::vector<Run>> runs;            // per core: the runs reaching this stage
@@ -135,7 +164,7 @@ std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjT
     for (const FjGroup& g : groups) {
       auto found = load.find(g.core);
       if (found == load.end()) {
-        found = load.emplace(g.core, interferers_on(g.core, task, others, options.chains)).first;
+        found = load.emplace(g.core, interferers_on(g.core, task, index.on(g.core), options)).first;
       }
       const std::vector<Interferer>& hp = found->second.hp;
       // Chains need every job that delays the run to preempt it. A job of equal priority does

@@ -119,13 +119,17 @@ void charge_interference(Plan& plan, const TaskSet& set, const PlanOptions& opti
                       server_text(*server), plan.interference.source));
       break;
     case PlannerKind::decomposition:
-    case PlannerKind::fork_join_rta:
-      plan.interference.state = "not_charged";
       plan.notes.push_back(fmt::format(
-          "kernel interference NOT charged by this planner: its bounds leave out the kernel's "
-          "server ({}, {}); use federated or partitioned to charge it, or isolate the cores",
+          "kernel interference charged: a server of {} on each core, its I(d) in every strand's "
+          "load condition ({})",
           server_text(*server), plan.interference.source));
-      return;
+      break;
+    case PlannerKind::fork_join_rta:
+      plan.notes.push_back(fmt::format(
+          "kernel interference charged: a server of {} on each core, above every task in the "
+          "fork/join RTA ({})",
+          server_text(*server), plan.interference.source));
+      break;
   }
   for (const TaskPlan& tp : plan.tasks) {
     if (tp.reason) plan.schedulable = false;
