@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -95,6 +96,38 @@ work = "10ms"
       rtpar::plan_with(rtpar::PlannerKind::federated, set, charged(5'000'000, 100'000'000));
   CHECK_FALSE(refused.schedulable);
   CHECK(refused.tasks[0].reason);  // 2 + 10 > 10
+}
+
+TEST_CASE("interference: federated places light tasks with the server, not only re-checks them") {
+  // a: C = 5, b: C = 4, T = D = 10 ms, server 1 ms every 10 ms. Together on one core, the lower
+  // of the two would need w = 9 + ⌈w/10⌉ + 1 = 11 > 10 ms; first-fit with the server puts b on
+  // the second core: R_a = 5 + 1 + 1 = 7 ms, R_b = 4 + 1 + 1 = 6 ms. (Placed without the server
+  // and re-checked, b shared a's core and was refused.)
+  const rtpar::TaskSet set = rtpar::parse_taskset(R"(
+[system]
+cores = [0, 1]
+[[task]]
+name = "a"
+period = "10ms"
+work = "5ms"
+[[task]]
+name = "b"
+period = "10ms"
+work = "4ms"
+)",
+                                                  "<two>");
+  const rtpar::Plan plain = rtpar::plan_with(rtpar::PlannerKind::federated, set);
+  REQUIRE(plain.schedulable);
+  CHECK(plain.tasks[0].cores == plain.tasks[1].cores);  // one core holds both: 5 + 4 ≤ 10
+  for (const auto kind : {rtpar::PlannerKind::federated, rtpar::PlannerKind::federated_ws}) {
+    const rtpar::Plan p = rtpar::plan_with(kind, set, charged(1'000'000, 10'000'000));
+    REQUIRE(p.schedulable);
+    CHECK(p.tasks[0].cores == std::vector<int>{0});
+    CHECK(p.tasks[1].cores == std::vector<int>{1});
+    CHECK(*p.tasks[0].response_bound_ns == 7'000'000);
+    CHECK(*p.tasks[1].response_bound_ns == 6'000'000);
+    CHECK(has_note(p, "light tasks were placed by first-fit with it"));
+  }
 }
 
 TEST_CASE("interference: partitioned charges |K|·I(R)") {
