@@ -334,6 +334,16 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     x.d = spec.deadline.count();
     x.t = spec.period.count();
     bool capped = false;
+    if (!above.empty()) {
+      // x under the interferers above alone: its response on any core is at least this (its hp
+      // set there holds them and more), so if it misses here every trial would say no — skip them
+      // (with the kernel's server, tasks whose D is within a budget or two fit nowhere).
+      const RtaResult alone = fixed_point_response(x.c, x.d, rta_start(x.c, above), above);
+      if (alone.status != RtaStatus::met) {
+        out[task].capped = alone.status == RtaStatus::capped;
+        continue;
+      }
+    }
     for (CoreLoad& load : loads) {
       const Fit fit = try_add(load, x, set, priorities, above, trial);
       capped = capped || fit == Fit::capped;
