@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "analysis/bounds/rta.hpp"
 #include "core/checked_math.hpp"
@@ -150,6 +151,13 @@ std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjT
 
 std::optional<std::int64_t> fj_analyse_indexed(FjTask& task, const FjCoreIndex& index,
                                                const FjOptions& options) {
+  if (options.server) {
+    const PeriodicServer& sv = *options.server;
+    // The same precondition as server_interference: 0 < Q ≤ P (P − Q is the jitter, P divides).
+    if (sv.budget_ns <= 0 || sv.period_ns <= 0 || sv.budget_ns > sv.period_ns) {
+      throw std::invalid_argument("fj_analyse: the server needs 0 < Q <= P");
+    }
+  }
   task.finish.clear();
   std::map<int, CoreLoad> load;                    // per core, built on first use
   std::map<int, std::vector<Run>> runs;            // per core: the runs reaching this stage

@@ -51,6 +51,7 @@ struct FjOptions {
   // in a window Δ, which is ≥ I(Δ) = min(Δ, Q·⌈(Δ + P − Q)/P⌉) (Audsley et al., SEJ 8(5) 1993,
   // §3; Strosnider et al., IEEE ToC 44(1) 1995, §4). The min adds nothing here: where it is Δ,
   // w = demand + … + Δ has no fixed point w ≥ Δ with demand > 0 either. nullopt: not charged.
+  // fj_analyse throws std::invalid_argument unless 0 < Q ≤ P.
   std::optional<PeriodicServer> server;
 };
 

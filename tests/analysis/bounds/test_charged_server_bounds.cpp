@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "analysis/bounds/fbb_ffd.hpp"
@@ -71,6 +72,14 @@ TEST_CASE("fjrta + server: a server that takes the whole core admits nothing, no
   // A tiny server in a huge period: R = C + 2Q (one deferred budget plus the next).
   FjTask fine{max, max, 1, {FjStage{{{0, big}}}}, {}};
   CHECK(rtpar::analysis::fj_analyse(fine, {}, with_server(1, max)) == big + 2);
+  // An invalid server is refused, never divided by.
+  FjTask any = one_strand(1, 10, 1);
+  CHECK_THROWS_AS(rtpar::analysis::fj_analyse(any, {}, with_server(0, 10)), std::invalid_argument);
+  CHECK_THROWS_AS(rtpar::analysis::fj_analyse(any, {}, with_server(11, 10)), std::invalid_argument);
+  CHECK_THROWS_AS(
+      rtpar::analysis::fbb_place({FbbStrand{0, 0, 1, 0, 10, 10}}, 1, rtpar::FitKind::fbb_ffd,
+                                 rtpar::analysis::kPriorityLevels, PeriodicServer{0, 10}),
+      std::invalid_argument);
 }
 
 TEST_CASE("fjrta: the per-core index gives the list form's bounds (random placements)") {
