@@ -54,6 +54,25 @@ std::string core_priority_note(const TaskSet& set, int core, const std::vector<s
   return shared_priority_note(set, core, members, prio);
 }
 
+// size_with_server raises a federated heavy task's core count n to the least n' ≥ n (at most
+// `cores`) whose bound with the kernel's server, R = L + ⌈(C − L)/n'⌉ + n'·I(R)
+// (dag_response_with_server), is ≤ D, and takes that bound; sizing stays as it is when no n'
+// up to `cores` has one (interference_charge then gives the reason). More cores do not always
+// help: ⌈(C − L)/n'⌉ shrinks but n'·I(R) grows, hence the search from n upward.
+void size_with_server(const TaskSpec& task, const PeriodicServer& server, int cores,
+                      HeavySizing& sizing) {
+  if (!sizing.response_bound_ns || sizing.cores_needed < 1) return;
+  for (int n = sizing.cores_needed; n <= cores; ++n) {
+    const DagResponse r = dag_response_with_server(task.work.count(), task.span.count(), n,
+                                                   task.deadline.count(), server);
+    if (r.response_ns) {
+      sizing.cores_needed = n;
+      sizing.response_bound_ns = r.response_ns;
+      return;
+    }
+  }
+}
+
 // server_above is the kernel's server as interferers above every light task (server_rta_tasks:
 // (Q, P) and one Q with a period of the largest light deadline, so ⌈R/H⌉ = 1 for R ≤ D ≤ H),
 // or nothing when it is not charged.
@@ -117,6 +136,8 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     if (!heavy[i]) continue;
     sizing[i] = size_heavy(set.tasks[i]);
+    if (server && kind == PlannerKind::federated)
+      size_with_server(set.tasks[i], *server, total_cores, sizing[i]);
     if (sizing[i].infeasible) {
       infeasible.push_back(set.tasks[i].name);
     } else {

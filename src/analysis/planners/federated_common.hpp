@@ -36,7 +36,9 @@ using HeavySizer = std::function<HeavySizing(const TaskSpec&)>;
 // with reasons and notes. With `server` (the kernel's server, charged) the light tasks are placed
 // with it above them on every core (first_fit_light's `above`: server_rta_tasks with a horizon of
 // the largest light deadline), so first-fit moves on to the next core where it no longer fits;
-// heavy tasks are charged afterwards (interference_charge.hpp).
+// a federated heavy task gets the least n' ≥ n cores whose bound with the server,
+// L + ⌈(C − L)/n'⌉ + n'·I(R), is ≤ D (dag_response_with_server), and is charged again with them
+// afterwards (interference_charge.hpp; same bound).
 Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
                            const std::optional<PeriodicServer>& server = std::nullopt);
 

@@ -130,6 +130,38 @@ work = "4ms"
   }
 }
 
+TEST_CASE("interference: federated gives a heavy task more cores when the server needs them") {
+  // C = 3 + 18·3 = 57 ms, L = 6 ms, D = 20 ms: n = ⌈51/14⌉ = 4, R = 6 + 12.75 = 18.75 ms. With
+  // 0.2 ms every 1 s (I(R) = 0.4 ms): on 4 cores 18.75 + 4·0.4 = 20.35 > 20; on 5 cores
+  // 6 + 10.2 + 5·0.4 = 18.2 ms.
+  const rtpar::TaskSet set = rtpar::parse_taskset(R"(
+[system]
+cores = 8
+[[task]]
+name = "wide"
+period = "20ms"
+kernel = "segments"
+args.segments = [{ strands = 1, length = "3ms" }, { strands = 18, length = "3ms" }]
+)",
+                                                  "<wide>");
+  const rtpar::Plan plain = rtpar::plan_with(rtpar::PlannerKind::federated, set);
+  REQUIRE(plain.schedulable);
+  CHECK(plain.tasks[0].cores_needed == 4);
+  CHECK(*plain.tasks[0].response_bound_ns == 18'750'000);
+  const rtpar::Plan p =
+      rtpar::plan_with(rtpar::PlannerKind::federated, set, charged(200'000, 1'000'000'000));
+  REQUIRE(p.schedulable);
+  CHECK(p.tasks[0].cores_needed == 5);
+  CHECK(p.tasks[0].cores.size() == 5);
+  CHECK(*p.tasks[0].response_bound_ns == 18'200'000);
+  // A server no core count can absorb: refused with the server's reason.
+  const rtpar::Plan big =
+      rtpar::plan_with(rtpar::PlannerKind::federated, set, charged(2'000'000, 1'000'000'000));
+  CHECK_FALSE(big.schedulable);
+  REQUIRE(big.tasks[0].reason);
+  CHECK(big.tasks[0].reason->find("kernel's server") != std::string::npos);
+}
+
 TEST_CASE("interference: partitioned charges |K|·I(R)") {
   const rtpar::TaskSet set = rtpar::parse_taskset(R"(
 [system]
