@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "analysis/bounds/rta.hpp"
@@ -42,16 +43,23 @@ const FjGroup* group_on(const FjTask& u, std::size_t v, int core) {
 // strand's release (jitter J_v = B_{u,v−1}); ⌈(Δ+J_v)/T⌉·(c_v + c_{v+1}) never exceeds the
 // separate terms because J_{v+1} = B_{u,v} ≥ J_v. With options.server the core's server comes
 // first: Interferer{Q, P, P − Q} (fork_join_stage_rta.hpp, FjOptions::server).
+// `descending`: `others` is in non-increasing priority order, so the scan stops at the first task
+// below task.priority. Sources with the same period and jitter are merged into one (their terms
+// ⌈(Δ + J)/T⌉·c_1 + ⌈(Δ + J)/T⌉·c_2 = ⌈(Δ + J)/T⌉·(c_1 + c_2) exactly; not merged when the sum
+// would pass INT64_MAX): busy_window's steps then cost O(distinct (T, J)) — for light tasks the
+// number of distinct periods on the core — instead of O(tasks on the core), with the same sums.
 CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const FjTask*>& others,
-                        const FjOptions& options) {
+                        bool descending, const FjOptions& options) {
   const bool chains = options.chains;
   CoreLoad load;
+  load.hp.reserve(others.size() + 1);
   if (options.server) {
     // The kernel's server on this core (FjOptions::server): ⌈(Δ + P − Q)/P⌉·Q, above every task.
     const PeriodicServer& s = *options.server;
     load.hp.push_back(Interferer{s.budget_ns, s.period_ns, s.period_ns - s.budget_ns});
   }
   for (const FjTask* u : others) {
+    if (u->priority < task.priority && descending) break;
     if (u == &task || u->priority < task.priority) continue;
     for (std::size_t v = 0; v < u->stages.size(); ++v) {
       const FjGroup* g = group_on(*u, v, core);
@@ -69,6 +77,24 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
       load.hp.push_back(h);
     }
   }
+  std::sort(load.hp.begin(), load.hp.end(), [](const Interferer& a, const Interferer& b) {
+    return a.period != b.period ? a.period < b.period : a.jitter < b.jitter;
+  });
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < load.hp.size(); ++k) {
+    const Interferer& h = load.hp[k];
+    if (kept > 0) {
+      Interferer& last = load.hp[kept - 1];
+      if (last.period == h.period && last.jitter == h.jitter) {
+        if (const auto sum = checked_add(last.wcet, h.wcet)) {
+          last.wcet = *sum;
+          continue;
+        }
+      }
+    }
+    load.hp[kept++] = h;
+  }
+  load.hp.resize(kept);
   return load;
 }
 
@@ -134,13 +160,19 @@ void FjCoreIndex::add(const FjTask* task) {
   }
   std::sort(cores.begin(), cores.end());
   cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
-  for (const int core : cores) by_core_[core].push_back(task);
+  for (const int core : cores) {
+    std::vector<const FjTask*>& list = by_core_[core];
+    if (!list.empty() && list.back()->priority < task->priority) unsorted_.insert(core);
+    list.push_back(task);
+  }
 }
 
 const std::vector<const FjTask*>& FjCoreIndex::on(int core) const {
   const auto it = by_core_.find(core);
   return it == by_core_.end() ? none_ : it->second;
 }
+
+bool FjCoreIndex::descending(int core) const { return unsorted_.count(core) == 0; }
 
 std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
                                        const FjOptions& options) {
@@ -172,7 +204,9 @@ std::optional<std::int64_t> fj_analyse_indexed(FjTask& task, const FjCoreIndex& 
     for (const FjGroup& g : groups) {
       auto found = load.find(g.core);
       if (found == load.end()) {
-        found = load.emplace(g.core, interferers_on(g.core, task, index.on(g.core), options)).first;
+        found = load.emplace(g.core, interferers_on(g.core, task, index.on(g.core),
+                                                    index.descending(g.core), options))
+                    .first;
       }
       const std::vector<Interferer>& hp = found->second.hp;
       // Chains need every job that delays the run to preempt it. A job of equal priority does

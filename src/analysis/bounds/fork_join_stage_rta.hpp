@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "analysis/bounds/server_interference.hpp"
@@ -67,9 +68,13 @@ class FjCoreIndex {
   void add(const FjTask* task);
   // on is the tasks with a strand on `core` (empty if none).
   const std::vector<const FjTask*>& on(int core) const;
+  // descending says whether on(core) is in non-increasing priority order (the planner adds tasks
+  // from the highest priority down), so a scan for priorities ≥ P may stop at the first below P.
+  bool descending(int core) const;
 
  private:
   std::map<int, std::vector<const FjTask*>> by_core_;
+  std::set<int> unsorted_;  // cores whose list is not in non-increasing priority order
   std::vector<const FjTask*> none_;
 };
 
