@@ -1,15 +1,9 @@
 // interference_charge.cpp — see interference_charge.hpp.
 #include "analysis/planners/interference_charge.hpp"
 
-#include <algorithm>
-#include <climits>
-#include <map>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
-
-#include "analysis/bounds/rta.hpp"
 
 namespace rtpar::analysis {
 namespace {
