@@ -53,11 +53,6 @@ bool deque_push(TaskDeque& d, Task* t, bool& was_empty) noexcept {
   return true;
 }
 
-// deque_size is the owner's view of the number of queued tasks.
-std::int64_t deque_size(TaskDeque& d) noexcept {
-  // relaxed, both: an estimate for throttling only.
-  return d.bottom.load(std::memory_order_relaxed) - d.top.load(std::memory_order_relaxed);
-}
 
 // deque_pop takes the most recently pushed task (owner only), or nullptr.
 Task* deque_pop(TaskDeque& d) noexcept {
@@ -182,6 +177,21 @@ Task* pick(ThreadState& ts) noexcept {
   return t;
 }
 
+// push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
+// priority task). False when the deque is full.
+bool push_own(ThreadState& ts, Task* t) noexcept {
+  TeamState& team = *ts.team;
+  bool was_empty = true;
+  if (t->priority > 0) {
+    shared_push(team.tasks, t);
+  } else if (!deque_push(team.tasks.members[ts.tid].deque, t, was_empty)) {
+    return false;
+  }
+  // Wake barrier sleepers only when the deque was empty (see schedule).
+  if (was_empty) barrier_poke(team);
+  return true;
+}
+
 // set_event stores a detachable task's event handle where GCC expects it.
 void set_event(Task* t, void* detach, void* data) noexcept {
   t->detachable = true;
@@ -230,6 +240,7 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   if (t.refs.load(std::memory_order_acquire) != 1) {
     wait_until(ts, [&t] { return t.refs.load(std::memory_order_acquire) == 1; });
   }
+  if (t.dep_table != nullptr) deps_free_table(&t);
   ts.task = parent;
 }
 
@@ -346,11 +357,9 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
   const bool has_deps = (flags & kFlagDepend) != 0 && depend != nullptr;
   const bool detachable = (flags & kFlagDetach) != 0;
   bool undeferred = !if_clause || parent->final_task;
-  if (!undeferred && !has_deps && !detachable) {
-    // A team of one runs its tasks at once; a member with a full deque too (throttling).
-    undeferred = team->nthreads == 1 ||
-                 deque_size(team->tasks.members[ts.tid].deque) >= TaskDeque::kCapacity - 1;
-  }
+  // A team of one runs its tasks at once (those with dependences or a detach event go through
+  // the deferred path below, which runs them at once too when nothing holds them back).
+  if (!undeferred && !has_deps && !detachable) undeferred = team->nthreads == 1;
   if (!undeferred) {
     if (arg_align < 1) arg_align = 1;
     const std::size_t ndeps = has_deps ? deps_count(depend) : 0;
@@ -396,7 +405,9 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       if (t->tg_member != nullptr) t->tg_member->count.fetch_add(1, std::memory_order_relaxed);
       bump(team->tasks.members[ts.tid].created);
       if (ndeps != 0 && deps_register(parent, t, true) > 0) return;  // released by a predecessor
-      schedule(ts, t);
+      if (team->nthreads == 1 || !push_own(ts, t)) {
+        execute(ts, t);  // team of one, or a full deque (throttling): run it now
+      }
       return;
     }
   }
