@@ -32,6 +32,7 @@ using namespace task_detail;
 
 namespace {
 
+// kFlag* are GOMP_task's flag bits (gomp-constants.h); kMask indexes a deque's ring.
 constexpr unsigned kFlagFinal = 2;
 constexpr unsigned kFlagDepend = 8;
 constexpr unsigned kFlagPriority = 16;
@@ -112,6 +113,7 @@ void shared_push(TeamTasks& tt, Task* t) {
   tt.shared_count.fetch_add(1, std::memory_order_relaxed);
 }
 
+// shared_pop takes the first task of the team's shared list, or nullptr.
 Task* shared_pop(TeamTasks& tt) {
   std::lock_guard<std::mutex> lock(tt.shared_lock);
   Task* t = tt.shared;

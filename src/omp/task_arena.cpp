@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include "omp/runtime.hpp"
 
@@ -22,10 +23,12 @@ namespace rtpar::omp::task_detail {
 
 namespace {
 
+// kClasses, kMinBlock, kChunk: the size classes and a thread's carving chunk.
 constexpr int kClasses = 16;                 // 64 B << 0 .. 64 B << 15 (2 MiB)
 constexpr std::size_t kMinBlock = 64;
 constexpr std::size_t kChunk = 256 * 1024;   // a thread's carving chunk
 
+// FreeBlock is a free block's link in a free list.
 struct FreeBlock {
   FreeBlock* next;
 };
@@ -38,6 +41,8 @@ struct alignas(16) Header {
   std::uint32_t cls;
 };
 
+// ThreadCache is one thread's free lists (local: owner only; remote: other threads push) and
+// its carving chunk [cur, end).
 struct ThreadCache {
   FreeBlock* local[kClasses] = {};
   std::atomic<FreeBlock*> remote[kClasses] = {};
@@ -45,12 +50,14 @@ struct ThreadCache {
   char* end = nullptr;
 };
 
-// The arena: base, size and the carved offset.
+// arena_base, arena_size, arena_used, arena_once: the arena, its size, the carved offset, and
+// its one-time reservation.
 std::atomic<char*> arena_base{nullptr};
 std::size_t arena_size = 0;
 std::atomic<std::size_t> arena_used{0};
 std::once_flag arena_once;
 
+// arena_map reserves the arena (once per process).
 void arena_map() {
   const std::size_t bytes = globals().task_arena_bytes;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -73,11 +80,13 @@ char* carve(std::size_t bytes) {
   return base + off;
 }
 
+// cache returns the calling thread's cache, creating it on first use.
 ThreadCache& cache(ThreadState& ts) {
   if (ts.task_local == nullptr) ts.task_local = new ThreadCache;  // once per thread
   return *static_cast<ThreadCache*>(ts.task_local);
 }
 
+// class_of is the size class of a block of `total` bytes (-1: too large).
 int class_of(std::size_t total) {
   std::size_t b = kMinBlock;
   for (int c = 0; c < kClasses; ++c, b <<= 1) {

@@ -20,6 +20,7 @@
 
 namespace rtpar::omp {
 
+// DepEdge is one link of a successor list or of a reader list (pooled per team).
 struct DepEdge {
   Task* task;
   DepEdge* next;
@@ -27,6 +28,7 @@ struct DepEdge {
 
 namespace {
 
+// DepEntry is the dependence state of one address: last writer and the readers since.
 struct DepEntry {
   Task* writer = nullptr;
   DepEdge* readers = nullptr;
@@ -34,6 +36,7 @@ struct DepEntry {
 
 }  // namespace
 
+// DepTable maps a parent's children's dependence addresses to their state.
 struct DepTable {
   std::unordered_map<void*, DepEntry> map;
   Task* all = nullptr;  // the last omp_all_memory task
@@ -58,11 +61,13 @@ DepEdge* edge_alloc(TeamTasks& tt) {
   return e;
 }
 
+// edge_free returns an edge to the pool (under deps_lock).
 void edge_free(TeamTasks& tt, DepEdge* e) {
   e->next = tt.free_edges;
   tt.free_edges = e;
 }
 
+// free_list returns a whole list to the pool (under deps_lock).
 void free_list(TeamTasks& tt, DepEdge* e) {
   while (e != nullptr) {
     DepEdge* n = e->next;

@@ -18,6 +18,7 @@ extern "C" void GOMP_taskgroup_reduction_register(std::uintptr_t* data);
 
 namespace {
 
+// kFlag*: GOMP_taskloop's flag bits (gomp-constants.h).
 constexpr unsigned kFlagTaskMask = 1 | 2 | 4 | 16;  // UNTIED | FINAL | MERGEABLE | PRIORITY
 constexpr unsigned kFlagUp = 256;
 constexpr unsigned kFlagGrainsize = 512;
@@ -27,12 +28,14 @@ constexpr unsigned kFlagReduction = 4096;
 constexpr unsigned kFlagStrict = 16384;
 constexpr unsigned kFlagPriority = 16;
 
+// Bounds is one task's [first, last) handed to set_bounds.
 template <class T>
 struct Bounds {
   T first;
   T last;
 };
 
+// set_bounds stores a task's bounds in the first two words of its argument copy.
 template <class T>
 void set_bounds(void* arg, const void* b) {
   const auto* bounds = static_cast<const Bounds<T>*>(b);
@@ -48,6 +51,7 @@ struct DataHead {
   std::uintptr_t* reductions;
 };
 
+// taskloop is GOMP_taskloop for induction type T (long or unsigned long long).
 template <class T>
 void taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
               long arg_align, unsigned flags, unsigned long num_tasks, int priority, T start,
