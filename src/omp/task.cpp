@@ -147,8 +147,13 @@ bool team_idle(TeamTasks& tt) noexcept {
 // free_task releases a deferred task's descriptor (its refs reached 0).
 void free_task(ThreadState& ts, Task* t) noexcept {
   if (t->dep_table != nullptr) deps_free_table(t);
+  const bool heap = t->heap;
   t->~Task();
-  arena_free(ts, t);
+  if (heap) {
+    ::operator delete(t);
+  } else {
+    arena_free(ts, t);
+  }
 }
 
 // execute runs deferred task t on ts and completes it (unless its detach event is pending).
@@ -369,8 +374,16 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
                               static_cast<std::size_t>(arg_size) +
                               static_cast<std::size_t>(arg_align);
     void* mem = arena_alloc(ts, bytes);
+    bool heap = false;
+    if (mem == nullptr && (has_deps || detachable)) {
+      // Arena exhausted: running these at once could wait forever (on a predecessor or on an
+      // event the encountering task fulfils later), so they take heap memory instead.
+      mem = ::operator new(bytes, std::nothrow);
+      heap = mem != nullptr;
+    }
     if (mem != nullptr) {
       Task* t = new (mem) Task;
+      t->heap = heap;
       t->icv = parent->icv;
       t->team = team;
       t->parent = parent;

@@ -60,6 +60,7 @@ struct Task {
 
   bool detachable = false;    // has a detach event (completion needs omp_fulfill_event)
   bool deferred = false;      // queued (arena descriptor), not run in its creator's frame
+  bool heap = false;          // descriptor from the heap (arena exhausted; see task_spawn)
   int priority = 0;           // clamped priority clause
   void (*fn)(void*) = nullptr;  // the outlined body
   void* arg = nullptr;          // its argument copy
