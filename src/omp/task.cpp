@@ -54,7 +54,6 @@ bool deque_push(TaskDeque& d, Task* t, bool& was_empty) noexcept {
   return true;
 }
 
-
 // deque_pop takes the most recently pushed task (owner only), or nullptr.
 Task* deque_pop(TaskDeque& d) noexcept {
   // relaxed: only the owner writes bottom.
@@ -308,8 +307,7 @@ void schedule(ThreadState& ts, Task* t) noexcept {
   TeamState& team = *t->team;
   TeamTasks& tt = team.tasks;
   bool was_empty = true;
-  if (t->priority > 0 || ts.team != &team ||
-      !deque_push(tt.members[ts.tid].deque, t, was_empty)) {
+  if (t->priority > 0 || ts.team != &team || !deque_push(tt.members[ts.tid].deque, t, was_empty)) {
     shared_push(tt, t);
     was_empty = true;
   }

@@ -36,12 +36,12 @@ struct DepEdge;
 
 // Taskgroup is one `taskgroup` region (or the implicit one of a taskloop / task reduction).
 struct Taskgroup {
-  Taskgroup* prev = nullptr;               // the enclosing taskgroup of the same task
-  std::atomic<std::int64_t> count{0};      // incomplete tasks of the group (and descendants)
-  std::atomic<bool> cancelled{false};      // `cancel taskgroup` was activated
-  std::uintptr_t* reductions = nullptr;    // registered task reductions (task_reduction.cpp)
-  bool workshare = false;                  // implicit group of a work share with reductions
-  bool from_arena = true;                  // storage came from the task arena
+  Taskgroup* prev = nullptr;             // the enclosing taskgroup of the same task
+  std::atomic<std::int64_t> count{0};    // incomplete tasks of the group (and descendants)
+  std::atomic<bool> cancelled{false};    // `cancel taskgroup` was activated
+  std::uintptr_t* reductions = nullptr;  // registered task reductions (task_reduction.cpp)
+  bool workshare = false;                // implicit group of a work share with reductions
+  bool from_arena = true;                // storage came from the task arena
 };
 
 // DepRec is one dependence of a task: address and whether it writes (out/inout/mutexinoutset).
@@ -58,10 +58,10 @@ struct Task {
   bool final_task = false;    // CORE: omp_in_final()
   bool implicit = true;       // CORE: an implicit task
 
-  bool detachable = false;    // has a detach event (completion needs omp_fulfill_event)
-  bool deferred = false;      // queued (arena descriptor), not run in its creator's frame
-  bool heap = false;          // descriptor from the heap (arena exhausted; see task_spawn)
-  int priority = 0;           // clamped priority clause
+  bool detachable = false;      // has a detach event (completion needs omp_fulfill_event)
+  bool deferred = false;        // queued (arena descriptor), not run in its creator's frame
+  bool heap = false;            // descriptor from the heap (arena exhausted; see task_spawn)
+  int priority = 0;             // clamped priority clause
   void (*fn)(void*) = nullptr;  // the outlined body
   void* arg = nullptr;          // its argument copy
   // refs: 1 until the task completes, plus one per incomplete child (see file comment).
@@ -71,12 +71,12 @@ struct Task {
   Taskgroup* tg_member = nullptr;   // taskgroup the task belongs to (counted there)
   Taskgroup* tg_current = nullptr;  // innermost taskgroup inside the task region
   // Dependences (task_deps.cpp), all guarded by the team's deps_lock.
-  DepRec* deps = nullptr;           // this task's dependences (in its arena block)
+  DepRec* deps = nullptr;  // this task's dependences (in its arena block)
   int ndeps = 0;
-  std::atomic<int> npred{0};        // incomplete predecessors
-  DepEdge* succ = nullptr;          // tasks waiting for this one
-  DepTable* dep_table = nullptr;    // as a parent: its children's dependences by address
-  Task* next = nullptr;             // link in TeamTasks::shared
+  std::atomic<int> npred{0};      // incomplete predecessors
+  DepEdge* succ = nullptr;        // tasks waiting for this one
+  DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
+  Task* next = nullptr;           // link in TeamTasks::shared
 };
 
 // TaskDeque is a Chase-Lev work-stealing deque of fixed capacity (task.cpp states the orderings).
@@ -98,7 +98,7 @@ struct alignas(64) MemberTasks {
 struct TeamTasks {
   std::atomic<std::int64_t> outstanding{0};  // unused (kept for the core contract's layout)
   int nthreads = 0;
-  std::unique_ptr<MemberTasks[]> members;    // [nthreads]
+  std::unique_ptr<MemberTasks[]> members;  // [nthreads]
   // completions by threads that are not members of the team (omp_fulfill_event): relaxed
   // counter read with the others; fetch_add release.
   alignas(64) std::atomic<std::uint64_t> ext_completed{0};
@@ -145,8 +145,7 @@ void workshare_taskgroup_start(ThreadState& ts);
 
 // workshare_task_reduction_register registers `data` in that taskgroup: the first thread of the
 // work share passes orig = nullptr (allocates), the others pass the first thread's array.
-void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* data,
-                                       std::uintptr_t* orig);
+void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* data, std::uintptr_t* orig);
 
 // ---- internal (task*.cpp) ----
 namespace task_detail {
@@ -158,8 +157,9 @@ void wait_until_fn(ThreadState& ts, bool (*done)(void*), void* ctx);
 template <class F>
 inline void wait_until(ThreadState& ts, F&& done) {
   using Fn = std::remove_reference_t<F>;
-  wait_until_fn(ts, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
-                const_cast<void*>(static_cast<const void*>(&done)));
+  wait_until_fn(
+      ts, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
+      const_cast<void*>(static_cast<const void*>(&done)));
 }
 
 // arena_alloc returns `bytes` of task memory (16-aligned), or nullptr when the arena is full.

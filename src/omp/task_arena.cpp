@@ -24,9 +24,9 @@ namespace rtpar::omp::task_detail {
 namespace {
 
 // kClasses, kMinBlock, kChunk: the size classes and a thread's carving chunk.
-constexpr int kClasses = 16;                 // 64 B << 0 .. 64 B << 15 (2 MiB)
+constexpr int kClasses = 16;  // 64 B << 0 .. 64 B << 15 (2 MiB)
 constexpr std::size_t kMinBlock = 64;
-constexpr std::size_t kChunk = 256 * 1024;   // a thread's carving chunk
+constexpr std::size_t kChunk = 256 * 1024;  // a thread's carving chunk
 
 // FreeBlock is a free block's link in a free list.
 struct FreeBlock {

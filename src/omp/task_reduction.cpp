@@ -78,8 +78,7 @@ RTPAR_OMP_EXPORT void GOMP_taskgroup_reduction_unregister(std::uintptr_t* data) 
   } while (d != nullptr && d[5] == 0);
 }
 
-RTPAR_OMP_EXPORT void GOMP_task_reduction_remap(std::size_t cnt, std::size_t cntorig,
-                                                void** ptrs) {
+RTPAR_OMP_EXPORT void GOMP_task_reduction_remap(std::size_t cnt, std::size_t cntorig, void** ptrs) {
   ThreadState& ts = self();
   Taskgroup* g = ts.task->tg_current;
   std::uintptr_t* data = g != nullptr ? g->reductions : nullptr;
@@ -133,8 +132,7 @@ RTPAR_OMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data
 
 RTPAR_OMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled) {
   ThreadState& ts = self();
-  std::uintptr_t* data = ts.task->tg_current != nullptr ? ts.task->tg_current->reductions
-                                                        : nullptr;
+  std::uintptr_t* data = ts.task->tg_current != nullptr ? ts.task->tg_current->reductions : nullptr;
   task_detail::taskgroup_finish(ts);
   if (ts.tid == 0 && data != nullptr) GOMP_taskgroup_reduction_unregister(data);
   if (!cancelled) team_barrier(ts);

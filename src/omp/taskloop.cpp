@@ -54,8 +54,8 @@ struct DataHead {
 // taskloop is GOMP_taskloop for induction type T (long or unsigned long long).
 template <class T>
 void taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
-              long arg_align, unsigned flags, unsigned long num_tasks, int priority, T start,
-              T end, T step) {
+              long arg_align, unsigned flags, unsigned long num_tasks, int priority, T start, T end,
+              T step) {
   using U = unsigned long long;
   ThreadState& ts = self();
   const bool grouped = (flags & kFlagNogroup) == 0;
@@ -109,8 +109,7 @@ void taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long a
     if (reduction) {
       GOMP_taskgroup_reduction_register(static_cast<DataHead<T>*>(data)->reductions);
     }
-  } else if (task_detail::cancellation_on() &&
-             task_detail::group_cancelled(ts.task->tg_current)) {
+  } else if (task_detail::cancellation_on() && task_detail::group_cancelled(ts.task->tg_current)) {
     return;
   }
   const bool if_clause = (flags & kFlagIf) != 0;
@@ -138,11 +137,11 @@ RTPAR_OMP_EXPORT void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)
                  step);
 }
 
-RTPAR_OMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void*), void* data,
-                                        void (*cpyfn)(void*, void*), long arg_size,
-                                        long arg_align, unsigned flags, unsigned long num_tasks,
-                                        int priority, unsigned long long start,
-                                        unsigned long long end, unsigned long long step) {
+RTPAR_OMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                                        long arg_size, long arg_align, unsigned flags,
+                                        unsigned long num_tasks, int priority,
+                                        unsigned long long start, unsigned long long end,
+                                        unsigned long long step) {
   taskloop<unsigned long long>(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
                                start, end, step);
 }
