@@ -143,9 +143,11 @@ bool taskgroup_cancelled(ThreadState& ts) noexcept;
 // workshare_taskgroup_start opens the implicit taskgroup of a work share with task reductions.
 void workshare_taskgroup_start(ThreadState& ts);
 
-// workshare_task_reduction_register registers `data` in that taskgroup: the first thread of the
-// work share passes orig = nullptr (allocates), the others pass the first thread's array.
-void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* data, std::uintptr_t* orig);
+// workshare_reduction_attach registers `data` in that taskgroup: the first thread of the work
+// share passes orig = nullptr (allocates), the others pass the first thread's array.
+// (loop_start.cpp's weak hook workshare_task_reduction_register(ts, data), defined in
+// task_reduction.cpp, does both steps.)
+void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uintptr_t* orig);
 
 // ---- internal (task*.cpp) ----
 namespace task_detail {

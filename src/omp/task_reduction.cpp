@@ -55,11 +55,21 @@ void reduction_register(std::uintptr_t* data, std::uintptr_t* old, std::uintptr_
 
 }  // namespace task_detail
 
-void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* data,
-                                       std::uintptr_t* orig) {
+void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uintptr_t* orig) {
   Taskgroup* g = ts.task->tg_current;
   reduction_register(data, g->reductions, orig, static_cast<unsigned>(ts.team->nthreads));
   g->reductions = data;
+}
+
+// workshare_task_reduction_register is the hook loop_start.cpp calls for every member entering a
+// work share with task reductions: it opens the work share's implicit taskgroup and registers
+// the member's descriptor; the first member (its array is ts.ws->loop.task_reductions, called
+// before the work share is published) allocates the copies, the others share them.
+void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* reductions);
+void workshare_task_reduction_register(ThreadState& ts, std::uintptr_t* reductions) {
+  workshare_taskgroup_start(ts);
+  std::uintptr_t* first = ts.ws->loop.task_reductions;
+  workshare_reduction_attach(ts, reductions, first == reductions ? nullptr : first);
 }
 
 RTPAR_OMP_EXPORT void GOMP_taskgroup_reduction_register(std::uintptr_t* data) {
