@@ -62,6 +62,9 @@ void enter_member(ThreadState& ts, TeamState* t, int rank) noexcept {
   c.single_count = 0;
   load_context(ts, c);
   t->members[rank] = &ts;
+  // A thread's task cache is made on its first region, not on its first task spawn, so that
+  // spawning never allocates after the warm-up (tests/omp_runtime/alloc_count.c).
+  if (__builtin_expect(ts.task_local == nullptr, 0)) task_thread_init(ts);
 }
 
 // WorkerBody is what every worker of a team runs for a region: join the team, run the outlined

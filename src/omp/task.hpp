@@ -122,6 +122,10 @@ void team_tasks_init(TeamTasks& tasks, int nthreads);
 // team_tasks_begin_region resets per-region state; called by the master before the fork (CORE).
 void team_tasks_begin_region(TeamTasks& tasks) noexcept;
 
+// task_thread_init creates the calling thread's task-scheduler data (ThreadState::task_local)
+// (CORE: a thread entering its first region, so that no task spawn allocates later).
+void task_thread_init(ThreadState& ts);
+
 // task_run_one runs one queued task of the caller's team, if any, and says whether it ran one
 // (CORE: barrier waiters call it).
 bool task_run_one(ThreadState& ts);

@@ -97,6 +97,14 @@ int class_of(std::size_t total) {
 
 }  // namespace
 
+}  // namespace rtpar::omp::task_detail
+
+namespace rtpar::omp {
+void task_thread_init(ThreadState& ts) { (void)task_detail::cache(ts); }
+}  // namespace rtpar::omp
+
+namespace rtpar::omp::task_detail {
+
 void* arena_alloc(ThreadState& ts, std::size_t bytes) noexcept {
   const int cls = class_of(bytes + sizeof(Header));
   if (cls < 0) return nullptr;

@@ -17,21 +17,28 @@ extern void* __libc_realloc(void*, size_t);
 extern void* __libc_memalign(size_t, size_t);
 
 static atomic_long allocations;
+/* trap: set after warm-up when ALLOC_COUNT_TRAP is set, so that a debugger stops at the culprit. */
+static atomic_int trap;
+
+static void count(void) {
+  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  if (atomic_load_explicit(&trap, memory_order_relaxed)) __builtin_trap();
+}
 
 void* malloc(size_t n) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  count();
   return __libc_malloc(n);
 }
 void* calloc(size_t n, size_t m) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  count();
   return __libc_calloc(n, m);
 }
 void* realloc(void* p, size_t n) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  count();
   return __libc_realloc(p, n);
 }
 void* memalign(size_t a, size_t n) {
-  atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+  count();
   return __libc_memalign(a, n);
 }
 void* aligned_alloc(size_t a, size_t n) { return memalign(a, n); }
@@ -52,7 +59,7 @@ static long fib(int n) {
 
 /* round runs every construct once; returns a checksum the caller verifies. */
 static long round_once(omp_lock_t* lock) {
-  long sum = 0, crit = 0, tasks = 0;
+  long sum = 0, crit = 0, locked = 0, tasks = 0;
 #pragma omp parallel reduction(+ : sum)
   {
 #pragma omp for schedule(dynamic, 3)
@@ -66,13 +73,13 @@ static long round_once(omp_lock_t* lock) {
 #pragma omp critical
     crit += 1;
     omp_set_lock(lock);
-    crit += 1;
+    locked += 1;
     omp_unset_lock(lock);
 #pragma omp barrier
 #pragma omp single
     tasks = fib(10);
   }
-  return sum + crit * 1000 + tasks * 1000000;
+  return sum + (crit + locked) * 1000 + tasks * 1000000;
 }
 
 int main(void) {
@@ -82,6 +89,7 @@ int main(void) {
   const long expect = 3 * 4950 + 1 + 2L * nthreads * 1000 + 55L * 1000000;
   for (int i = 0; i < 3; ++i) round_once(&lock); /* warm-up: teams, arenas, ring buffers */
   const long before = atomic_load(&allocations);
+  if (getenv("ALLOC_COUNT_TRAP")) atomic_store(&trap, 1);
   for (int i = 0; i < 2000; ++i) {
     const long got = round_once(&lock);
     if (got != expect) {
