@@ -47,4 +47,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-exec timeout -k 5 "${RTPAR_OMP_TEST_TIMEOUT:-20}" "$program" "$@"
+# Not exec: a program killed by a signal then ends this script with status 128+signal, which
+# ctest reports as a plain failure (and WILL_FAIL can expect).
+timeout -k 5 "${RTPAR_OMP_TEST_TIMEOUT:-20}" "$program" "$@"
+status=$?
+if [ $status -eq 124 ]; then
+  echo "run_omp_test.sh: $program timed out after ${RTPAR_OMP_TEST_TIMEOUT:-20} s" >&2
+elif [ $status -gt 128 ]; then
+  echo "run_omp_test.sh: $program killed by signal $((status - 128))" >&2
+fi
+exit $status
