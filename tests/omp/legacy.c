@@ -227,6 +227,58 @@ static void body_sections_next(void *p) {
 
 static shared_t S;
 
+/* chunk_t: one chunk handed out by GOMP_loop_{dynamic,guided}_next, for the shape checks. */
+typedef struct {
+  long start, size;
+} chunk_t;
+static chunk_t chunks[4096];
+static int nchunks;
+
+static void body_record_chunks(void *p) {
+  int guided = *(int *)p;
+  long a, b;
+  while (guided ? GOMP_loop_guided_next(&a, &b) : GOMP_loop_dynamic_next(&a, &b)) {
+    int k = __atomic_fetch_add(&nchunks, 1, __ATOMIC_RELAXED);
+    if (k < 4096) chunks[k] = (chunk_t){a, b - a};
+  }
+  GOMP_loop_end_nowait();
+}
+
+static int by_start(const void *x, const void *y) {
+  const chunk_t *a = x, *b = y;
+  return (a->start > b->start) - (a->start < b->start);
+}
+
+/* check_chunk_shape: chunks tile [0, n); dynamic chunks are all `chunk` long but the last;
+ * guided chunks are at least `chunk` long (but the last) and never grow along the loop. */
+static void check_chunk_shape(int guided, long n, long chunk) {
+  qsort(chunks, nchunks, sizeof chunks[0], by_start);
+  long next = 0;
+  for (int k = 0; k < nchunks; k++) {
+    int last = k == nchunks - 1;
+    if (chunks[k].start != next) {
+      CHECK(0, "%s,%ld: chunk %d starts at %ld, expected %ld", guided ? "guided" : "dynamic",
+            chunk, k, chunks[k].start, next);
+      return;
+    }
+    next += chunks[k].size;
+    if (!guided && !last && chunks[k].size != chunk) {
+      CHECK(0, "dynamic,%ld: chunk %d has %ld iterations", chunk, k, chunks[k].size);
+      return;
+    }
+    if (guided && !last && chunks[k].size < chunk) {
+      CHECK(0, "guided,%ld: chunk %d has only %ld iterations", chunk, k, chunks[k].size);
+      return;
+    }
+    if (guided && k > 0 && chunks[k].size > chunks[k - 1].size) {
+      CHECK(0, "guided,%ld: chunk %d (%ld) larger than chunk %d (%ld)", chunk, k, chunks[k].size,
+            k - 1, chunks[k - 1].size);
+      return;
+    }
+  }
+  CHECK(next == n, "%s,%ld: chunks cover %ld of %ld", guided ? "guided" : "dynamic", chunk, next, n);
+}
+
 static void reset(void) { memset(&S, 0, sizeof S); }
 static void check_hits(const char *what, int expect, int step) {
   for (int i = 0; i < N; i++) {
@@ -307,6 +359,20 @@ int main(void) {
         100L * n);
   CHECK(S.crit_atomic == 100L * n, "atomic_start count %ld, expected %ld", S.crit_atomic,
         100L * n);
+
+  PHASE("dynamic and guided chunk shapes");
+  for (int guided = 0; guided < 2; guided++) {
+    for (long chunk = 1; chunk <= 7; chunk += 3) {
+      nchunks = 0;
+      if (guided)
+        GOMP_parallel_loop_guided_start(body_record_chunks, &guided, 0, 0, 1000, 1, chunk);
+      else
+        GOMP_parallel_loop_dynamic_start(body_record_chunks, &guided, 0, 0, 1000, 1, chunk);
+      body_record_chunks(&guided);
+      GOMP_parallel_end();
+      check_chunk_shape(guided, 1000, chunk);
+    }
+  }
 
   PHASE("legacy loops outside parallel");
   reset();

@@ -49,6 +49,11 @@ int main(void) {
   PHASE("num_threads");
   for (int t = 1; t <= 6; t++) region_size(t, t);
 
+  PHASE("more threads than CPUs");
+  region_size(16, 16);
+  region_size(33, 33);
+  region_size(2, 2);
+
   PHASE("if");
   {
     int size = -1, inpar = -1;

@@ -70,5 +70,35 @@ int main(void) {
     for (int i = 0; i < 1000; i++) s += i;
     CHECK(s == 499500, "teams distribute parallel for %ld", s);
   }
+  PHASE("target nowait / depend");
+  {
+    int x = 0, y = 0;
+#pragma omp parallel
+#pragma omp single
+    {
+#pragma omp target map(tofrom : x) nowait depend(out : x)
+      x = 5;
+#pragma omp target map(tofrom : x, y) nowait depend(in : x)
+      y = x + 1;
+#pragma omp taskwait
+    }
+    CHECK(x == 5 && y == 6, "target nowait depend: %d %d", x, y);
+  }
+
+  PHASE("device memory routines on the host");
+  {
+    int host = omp_get_initial_device();
+    int *p = omp_target_alloc(100 * sizeof(int), host);
+    CHECK(p != NULL, "omp_target_alloc on the initial device");
+    int src[100], dst[100];
+    for (int i = 0; i < 100; i++) src[i] = i * i, dst[i] = 0;
+    if (p) {
+      CHECK(omp_target_memcpy(p, src, sizeof src, 0, 0, host, host) == 0, "target_memcpy to");
+      CHECK(omp_target_memcpy(dst, p, sizeof dst, 0, 0, host, host) == 0, "target_memcpy from");
+      CHECK(dst[99] == 99 * 99, "target memcpy round trip %d", dst[99]);
+      omp_target_free(p, host);
+    }
+    CHECK(omp_target_is_present(src, host) != 0, "host memory is present on the host");
+  }
   return omp_check_result();
 }

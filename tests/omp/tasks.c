@@ -104,6 +104,70 @@ int main(void) {
     CHECK(bad == 0, "taskwait returned before its children %d times", bad);
   }
 
+  PHASE("taskgroup waits for descendants");
+  {
+    int bad = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int r = 0; r < 20; r++) {
+      int grand = 0;
+#pragma omp taskgroup
+      {
+#pragma omp task shared(grand)
+        {
+#pragma omp task shared(grand)
+          {
+            double end = omp_get_wtime() + 0.0002;
+            while (omp_get_wtime() < end) {
+            }
+            __atomic_store_n(&grand, 1, __ATOMIC_RELEASE);
+          }
+        }
+      }
+      if (!__atomic_load_n(&grand, __ATOMIC_ACQUIRE)) bad++;
+    }
+    CHECK(bad == 0, "taskgroup ended before a grandchild task %d times", bad);
+  }
+
+  PHASE("team queries inside tasks");
+  {
+    int bad = 0;
+#pragma omp parallel
+    {
+      int nt = omp_get_num_threads();
+#pragma omp single
+      for (int i = 0; i < 50; i++) {
+#pragma omp task shared(bad) firstprivate(nt)
+        {
+          int t = omp_get_thread_num();
+          if (t < 0 || t >= nt || omp_get_num_threads() != nt || omp_get_level() != 1 ||
+              !omp_in_parallel() != (nt == 1))
+            __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+        }
+      }
+    }
+    CHECK(bad == 0, "%d tasks saw wrong team queries", bad);
+  }
+
+  PHASE("tasks in nested teams");
+  {
+    long sum = 0;
+    omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp parallel num_threads(2)
+      {
+#pragma omp single
+        for (int i = 0; i < 50; i++) {
+#pragma omp task shared(sum)
+          __atomic_add_fetch(&sum, 1, __ATOMIC_RELAXED);
+        }
+      }
+    }
+    omp_set_max_active_levels(1);
+    CHECK(sum == 100, "tasks of nested teams: %ld", sum);
+  }
+
   PHASE("if(0) is undeferred");
   {
     int bad = 0;
