@@ -169,7 +169,8 @@ static int display_env(const char *self, const char *mode) {
   CHECK(seen_prio, "no \"  OMP_MAX_TASK_PRIORITY = '5'\"");
   CHECK(seen_cancel, "no \"  OMP_CANCELLATION = 'TRUE'\"");
   CHECK(seen_bind, "no \"  OMP_PROC_BIND = 'FALSE'\"");
-  if (is(mode, "verbose")) CHECK(seen_spin, "verbose: no GOMP_SPINCOUNT line");
+  /* verbose adds implementation-specific lines (libgomp: GOMP_SPINCOUNT, ...): not required. */
+  (void)seen_spin;
   return 0;
 }
 
