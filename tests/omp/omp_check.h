@@ -66,10 +66,32 @@ static void omp_check_alarm(int sig) {
   _exit(3);
 }
 
+/* omp_check_crash: on SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT, print the phase, then die of the
+ * same signal (default action restored), so the report says where the crash happened. */
+static void omp_check_crash(int sig) {
+  const char *p = omp_check_phase;
+  static const char head[] = "FAIL crashed (signal ";
+  char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
+  static const char mid[] = "in phase ";
+  if (write(2, head, sizeof head - 1) < 0 || write(2, num, 4) < 0 ||
+      write(2, mid, sizeof mid - 1) < 0 || write(2, p, strlen(p)) < 0 || write(2, "\n", 1) < 0) {
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 /* omp_check_arm_watchdog: runs before main (and so before any OpenMP call of the program). */
 __attribute__((constructor)) static void omp_check_arm_watchdog(void) {
   signal(SIGALRM, omp_check_alarm);
   alarm(OMP_CHECK_WATCHDOG_S);
+  /* Not under the sanitizers, which report crashes better themselves. */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  signal(SIGSEGV, omp_check_crash);
+  signal(SIGBUS, omp_check_crash);
+  signal(SIGFPE, omp_check_crash);
+  signal(SIGILL, omp_check_crash);
+  signal(SIGABRT, omp_check_crash);
+#endif
 }
 
 /* omp_check_result: exit status of the program: 0 when every check passed. */
