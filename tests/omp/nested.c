@@ -136,6 +136,27 @@ int main(void) {
     CHECK(total == 120, "repeated nested total %d", total);
   }
 
+  PHASE("parallel inside single and critical");
+  omp_set_max_active_levels(2);
+  {
+    int a = 0, b = 0;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      {
+#pragma omp parallel num_threads(3)
+        __atomic_add_fetch(&a, 1, __ATOMIC_RELAXED);
+      }
+#pragma omp critical
+      {
+#pragma omp parallel num_threads(2)
+        __atomic_add_fetch(&b, 1, __ATOMIC_RELAXED);
+      }
+    }
+    CHECK(a == 3, "parallel in single: %d", a);
+    CHECK(b == 4, "parallel in critical: %d", b);
+  }
+
   PHASE("omp_set_nested");
   omp_set_max_active_levels(1);
   omp_set_nested(1);

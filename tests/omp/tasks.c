@@ -300,6 +300,65 @@ int main(void) {
     }
   }
 
+  PHASE("tasks from a worksharing loop");
+  {
+    long sum = 0;
+#pragma omp parallel
+    {
+#pragma omp for schedule(dynamic) nowait
+      for (int i = 0; i < 300; i++) {
+#pragma omp task firstprivate(i) shared(sum)
+        __atomic_add_fetch(&sum, i, __ATOMIC_RELAXED);
+      }
+#pragma omp barrier
+      if (__atomic_load_n(&sum, __ATOMIC_RELAXED) != 299L * 300 / 2)
+        CHECK(0, "after the barrier: %ld", sum);
+    }
+  }
+
+  PHASE("parallel regions inside tasks");
+  {
+    int inner[2] = {0, 0};
+    for (int lvl = 1; lvl <= 2; lvl++) {
+      omp_set_max_active_levels(lvl);
+      int count = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+      for (int i = 0; i < 8; i++) {
+#pragma omp task shared(count)
+        {
+#pragma omp parallel num_threads(2)
+          __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+        }
+      }
+      inner[lvl - 1] = count;
+    }
+    omp_set_max_active_levels(1);
+    CHECK(inner[0] == 8, "serialized regions in tasks: %d", inner[0]);
+    CHECK(inner[1] >= 8 && inner[1] <= 16, "active regions in tasks: %d", inner[1]);
+  }
+
+  PHASE("large argument blocks");
+  {
+    typedef struct {
+      char payload[32768];
+    } blob_t;
+    static blob_t b;
+    long sum = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int i = 0; i < 1500; i++) {
+      b.payload[0] = (char)i;
+      b.payload[32767] = (char)(i * 3);
+#pragma omp task firstprivate(b, i) shared(sum)
+      {
+        if (b.payload[0] == (char)i && b.payload[32767] == (char)(i * 3))
+          __atomic_add_fetch(&sum, 1, __ATOMIC_RELAXED);
+      }
+    }
+    CHECK(sum == 1500, "large firstprivate blocks: %ld of 1500 intact", sum);
+  }
+
   PHASE("many pending tasks");
   {
     long sum = 0;
