@@ -3,8 +3,8 @@
  * dynamic and guided schedules. */
 #include "omp_check.h"
 
-#define N 64
-#define M 8
+#define N 32
+#define M 6
 static long a[N];
 static long g[M][M];
 

@@ -7,7 +7,7 @@
 int main(void) {
   PHASE("mixed rounds");
   int bad = 0;
-  for (int r = 0; r < 150; r++) {
+  for (int r = 0; r < 100; r++) {
     int nt = 1 + (r * 7) % 5; /* 1..5 threads */
     int hits[4][NI];
     memset(hits, 0, sizeof hits);
