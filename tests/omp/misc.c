@@ -1,6 +1,7 @@
 /* misc: newer constructs GCC 12 lowers onto the same entry points: the `loop` construct,
  * `scope`, `parallel masked`, `for simd` and `parallel for simd`, `error at(execution)
- * severity(warning)` (GOMP_warning) and the `allocate` clause (GOMP_alloc/GOMP_free). */
+ * severity(warning)` (GOMP_warning) and the `allocate` clause (GOMP_alloc/GOMP_free for a
+ * non-default allocator). */
 #include "omp_check.h"
 
 int main(void) {
@@ -83,6 +84,15 @@ int main(void) {
     }
     int n = omp_get_max_threads();
     CHECK(s == (long)n * (n + 1) / 2, "allocate private %ld", s);
+    /* A non-default allocator on an array makes GCC call GOMP_alloc / GOMP_free. */
+    long s2 = 0;
+    int arr[100];
+#pragma omp parallel private(arr) allocate(omp_large_cap_mem_alloc : arr) reduction(+ : s2)
+    {
+      for (int i = 0; i < 100; i++) arr[i] = i + omp_get_thread_num();
+      s2 += arr[99] - omp_get_thread_num();
+    }
+    CHECK(s2 == 99L * n, "allocate(omp_large_cap_mem_alloc) private array %ld", s2);
   }
   return omp_check_result();
 }
