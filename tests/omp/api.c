@@ -160,8 +160,8 @@ int main(void) {
     CHECK(omp_get_max_task_priority() == 0, "default max task priority %d",
           omp_get_max_task_priority());
     CHECK(!omp_in_final(), "in_final outside tasks");
-    CHECK(omp_get_team_num() == 0 && omp_get_num_teams() == 1, "teams %d/%d",
-          omp_get_team_num(), omp_get_num_teams());
+    CHECK(omp_get_team_num() == 0 && omp_get_num_teams() == 1, "teams %d/%d", omp_get_team_num(),
+          omp_get_num_teams());
     CHECK(omp_is_initial_device() == 1, "is_initial_device %d", omp_is_initial_device());
     CHECK(omp_get_num_devices() >= 0, "num devices %d", omp_get_num_devices());
     CHECK(omp_get_default_device() >= 0, "default device %d", omp_get_default_device());

@@ -32,7 +32,7 @@ int main(void) {
 
   PHASE("omp_alloc");
   {
-    double *p = omp_alloc(1000 * sizeof(double), omp_default_mem_alloc);
+    double* p = omp_alloc(1000 * sizeof(double), omp_default_mem_alloc);
     CHECK(p != NULL, "omp_alloc returned NULL");
     if (p) {
       for (int i = 0; i < 1000; i++) p[i] = i;
@@ -41,7 +41,7 @@ int main(void) {
     omp_alloctrait_t tr[1] = {{omp_atk_alignment, 256}};
     omp_allocator_handle_t al = omp_init_allocator(omp_default_mem_space, 1, tr);
     CHECK(al != omp_null_allocator, "omp_init_allocator failed");
-    void *q = omp_alloc(100, al);
+    void* q = omp_alloc(100, al);
     CHECK(q && ((size_t)q % 256) == 0, "aligned omp_alloc %p", q);
     omp_free(q, al);
     omp_destroy_allocator(al);

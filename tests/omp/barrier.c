@@ -3,12 +3,13 @@
  * producer/consumer flag, and barriers in many consecutive regions. */
 #include "omp_check.h"
 
-static void orphan_barrier(int *arr, int phase) {
+static void orphan_barrier(int* arr, int phase) {
   int me = omp_get_thread_num(), nt = omp_get_num_threads();
   arr[me] = phase;
 #pragma omp barrier
   for (int t = 0; t < nt; t++)
-    if (arr[t] < phase) CHECK(arr[t] >= phase, "orphaned barrier: thread %d saw %d at %d", me, arr[t], phase);
+    if (arr[t] < phase)
+      CHECK(arr[t] >= phase, "orphaned barrier: thread %d saw %d at %d", me, arr[t], phase);
 #pragma omp barrier
 }
 

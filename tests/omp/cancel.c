@@ -6,7 +6,7 @@
 
 int main(void) {
   int on = omp_get_cancellation();
-  const char *env = getenv("OMP_CANCELLATION");
+  const char* env = getenv("OMP_CANCELLATION");
   int want = env && (!strcmp(env, "true") || !strcmp(env, "TRUE"));
   CHECK(on == want, "omp_get_cancellation %d with OMP_CANCELLATION=%s", on, env ? env : "(unset)");
 
@@ -86,8 +86,10 @@ int main(void) {
         __atomic_add_fetch(&ran, 1, __ATOMIC_RELAXED);
       }
     }
-    if (on) CHECK(ran < N, "dynamic loop ran all %d iterations after cancel", ran);
-    else CHECK(ran == N, "disabled: %d iterations", ran);
+    if (on)
+      CHECK(ran < N, "dynamic loop ran all %d iterations after cancel", ran);
+    else
+      CHECK(ran == N, "disabled: %d iterations", ran);
   }
 
   PHASE("cancel sections");
@@ -104,13 +106,13 @@ int main(void) {
           __atomic_add_fetch(&after, 1, __ATOMIC_RELAXED);
         }
 #pragma omp section
-        {
-          __atomic_add_fetch(&sec, 1, __ATOMIC_RELAXED);
-        }
+        { __atomic_add_fetch(&sec, 1, __ATOMIC_RELAXED); }
       }
     }
-    if (on) CHECK(after == 0, "code after cancel sections ran");
-    else CHECK(after == 1 && sec == 2, "disabled: after %d sections %d", after, sec);
+    if (on)
+      CHECK(after == 0, "code after cancel sections ran");
+    else
+      CHECK(after == 1 && sec == 2, "disabled: after %d sections %d", after, sec);
   }
 
   PHASE("cancel taskgroup");
@@ -135,8 +137,10 @@ int main(void) {
         }
       }
     }
-    if (on) CHECK(late == 0, "%d tasks ran past a cancellation point of a cancelled taskgroup", late);
-    else CHECK(late == 100, "disabled: %d of 100 tasks", late);
+    if (on)
+      CHECK(late == 0, "%d tasks ran past a cancellation point of a cancelled taskgroup", late);
+    else
+      CHECK(late == 100, "disabled: %d of 100 tasks", late);
   }
 
   PHASE("cancel parallel releases a barrier");
@@ -153,8 +157,10 @@ int main(void) {
 #pragma omp barrier
       __atomic_add_fetch(&after, 1, __ATOMIC_RELAXED);
     }
-    if (on) CHECK(after == 0, "round %d: %d threads passed the barrier of a cancelled region", r, after);
-    else CHECK(after == omp_get_max_threads(), "disabled: %d threads after the barrier", after);
+    if (on)
+      CHECK(after == 0, "round %d: %d threads passed the barrier of a cancelled region", r, after);
+    else
+      CHECK(after == omp_get_max_threads(), "disabled: %d threads after the barrier", after);
     if (omp_check_failures) break;
   }
 

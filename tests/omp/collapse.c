@@ -4,7 +4,7 @@
 
 static int grid[40][30][5];
 
-static void check_grid(const char *what, int ni, int nj, int nk) {
+static void check_grid(const char* what, int ni, int nj, int nk) {
   for (int i = 0; i < 40; i++)
     for (int j = 0; j < 30; j++)
       for (int k = 0; k < 5; k++) {
@@ -18,28 +18,28 @@ static void check_grid(const char *what, int ni, int nj, int nk) {
   memset(grid, 0, sizeof grid);
 }
 
-#define C2(sched, what)                                                                    \
-  do {                                                                                     \
-    _Pragma(sched) for (int i = 0; i < 37; i++) for (int j = 29; j >= 0; j--)               \
-        __atomic_add_fetch(&grid[i][j][0], 1, __ATOMIC_RELAXED);                           \
-    check_grid(what, 37, 30, 1);                                                           \
+#define C2(sched, what)                                                       \
+  do {                                                                        \
+    _Pragma(sched) for (int i = 0; i < 37; i++) for (int j = 29; j >= 0; j--) \
+        __atomic_add_fetch(&grid[i][j][0], 1, __ATOMIC_RELAXED);              \
+    check_grid(what, 37, 30, 1);                                              \
   } while (0)
-#define C3(sched, what)                                                                    \
-  do {                                                                                     \
-    _Pragma(sched) for (int i = 39; i >= 0; i -= 2) for (int j = 0; j < 29; j += 3)         \
-        for (long k = 4; k > 0; k--)                                                       \
-            __atomic_add_fetch(&grid[i][j][k], 1, __ATOMIC_RELAXED);                       \
-    for (int i = 0; i < 40; i++)                                                           \
-      for (int j = 0; j < 30; j++)                                                         \
-        for (int k = 0; k < 5; k++) {                                                      \
-          int e = (i % 2 == 1 && j % 3 == 0 && j < 29 && k > 0) ? 1 : 0;                   \
-          if (grid[i][j][k] != e) {                                                        \
-            CHECK(grid[i][j][k] == e, "%s: (%d,%d,%d) ran %d times", what, i, j, k,        \
-                  grid[i][j][k]);                                                          \
-            i = 40, j = 30, k = 5;                                                         \
-          }                                                                                \
-        }                                                                                  \
-    memset(grid, 0, sizeof grid);                                                          \
+#define C3(sched, what)                                                                       \
+  do {                                                                                        \
+    _Pragma(sched) for (int i = 39; i >= 0; i -= 2) for (int j = 0; j < 29;                   \
+                                                         j += 3) for (long k = 4; k > 0; k--) \
+        __atomic_add_fetch(&grid[i][j][k], 1, __ATOMIC_RELAXED);                              \
+    for (int i = 0; i < 40; i++)                                                              \
+      for (int j = 0; j < 30; j++)                                                            \
+        for (int k = 0; k < 5; k++) {                                                         \
+          int e = (i % 2 == 1 && j % 3 == 0 && j < 29 && k > 0) ? 1 : 0;                      \
+          if (grid[i][j][k] != e) {                                                           \
+            CHECK(grid[i][j][k] == e, "%s: (%d,%d,%d) ran %d times", what, i, j, k,           \
+                  grid[i][j][k]);                                                             \
+            i = 40, j = 30, k = 5;                                                            \
+          }                                                                                   \
+        }                                                                                     \
+    memset(grid, 0, sizeof grid);                                                             \
   } while (0)
 
 int main(void) {

@@ -44,8 +44,8 @@ int main(void) {
         other++;
       }
     }
-    CHECK(counter == 10000 && other == 10000 && max_inside == 1, "named: %ld %ld max %d",
-          counter, other, max_inside);
+    CHECK(counter == 10000 && other == 10000 && max_inside == 1, "named: %ld %ld max %d", counter,
+          other, max_inside);
   }
 
   PHASE("nested names");

@@ -36,7 +36,8 @@ int main(void) {
 #pragma omp task detach(ev) depend(out : x) shared(x)
       x = 1;
 #pragma omp task depend(in : x) shared(fulfilled, bad)
-      if (!__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE)) __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+      if (!__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE))
+        __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
 #pragma omp task shared(fulfilled) firstprivate(ev)
       {
         double end = omp_get_wtime() + 0.0002;

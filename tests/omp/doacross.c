@@ -10,7 +10,7 @@ static long g[M][M];
 
 int main(void) {
   PHASE("1-D recurrence");
-  const char *names[] = {"static", "static,1", "dynamic", "dynamic,3", "guided"};
+  const char* names[] = {"static", "static,1", "dynamic", "dynamic,3", "guided"};
   for (int s = 0; s < 5; s++) {
     memset(a, 0, sizeof a);
     a[0] = 1;

@@ -2,16 +2,14 @@
  * (CMakeLists.txt) sets the variables that case reads:
  *   num_threads_list   OMP_NUM_THREADS=4,2     num_threads_list3  OMP_NUM_THREADS=3,2,1
  *   schedule_dynamic3  OMP_SCHEDULE=dynamic,3  schedule_mguided   OMP_SCHEDULE=monotonic:guided
- *   schedule_static4   OMP_SCHEDULE=static,4   schedule_ndynamic  OMP_SCHEDULE=nonmonotonic:dynamic,2
- *   schedule_auto      OMP_SCHEDULE=auto       schedule_upper     OMP_SCHEDULE=GUIDED,7
- *   dynamic_true / dynamic_false               OMP_DYNAMIC
- *   nested_true / nested_false                 OMP_NESTED
- *   max_active_levels  OMP_MAX_ACTIVE_LEVELS=2 OMP_NUM_THREADS=2
- *   thread_limit       OMP_THREAD_LIMIT=3 OMP_NUM_THREADS=4
- *   wait_active / wait_passive                 OMP_WAIT_POLICY
- *   proc_bind_true / proc_bind_false / proc_bind_list (spread,close)
- *   places_cores / places_threads / places_list ({0},{1} + close) / places_interval ({0:2})
- *   stacksize          OMP_STACKSIZE=16M       stacksize_k        OMP_STACKSIZE=20000
+ *   schedule_static4   OMP_SCHEDULE=static,4   schedule_ndynamic
+ * OMP_SCHEDULE=nonmonotonic:dynamic,2 schedule_auto      OMP_SCHEDULE=auto       schedule_upper
+ * OMP_SCHEDULE=GUIDED,7 dynamic_true / dynamic_false               OMP_DYNAMIC nested_true /
+ * nested_false                 OMP_NESTED max_active_levels  OMP_MAX_ACTIVE_LEVELS=2
+ * OMP_NUM_THREADS=2 thread_limit       OMP_THREAD_LIMIT=3 OMP_NUM_THREADS=4 wait_active /
+ * wait_passive                 OMP_WAIT_POLICY proc_bind_true / proc_bind_false / proc_bind_list
+ * (spread,close) places_cores / places_threads / places_list ({0},{1} + close) / places_interval
+ * ({0:2}) stacksize          OMP_STACKSIZE=16M       stacksize_k        OMP_STACKSIZE=20000
  *   max_task_priority  OMP_MAX_TASK_PRIORITY=7
  *   display_env        (re-runs itself with OMP_DISPLAY_ENV=true and checks the output)
  *   display_env_verbose (the same with OMP_DISPLAY_ENV=verbose)
@@ -22,7 +20,7 @@
 #include <sys/wait.h>
 #include "omp_check.h"
 
-static int is(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static int is(const char* a, const char* b) { return strcmp(a, b) == 0; }
 
 static void check_schedule(omp_sched_t want_kind, int want_chunk) {
   omp_sched_t k;
@@ -35,7 +33,7 @@ static void check_schedule(omp_sched_t want_kind, int want_chunk) {
 }
 
 /* runtime_loop_owners: run a schedule(runtime) loop and record who ran each iteration. */
-static void runtime_loop_owners(int *owner, int n) {
+static void runtime_loop_owners(int* owner, int n) {
   int hits[1024] = {0};
 #pragma omp parallel
   {
@@ -63,7 +61,7 @@ static void run_small_program(void) {
   CHECK(sum == 50L * 4950, "small program sum %ld", sum);
 }
 
-static void check_places_sum(const char *what) {
+static void check_places_sum(const char* what) {
   int np = omp_get_num_places(), total = 0;
   CHECK(np >= 1, "%s: %d places", what, np);
   for (int p = 0; p < np; p++) total += omp_get_place_num_procs(p);
@@ -92,7 +90,7 @@ static void check_stack(size_t want) {
     sizes[omp_get_thread_num()] = sz;
     if (omp_get_thread_num() == 1) {
       /* Use most of the requested stack. */
-      volatile char *buf = __builtin_alloca(want - (1 << 20));
+      volatile char* buf = __builtin_alloca(want - (1 << 20));
       for (size_t i = 0; i < want - (1 << 20); i += 4096) buf[i] = 1;
       touched = 1;
     }
@@ -103,7 +101,7 @@ static void check_stack(size_t want) {
   }
 }
 
-static int display_env(const char *self, const char *mode) {
+static int display_env(const char* self, const char* mode) {
   char path[] = "/tmp/omp_display_env_XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) {
@@ -118,13 +116,13 @@ static int display_env(const char *self, const char *mode) {
     setenv("OMP_SCHEDULE", "guided,7", 1);
     setenv("OMP_MAX_TASK_PRIORITY", "5", 1);
     setenv("OMP_CANCELLATION", "true", 1);
-    execl(self, self, "display_env_child", (char *)NULL);
+    execl(self, self, "display_env_child", (char*)NULL);
     _exit(127);
   }
   int status = 0;
   waitpid(pid, &status, 0);
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-  FILE *f = fopen(path, "r");
+  FILE* f = fopen(path, "r");
   close(fd);
   unlink(path);
   char line[512];
@@ -174,12 +172,12 @@ static int display_env(const char *self, const char *mode) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s CASE\n", argv[0]);
     return 2;
   }
-  const char *c = argv[1];
+  const char* c = argv[1];
   PHASE(c);
 
   if (is(c, "display_env_child")) {
@@ -209,7 +207,8 @@ int main(int argc, char **argv) {
       }
     }
     CHECK(outer == l1, "outer team %d, expected %d", outer, l1);
-    CHECK(inner_max_bad == 0, "nthreads-var inside level 1 is not %d (%d threads)", l2, inner_max_bad);
+    CHECK(inner_max_bad == 0, "nthreads-var inside level 1 is not %d (%d threads)", l2,
+          inner_max_bad);
     CHECK(inner_bad == 0, "inner teams not of %d threads (%d)", l2, inner_bad);
     CHECK(third_bad == 0, "third-level teams not of 1 thread (%d)", third_bad);
   } else if (is(c, "schedule_dynamic3")) {
@@ -254,8 +253,10 @@ int main(int argc, char **argv) {
 #pragma omp parallel
 #pragma omp master
     size = omp_get_num_threads();
-    if (want) CHECK(size >= 1 && size <= omp_get_max_threads(), "dynamic team %d", size);
-    else CHECK(size == omp_get_max_threads(), "team %d", size);
+    if (want)
+      CHECK(size >= 1 && size <= omp_get_max_threads(), "dynamic team %d", size);
+    else
+      CHECK(size == omp_get_max_threads(), "team %d", size);
     run_small_program();
   } else if (is(c, "nested_true") || is(c, "nested_false")) {
     int want = is(c, "nested_true");
@@ -279,7 +280,8 @@ int main(int argc, char **argv) {
       __atomic_add_fetch(&l2, omp_get_num_threads(), __ATOMIC_RELAXED);
 #pragma omp parallel
 #pragma omp master
-      __atomic_add_fetch(&l3, omp_get_num_threads() * 100 + omp_get_active_level(), __ATOMIC_RELAXED);
+      __atomic_add_fetch(&l3, omp_get_num_threads() * 100 + omp_get_active_level(),
+                         __ATOMIC_RELAXED);
     }
     CHECK(l2 == 4, "level-2 team sizes sum %d, expected 4", l2);
     CHECK(l3 == 4 * 102, "level-3 teams %d, expected 4 inactive regions", l3);

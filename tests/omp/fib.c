@@ -13,7 +13,7 @@ static long fib(int n) {
   return a + b;
 }
 
-static int ok_place(const char *rows, int n, int col) {
+static int ok_place(const char* rows, int n, int col) {
   for (int r = 0; r < n; r++) {
     int c = rows[r];
     if (c == col || c - col == n - r || col - c == n - r) return 0;
@@ -21,7 +21,7 @@ static int ok_place(const char *rows, int n, int col) {
   return 1;
 }
 
-static void queens(char *rows, int row, int n, long *count) {
+static void queens(char* rows, int row, int n, long* count) {
   if (row == n) {
 #pragma omp atomic
     (*count)++;
@@ -40,7 +40,7 @@ static void queens(char *rows, int row, int n, long *count) {
 #pragma omp taskwait
 }
 
-static void msort(int *a, int *tmp, int n) {
+static void msort(int* a, int* tmp, int n) {
   if (n < 64) {
     for (int i = 1; i < n; i++)
       for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {

@@ -9,7 +9,7 @@
 static omp_lock_t shared_lock;
 static long locked_counter;
 
-static void *worker(void *arg) {
+static void* worker(void* arg) {
   long id = (long)arg;
   long errors = 0;
   omp_set_num_threads(1 + (int)id % 2 + 1); /* 2 or 3 threads, per pthread */
@@ -41,25 +41,25 @@ static void *worker(void *arg) {
     if (omp_get_max_threads() != want) errors++;
     if (omp_in_parallel() || omp_get_level() != 0) errors++;
   }
-  return (void *)errors;
+  return (void*)errors;
 }
 
-static void *inner_pthread(void *arg) {
+static void* inner_pthread(void* arg) {
   (void)arg;
   int c = 0;
 #pragma omp parallel num_threads(2) reduction(+ : c)
   c++;
-  return (void *)(long)c;
+  return (void*)(long)c;
 }
 
 int main(void) {
   PHASE("concurrent pthreads");
   omp_init_lock(&shared_lock);
   pthread_t th[NPT];
-  for (long i = 0; i < NPT; i++) pthread_create(&th[i], NULL, worker, (void *)i);
+  for (long i = 0; i < NPT; i++) pthread_create(&th[i], NULL, worker, (void*)i);
   long total = 0;
   for (int i = 0; i < NPT; i++) {
-    void *ret;
+    void* ret;
     pthread_join(th[i], &ret);
     total += (long)ret;
   }
@@ -71,13 +71,13 @@ int main(void) {
   PHASE("main and pthreads at once");
   {
     pthread_t t;
-    pthread_create(&t, NULL, worker, (void *)5);
+    pthread_create(&t, NULL, worker, (void*)5);
     long sum = 0;
     for (int r = 0; r < 20; r++) {
 #pragma omp parallel for reduction(+ : sum)
       for (int i = 0; i < 100; i++) sum += i;
     }
-    void *ret;
+    void* ret;
     pthread_join(t, &ret);
     CHECK(sum == 20 * 4950 && (long)ret == 0, "main %ld, pthread errors %ld", sum, (long)ret);
   }
@@ -88,7 +88,7 @@ int main(void) {
 #pragma omp parallel
     {
       pthread_t t;
-      void *ret = NULL;
+      void* ret = NULL;
       if (pthread_create(&t, NULL, inner_pthread, NULL) == 0) {
         pthread_join(t, &ret);
         got[omp_get_thread_num()] = (long)ret;

@@ -3,16 +3,16 @@
  * variable's final value. */
 #include "omp_check.h"
 
-#define LP(sched, what)                                                                    \
-  do {                                                                                     \
-    int x = -1;                                                                            \
-    long i;                                                                                \
-    _Pragma(sched) for (i = 0; i < 997; i += 3) x = (int)i * 2;                            \
-    CHECK(x == 996 * 2, "%s: lastprivate %d", what, x);                                    \
-    CHECK(i == 999, "%s: loop variable after the loop %ld", what, i);                      \
-    x = -1;                                                                                \
-    _Pragma(sched) for (i = 500; i > -500; i -= 7) x = (int)i;                             \
-    CHECK(x == 500 - 7 * 142, "%s: down lastprivate %d", what, x);                         \
+#define LP(sched, what)                                               \
+  do {                                                                \
+    int x = -1;                                                       \
+    long i;                                                           \
+    _Pragma(sched) for (i = 0; i < 997; i += 3) x = (int)i * 2;       \
+    CHECK(x == 996 * 2, "%s: lastprivate %d", what, x);               \
+    CHECK(i == 999, "%s: loop variable after the loop %ld", what, i); \
+    x = -1;                                                           \
+    _Pragma(sched) for (i = 500; i > -500; i -= 7) x = (int)i;        \
+    CHECK(x == 500 - 7 * 142, "%s: down lastprivate %d", what, x);    \
   } while (0)
 
 int main(void) {

@@ -6,50 +6,50 @@
 #include "omp_check.h"
 
 typedef unsigned long long ull;
-extern void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads);
+extern void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads);
 extern void GOMP_parallel_end(void);
-extern void GOMP_parallel_loop_dynamic_start(void (*fn)(void *), void *data, unsigned nt,
-                                             long start, long end, long incr, long chunk);
-extern void GOMP_parallel_loop_guided_start(void (*fn)(void *), void *data, unsigned nt,
-                                            long start, long end, long incr, long chunk);
-extern void GOMP_parallel_loop_static_start(void (*fn)(void *), void *data, unsigned nt,
-                                            long start, long end, long incr, long chunk);
-extern void GOMP_parallel_loop_runtime_start(void (*fn)(void *), void *data, unsigned nt,
-                                             long start, long end, long incr);
-extern void GOMP_parallel_sections_start(void (*fn)(void *), void *data, unsigned nt,
+extern void GOMP_parallel_loop_dynamic_start(void (*fn)(void*), void* data, unsigned nt, long start,
+                                             long end, long incr, long chunk);
+extern void GOMP_parallel_loop_guided_start(void (*fn)(void*), void* data, unsigned nt, long start,
+                                            long end, long incr, long chunk);
+extern void GOMP_parallel_loop_static_start(void (*fn)(void*), void* data, unsigned nt, long start,
+                                            long end, long incr, long chunk);
+extern void GOMP_parallel_loop_runtime_start(void (*fn)(void*), void* data, unsigned nt, long start,
+                                             long end, long incr);
+extern void GOMP_parallel_sections_start(void (*fn)(void*), void* data, unsigned nt,
                                          unsigned count);
-extern bool GOMP_loop_static_start(long, long, long, long, long *, long *);
-extern bool GOMP_loop_dynamic_start(long, long, long, long, long *, long *);
-extern bool GOMP_loop_guided_start(long, long, long, long, long *, long *);
-extern bool GOMP_loop_runtime_start(long, long, long, long *, long *);
-extern bool GOMP_loop_static_next(long *, long *);
-extern bool GOMP_loop_dynamic_next(long *, long *);
-extern bool GOMP_loop_guided_next(long *, long *);
-extern bool GOMP_loop_runtime_next(long *, long *);
-extern bool GOMP_loop_ordered_static_start(long, long, long, long, long *, long *);
-extern bool GOMP_loop_ordered_static_next(long *, long *);
-extern bool GOMP_loop_ordered_dynamic_start(long, long, long, long, long *, long *);
-extern bool GOMP_loop_ordered_dynamic_next(long *, long *);
+extern bool GOMP_loop_static_start(long, long, long, long, long*, long*);
+extern bool GOMP_loop_dynamic_start(long, long, long, long, long*, long*);
+extern bool GOMP_loop_guided_start(long, long, long, long, long*, long*);
+extern bool GOMP_loop_runtime_start(long, long, long, long*, long*);
+extern bool GOMP_loop_static_next(long*, long*);
+extern bool GOMP_loop_dynamic_next(long*, long*);
+extern bool GOMP_loop_guided_next(long*, long*);
+extern bool GOMP_loop_runtime_next(long*, long*);
+extern bool GOMP_loop_ordered_static_start(long, long, long, long, long*, long*);
+extern bool GOMP_loop_ordered_static_next(long*, long*);
+extern bool GOMP_loop_ordered_dynamic_start(long, long, long, long, long*, long*);
+extern bool GOMP_loop_ordered_dynamic_next(long*, long*);
 extern void GOMP_ordered_start(void);
 extern void GOMP_ordered_end(void);
 extern void GOMP_loop_end(void);
 extern void GOMP_loop_end_nowait(void);
-extern bool GOMP_loop_ull_dynamic_start(bool, ull, ull, ull, ull, ull *, ull *);
-extern bool GOMP_loop_ull_dynamic_next(ull *, ull *);
-extern bool GOMP_loop_ull_static_start(bool, ull, ull, ull, ull, ull *, ull *);
-extern bool GOMP_loop_ull_static_next(ull *, ull *);
+extern bool GOMP_loop_ull_dynamic_start(bool, ull, ull, ull, ull, ull*, ull*);
+extern bool GOMP_loop_ull_dynamic_next(ull*, ull*);
+extern bool GOMP_loop_ull_static_start(bool, ull, ull, ull, ull, ull*, ull*);
+extern bool GOMP_loop_ull_static_next(ull*, ull*);
 extern unsigned GOMP_sections_start(unsigned);
 extern unsigned GOMP_sections_next(void);
 extern void GOMP_sections_end(void);
 extern void GOMP_sections_end_nowait(void);
 extern void GOMP_barrier(void);
 extern bool GOMP_single_start(void);
-extern void *GOMP_single_copy_start(void);
-extern void GOMP_single_copy_end(void *);
+extern void* GOMP_single_copy_start(void);
+extern void GOMP_single_copy_end(void*);
 extern void GOMP_critical_start(void);
 extern void GOMP_critical_end(void);
-extern void GOMP_critical_name_start(void **);
-extern void GOMP_critical_name_end(void **);
+extern void GOMP_critical_name_start(void**);
+extern void GOMP_critical_name_end(void**);
 extern void GOMP_atomic_start(void);
 extern void GOMP_atomic_end(void);
 
@@ -65,41 +65,41 @@ typedef struct {
   int sections[9];
   int singles;
   long crit, crit_named, crit_atomic;
-  void *name_lock;
+  void* name_lock;
   int cp_bad;
 } shared_t;
 
-static void body_count(void *p) {
-  shared_t *s = p;
+static void body_count(void* p) {
+  shared_t* s = p;
   __atomic_add_fetch(&s->count, 1, __ATOMIC_RELAXED);
   if (omp_get_thread_num() == 0) s->size = omp_get_num_threads();
 }
 
-static void record(shared_t *s, long a, long b, long step) {
+static void record(shared_t* s, long a, long b, long step) {
   for (long i = a; step > 0 ? i < b : i > b; i += step)
     if (i >= 0 && i < N) __atomic_add_fetch(&s->hits[i], 1, __ATOMIC_RELAXED);
 }
 
-static void body_dynamic_next(void *p) {
-  shared_t *s = p;
+static void body_dynamic_next(void* p) {
+  shared_t* s = p;
   long a, b;
   while (GOMP_loop_dynamic_next(&a, &b)) record(s, a, b, 1);
   GOMP_loop_end_nowait();
 }
-static void body_guided_next(void *p) {
-  shared_t *s = p;
+static void body_guided_next(void* p) {
+  shared_t* s = p;
   long a, b;
   while (GOMP_loop_guided_next(&a, &b)) record(s, a, b, 1);
   GOMP_loop_end_nowait();
 }
-static void body_runtime_next(void *p) {
-  shared_t *s = p;
+static void body_runtime_next(void* p) {
+  shared_t* s = p;
   long a, b;
   while (GOMP_loop_runtime_next(&a, &b)) record(s, a, b, 1);
   GOMP_loop_end_nowait();
 }
-static void body_static_next(void *p) {
-  shared_t *s = p;
+static void body_static_next(void* p) {
+  shared_t* s = p;
   long a, b;
   int me = omp_get_thread_num(), nt = omp_get_num_threads();
   while (GOMP_loop_static_next(&a, &b)) {
@@ -111,8 +111,8 @@ static void body_static_next(void *p) {
 }
 
 /* body_worksharing: every orphaned loop kind plus sections/single/critical/atomic. */
-static void body_worksharing(void *p) {
-  shared_t *s = p;
+static void body_worksharing(void* p) {
+  shared_t* s = p;
   long a, b;
   int me = omp_get_thread_num(), nt = omp_get_num_threads();
   /* static chunk 5, negative stride: iterations N-1 .. 0. */
@@ -193,7 +193,7 @@ static void body_worksharing(void *p) {
   /* copyprivate */
   for (int r = 0; r < 10; r++) {
     static long value;
-    long *got = GOMP_single_copy_start();
+    long* got = GOMP_single_copy_start();
     long mine;
     if (got == NULL) {
       value = 1000 + r;
@@ -218,8 +218,8 @@ static void body_worksharing(void *p) {
   }
 }
 
-static void body_sections_next(void *p) {
-  shared_t *s = p;
+static void body_sections_next(void* p) {
+  shared_t* s = p;
   for (unsigned k = GOMP_sections_next(); k != 0; k = GOMP_sections_next())
     if (k <= 8) __atomic_add_fetch(&s->sections[k], 1, __ATOMIC_RELAXED);
   GOMP_sections_end_nowait();
@@ -234,8 +234,8 @@ typedef struct {
 static chunk_t chunks[4096];
 static int nchunks;
 
-static void body_record_chunks(void *p) {
-  int guided = *(int *)p;
+static void body_record_chunks(void* p) {
+  int guided = *(int*)p;
   long a, b;
   while (guided ? GOMP_loop_guided_next(&a, &b) : GOMP_loop_dynamic_next(&a, &b)) {
     int k = __atomic_fetch_add(&nchunks, 1, __ATOMIC_RELAXED);
@@ -244,7 +244,7 @@ static void body_record_chunks(void *p) {
   GOMP_loop_end_nowait();
 }
 
-static int by_start(const void *x, const void *y) {
+static int by_start(const void* x, const void* y) {
   const chunk_t *a = x, *b = y;
   return (a->start > b->start) - (a->start < b->start);
 }
@@ -257,8 +257,8 @@ static void check_chunk_shape(int guided, long n, long chunk) {
   for (int k = 0; k < nchunks; k++) {
     int last = k == nchunks - 1;
     if (chunks[k].start != next) {
-      CHECK(0, "%s,%ld: chunk %d starts at %ld, expected %ld", guided ? "guided" : "dynamic",
-            chunk, k, chunks[k].start, next);
+      CHECK(0, "%s,%ld: chunk %d starts at %ld, expected %ld", guided ? "guided" : "dynamic", chunk,
+            k, chunks[k].start, next);
       return;
     }
     next += chunks[k].size;
@@ -276,11 +276,12 @@ static void check_chunk_shape(int guided, long n, long chunk) {
       return;
     }
   }
-  CHECK(next == n, "%s,%ld: chunks cover %ld of %ld", guided ? "guided" : "dynamic", chunk, next, n);
+  CHECK(next == n, "%s,%ld: chunks cover %ld of %ld", guided ? "guided" : "dynamic", chunk, next,
+        n);
 }
 
 static void reset(void) { memset(&S, 0, sizeof S); }
-static void check_hits(const char *what, int expect, int step) {
+static void check_hits(const char* what, int expect, int step) {
   for (int i = 0; i < N; i++) {
     int e = (i % step == 0) ? expect : 0;
     if (S.hits[i] != e) {
@@ -301,8 +302,8 @@ int main(void) {
     body_count(&S);
     GOMP_parallel_end();
     int expect = t ? (int)t : n;
-    CHECK(S.count == expect && S.size == expect, "parallel_start(%u): %d ran, size %d", t,
-          S.count, S.size);
+    CHECK(S.count == expect && S.size == expect, "parallel_start(%u): %d ran, size %d", t, S.count,
+          S.size);
   }
 
   PHASE("GOMP_parallel_loop_dynamic_start");
@@ -340,7 +341,8 @@ int main(void) {
   GOMP_parallel_sections_start(body_sections_next, &S, 0, 8);
   body_sections_next(&S);
   GOMP_parallel_end();
-  for (int k = 1; k <= 8; k++) CHECK(S.sections[k] == 1, "section %d ran %d times", k, S.sections[k]);
+  for (int k = 1; k <= 8; k++)
+    CHECK(S.sections[k] == 1, "section %d ran %d times", k, S.sections[k]);
 
   PHASE("orphaned legacy work sharing");
   reset();
@@ -351,14 +353,13 @@ int main(void) {
   check_hits("orphaned loops", 6, 1);
   CHECK(S.wrong_owner == 0, "static chunks on the wrong thread: %d", S.wrong_owner);
   CHECK(S.order_bad == 0, "ordered out of order %d times", S.order_bad);
-  for (int k = 1; k <= 8; k++) CHECK(S.sections[k] == 1, "section %d ran %d times", k, S.sections[k]);
+  for (int k = 1; k <= 8; k++)
+    CHECK(S.sections[k] == 1, "section %d ran %d times", k, S.sections[k]);
   CHECK(S.singles == 20, "singles %d", S.singles);
   CHECK(S.cp_bad == 0, "copyprivate wrong %d times", S.cp_bad);
   CHECK(S.crit == 100L * n, "critical count %ld, expected %ld", S.crit, 100L * n);
-  CHECK(S.crit_named == 100L * n, "named critical count %ld, expected %ld", S.crit_named,
-        100L * n);
-  CHECK(S.crit_atomic == 100L * n, "atomic_start count %ld, expected %ld", S.crit_atomic,
-        100L * n);
+  CHECK(S.crit_named == 100L * n, "named critical count %ld, expected %ld", S.crit_named, 100L * n);
+  CHECK(S.crit_atomic == 100L * n, "atomic_start count %ld, expected %ld", S.crit_atomic, 100L * n);
 
   PHASE("dynamic and guided chunk shapes");
   for (int guided = 0; guided < 2; guided++) {

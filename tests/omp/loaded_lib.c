@@ -14,10 +14,10 @@ int main(void) {
   CHECK(n == omp_get_max_threads(), "team %d", n);
 
   PHASE("maps");
-  FILE *f = fopen("/proc/self/maps", "r");
+  FILE* f = fopen("/proc/self/maps", "r");
   CHECK(f != NULL, "cannot open /proc/self/maps");
   if (!f) return omp_check_result();
-  const char *expect = getenv("RTPAR_OMP_EXPECT_LIB");
+  const char* expect = getenv("RTPAR_OMP_EXPECT_LIB");
   struct stat want;
   int have_want = expect && *expect && stat(expect, &want) == 0;
   if (expect && *expect) CHECK(have_want, "RTPAR_OMP_EXPECT_LIB=%s does not exist", expect);
@@ -29,9 +29,9 @@ int main(void) {
     unsigned long inode;
     char path[4096] = "";
     if (sscanf(line, "%*s %*s %*s %x:%x %lu %4095[^\n]", &maj, &min, &inode, path) < 3) continue;
-    const char *p = path;
+    const char* p = path;
     while (*p == ' ') p++;
-    const char *base = strrchr(p, '/');
+    const char* base = strrchr(p, '/');
     base = base ? base + 1 : p;
     if (strncmp(base, "libgomp", 7) && strncmp(base, "libomp", 6) && strncmp(base, "libiomp", 7))
       continue;

@@ -1,6 +1,7 @@
 /* locks: simple and nestable locks: mutual exclusion, omp_test_lock failing while another
  * thread holds the lock, nest-lock counts from omp_set/test_nest_lock, the lock owned by the
- * task (a task may not re-enter a nest lock its parent task holds), many locks, and locks used without a team. */
+ * task (a task may not re-enter a nest lock its parent task holds), many locks, and locks used
+ * without a team. */
 #include "omp_check.h"
 
 static omp_lock_t lock;
@@ -8,8 +9,8 @@ static omp_nest_lock_t nlock;
 
 int main(void) {
   PHASE("sizes");
-  CHECK(sizeof(omp_lock_t) == 4 && sizeof(omp_nest_lock_t) == 16,
-        "omp.h lock sizes %zu %zu", sizeof(omp_lock_t), sizeof(omp_nest_lock_t));
+  CHECK(sizeof(omp_lock_t) == 4 && sizeof(omp_nest_lock_t) == 16, "omp.h lock sizes %zu %zu",
+        sizeof(omp_lock_t), sizeof(omp_nest_lock_t));
 
   PHASE("mutual exclusion");
   omp_init_lock(&lock);

@@ -46,14 +46,14 @@ int main(void) {
             break;
           case 4:
 #pragma omp sections nowait
-            {
+          {
 #pragma omp section
-              __atomic_add_fetch(&sections[l][0], 1, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&sections[l][0], 1, __ATOMIC_RELAXED);
 #pragma omp section
-              __atomic_add_fetch(&sections[l][1], 1, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&sections[l][1], 1, __ATOMIC_RELAXED);
 #pragma omp section
-              __atomic_add_fetch(&sections[l][2], 1, __ATOMIC_RELAXED);
-            }
+            __atomic_add_fetch(&sections[l][2], 1, __ATOMIC_RELAXED);
+          }
 #pragma omp for schedule(dynamic, 3) nowait
             for (int i = 0; i < NI; i++) __atomic_add_fetch(&hits[l][i], 1, __ATOMIC_RELAXED);
             break;

@@ -27,7 +27,7 @@ static void hit(long lb, long step, long i) {
   }
 }
 
-static void verify(const char *what, long lb, long ub, long step) {
+static void verify(const char* what, long lb, long ub, long step) {
   long n = count_of(lb, ub, step);
   for (long k = 0; k < MAXIT; k++) {
     int e = k < n ? 1 : 0;
@@ -44,23 +44,23 @@ static void verify(const char *what, long lb, long ub, long step) {
 
 /* DEFINE_LOOP: one orphaned loop function per schedule clause. The loop is written both ways
  * (up and down) as the compiler lowers them differently; MONO checks per-thread order. */
-#define DEFINE_LOOP(name, sched, mono)                                                     \
-  static void loop_##name(long lb, long ub, long step) {                                   \
-    long last = 0;                                                                         \
-    int first = 1;                                                                         \
-    if (step > 0) {                                                                        \
-      _Pragma(sched) for (long i = lb; i < ub; i += step) {                                \
-        if (mono && !first && i <= last) __atomic_add_fetch(&mono_bad, 1, __ATOMIC_RELAXED);          \
-        last = i, first = 0;                                                               \
-        hit(lb, step, i);                                                                  \
-      }                                                                                    \
-    } else {                                                                               \
-      _Pragma(sched) for (long i = lb; i > ub; i += step) {                                \
-        if (mono && !first && i >= last) __atomic_add_fetch(&mono_bad, 1, __ATOMIC_RELAXED);          \
-        last = i, first = 0;                                                               \
-        hit(lb, step, i);                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+#define DEFINE_LOOP(name, sched, mono)                                                       \
+  static void loop_##name(long lb, long ub, long step) {                                     \
+    long last = 0;                                                                           \
+    int first = 1;                                                                           \
+    if (step > 0) {                                                                          \
+      _Pragma(sched) for (long i = lb; i < ub; i += step) {                                  \
+        if (mono && !first && i <= last) __atomic_add_fetch(&mono_bad, 1, __ATOMIC_RELAXED); \
+        last = i, first = 0;                                                                 \
+        hit(lb, step, i);                                                                    \
+      }                                                                                      \
+    } else {                                                                                 \
+      _Pragma(sched) for (long i = lb; i > ub; i += step) {                                  \
+        if (mono && !first && i >= last) __atomic_add_fetch(&mono_bad, 1, __ATOMIC_RELAXED); \
+        last = i, first = 0;                                                                 \
+        hit(lb, step, i);                                                                    \
+      }                                                                                      \
+    }                                                                                        \
   }
 
 DEFINE_LOOP(static, "omp for schedule(static)", 1)
@@ -82,34 +82,50 @@ DEFINE_LOOP(nowait_dyn, "omp for schedule(dynamic, 2) nowait", 0)
 
 typedef void (*loop_fn)(long, long, long);
 static const struct {
-  const char *name;
+  const char* name;
   loop_fn fn;
-  int chunk; /* >0: chunks of this many iterations are whole (dynamic) */
+  int chunk;        /* >0: chunks of this many iterations are whole (dynamic) */
   int static_chunk; /* >0: static chunk ownership */
 } loops[] = {
-    {"static", loop_static, 0, 0},         {"static,1", loop_static1, 0, 1},
-    {"static,5", loop_static5, 0, 5},      {"dynamic", loop_dynamic, 0, 0},
-    {"dynamic,4", loop_dynamic4, 4, 0},    {"monotonic:dynamic,3", loop_mdynamic3, 3, 0},
+    {"static", loop_static, 0, 0},
+    {"static,1", loop_static1, 0, 1},
+    {"static,5", loop_static5, 0, 5},
+    {"dynamic", loop_dynamic, 0, 0},
+    {"dynamic,4", loop_dynamic4, 4, 0},
+    {"monotonic:dynamic,3", loop_mdynamic3, 3, 0},
     {"nonmonotonic:dynamic,2", loop_ndynamic2, 2, 0},
-    {"guided", loop_guided, 0, 0},         {"guided,7", loop_guided7, 0, 0},
+    {"guided", loop_guided, 0, 0},
+    {"guided,7", loop_guided7, 0, 0},
     {"monotonic:guided", loop_mguided, 0, 0},
     {"nonmonotonic:guided,3", loop_nguided3, 0, 0},
-    {"runtime", loop_runtime, 0, 0},       {"monotonic:runtime", loop_mruntime, 0, 0},
+    {"runtime", loop_runtime, 0, 0},
+    {"monotonic:runtime", loop_mruntime, 0, 0},
     {"nonmonotonic:runtime", loop_nruntime, 0, 0},
-    {"auto", loop_auto, 0, 0},             {"dynamic,2 nowait", loop_nowait_dyn, 2, 0},
+    {"auto", loop_auto, 0, 0},
+    {"dynamic,2 nowait", loop_nowait_dyn, 2, 0},
 };
 #define NLOOPS (int)(sizeof loops / sizeof loops[0])
 
 static const long ranges[][3] = {
-    {0, 1000, 1},     {0, 1000, 7},      {-500, 500, 3},  {1000, 0, -1},
-    {999, -1000, -13}, {5, 5, 1},        {5, 6, 1},       {0, 3, 1},
-    {7, 0, -3},       {LONG_MAX - 3000, LONG_MAX - 7, 7}, {LONG_MIN + 2000, LONG_MIN + 1, -1},
-    {LONG_MIN, LONG_MIN + 3000, 1}, {LONG_MAX - 2000, LONG_MAX - 5000, -2}, {INT_MAX - 100L, INT_MAX + 900L, 1},
+    {0, 1000, 1},
+    {0, 1000, 7},
+    {-500, 500, 3},
+    {1000, 0, -1},
+    {999, -1000, -13},
+    {5, 5, 1},
+    {5, 6, 1},
+    {0, 3, 1},
+    {7, 0, -3},
+    {LONG_MAX - 3000, LONG_MAX - 7, 7},
+    {LONG_MIN + 2000, LONG_MIN + 1, -1},
+    {LONG_MIN, LONG_MIN + 3000, 1},
+    {LONG_MAX - 2000, LONG_MAX - 5000, -2},
+    {INT_MAX - 100L, INT_MAX + 900L, 1},
     {-3, 4000, 1},
 };
 #define NRANGES (int)(sizeof ranges / sizeof ranges[0])
 
-static void check_chunks(const char *what, long lb, long ub, long step, int chunk, int stat,
+static void check_chunks(const char* what, long lb, long ub, long step, int chunk, int stat,
                          int nt) {
   long n = count_of(lb, ub, step);
   if (n > MAXIT) n = MAXIT;
@@ -120,17 +136,23 @@ static void check_chunks(const char *what, long lb, long ub, long step, int chun
       return;
     }
     if (stat && owner[k] != (k / stat) % nt) {
-      CHECK(0, "%s [%ld,%ld,%ld): #%ld on thread %d, expected %ld", what, lb, ub, step, k,
-            owner[k], (k / stat) % nt);
+      CHECK(0, "%s [%ld,%ld,%ld): #%ld on thread %d, expected %ld", what, lb, ub, step, k, owner[k],
+            (k / stat) % nt);
       return;
     }
   }
 }
 
 static const int runtime_kinds[][2] = {
-    {omp_sched_static, 0}, {omp_sched_static, 3}, {omp_sched_dynamic, 1},
-    {omp_sched_dynamic, 5}, {omp_sched_guided, 1}, {omp_sched_guided, 4}, {omp_sched_auto, 0},
-    {omp_sched_dynamic | omp_sched_monotonic, 2}, {omp_sched_guided | omp_sched_monotonic, 0},
+    {omp_sched_static, 0},
+    {omp_sched_static, 3},
+    {omp_sched_dynamic, 1},
+    {omp_sched_dynamic, 5},
+    {omp_sched_guided, 1},
+    {omp_sched_guided, 4},
+    {omp_sched_auto, 0},
+    {omp_sched_dynamic | omp_sched_monotonic, 2},
+    {omp_sched_guided | omp_sched_monotonic, 0},
 };
 
 int main(void) {
@@ -187,12 +209,12 @@ int main(void) {
 
   PHASE("combined parallel for");
   {
-#define PFOR(sched, what)                                                                  \
-  do {                                                                                     \
-    _Pragma(sched) for (long i = 0; i < 2000; i += 3) hit(0, 3, i);                        \
-    verify(what, 0, 2000, 3);                                                              \
-    _Pragma(sched) for (long i = 2000; i > -7; i -= 2) hit(2000, -2, i);                   \
-    verify(what, 2000, -7, -2);                                                            \
+#define PFOR(sched, what)                                                \
+  do {                                                                   \
+    _Pragma(sched) for (long i = 0; i < 2000; i += 3) hit(0, 3, i);      \
+    verify(what, 0, 2000, 3);                                            \
+    _Pragma(sched) for (long i = 2000; i > -7; i -= 2) hit(2000, -2, i); \
+    verify(what, 2000, -7, -2);                                          \
   } while (0)
     PFOR("omp parallel for schedule(static)", "parallel for static");
     PFOR("omp parallel for schedule(static, 3)", "parallel for static,3");

@@ -13,7 +13,7 @@ static void hit(ull lb, ull i, ull step, int up) {
   if (k < MAXIT) __atomic_add_fetch(&hits[k], 1, __ATOMIC_RELAXED);
 }
 
-static void verify(const char *what, ull n, ull lb) {
+static void verify(const char* what, ull n, ull lb) {
   for (ull k = 0; k < MAXIT; k++) {
     int e = k < n ? 1 : 0;
     if (hits[k] != e) {
@@ -24,12 +24,12 @@ static void verify(const char *what, ull n, ull lb) {
   memset(hits, 0, sizeof hits);
 }
 
-#define DEFINE_ULL(name, sched)                                                            \
-  static void up_##name(ull lb, ull ub, ull st) {                                          \
-    _Pragma(sched) for (ull i = lb; i < ub; i += st) hit(lb, i, st, 1);                    \
-  }                                                                                        \
-  static void down_##name(ull lb, ull ub, ull st) {                                        \
-    _Pragma(sched) for (ull i = lb; i > ub; i -= st) hit(lb, i, st, 0);                    \
+#define DEFINE_ULL(name, sched)                                         \
+  static void up_##name(ull lb, ull ub, ull st) {                       \
+    _Pragma(sched) for (ull i = lb; i < ub; i += st) hit(lb, i, st, 1); \
+  }                                                                     \
+  static void down_##name(ull lb, ull ub, ull st) {                     \
+    _Pragma(sched) for (ull i = lb; i > ub; i -= st) hit(lb, i, st, 0); \
   }
 DEFINE_ULL(stat, "omp for schedule(static)")
 DEFINE_ULL(stat3, "omp for schedule(static, 3)")
@@ -46,15 +46,21 @@ DEFINE_ULL(aut, "omp for schedule(auto)")
 
 typedef void (*fn_t)(ull, ull, ull);
 static const struct {
-  const char *name;
+  const char* name;
   fn_t up, down;
 } fns[] = {
-    {"static", up_stat, down_stat}, {"static,3", up_stat3, down_stat3},
-    {"dynamic", up_dyn, down_dyn},  {"dynamic,5", up_dyn5, down_dyn5},
-    {"monotonic:dynamic,2", up_mdyn, down_mdyn}, {"guided", up_gui, down_gui},
-    {"guided,4", up_gui4, down_gui4}, {"monotonic:guided", up_mgui, down_mgui},
-    {"runtime", up_run, down_run},  {"monotonic:runtime", up_mrun, down_mrun},
-    {"nonmonotonic:runtime", up_nrun, down_nrun}, {"auto", up_aut, down_aut},
+    {"static", up_stat, down_stat},
+    {"static,3", up_stat3, down_stat3},
+    {"dynamic", up_dyn, down_dyn},
+    {"dynamic,5", up_dyn5, down_dyn5},
+    {"monotonic:dynamic,2", up_mdyn, down_mdyn},
+    {"guided", up_gui, down_gui},
+    {"guided,4", up_gui4, down_gui4},
+    {"monotonic:guided", up_mgui, down_mgui},
+    {"runtime", up_run, down_run},
+    {"monotonic:runtime", up_mrun, down_mrun},
+    {"nonmonotonic:runtime", up_nrun, down_nrun},
+    {"auto", up_aut, down_aut},
 };
 
 static const ull ranges[][3] = {
@@ -90,14 +96,15 @@ int main(void) {
 
   PHASE("ull runtime kinds");
   {
-    const int kinds[][2] = {{omp_sched_static, 0}, {omp_sched_static, 2}, {omp_sched_dynamic, 3},
-                            {omp_sched_guided, 2}, {omp_sched_auto, 0}};
+    const int kinds[][2] = {{omp_sched_static, 0},
+                            {omp_sched_static, 2},
+                            {omp_sched_dynamic, 3},
+                            {omp_sched_guided, 2},
+                            {omp_sched_auto, 0}};
     for (int k = 0; k < 5; k++) {
       omp_set_schedule((omp_sched_t)kinds[k][0], kinds[k][1]);
 #pragma omp parallel
-      {
-        up_run(ULLONG_MAX - 1500, ULLONG_MAX, 1);
-      }
+      { up_run(ULLONG_MAX - 1500, ULLONG_MAX, 1); }
       verify("runtime up to ULLONG_MAX", 1500, ULLONG_MAX - 1500);
 #pragma omp parallel
       down_run(ULLONG_MAX, ULLONG_MAX - 1500, 3);

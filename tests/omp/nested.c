@@ -57,20 +57,19 @@ int main(void) {
       {
         int inner = omp_get_thread_num();
         CHECK(omp_get_num_threads() == 3, "active inner team of %d", omp_get_num_threads());
-        CHECK(omp_get_level() == 2 && omp_get_active_level() == 2, "levels %d/%d",
-              omp_get_level(), omp_get_active_level());
+        CHECK(omp_get_level() == 2 && omp_get_active_level() == 2, "levels %d/%d", omp_get_level(),
+              omp_get_active_level());
         CHECK(omp_get_ancestor_thread_num(1) == outer, "ancestor(1) %d vs %d",
               omp_get_ancestor_thread_num(1), outer);
         CHECK(omp_get_ancestor_thread_num(2) == inner, "ancestor(2) %d vs %d",
               omp_get_ancestor_thread_num(2), inner);
         CHECK(omp_get_ancestor_thread_num(0) == 0, "ancestor(0) %d",
               omp_get_ancestor_thread_num(0));
-        CHECK(omp_get_team_size(0) == 1 && omp_get_team_size(1) == 2 &&
-                  omp_get_team_size(2) == 3,
+        CHECK(omp_get_team_size(0) == 1 && omp_get_team_size(1) == 2 && omp_get_team_size(2) == 3,
               "team sizes %d %d %d", omp_get_team_size(0), omp_get_team_size(1),
               omp_get_team_size(2));
         if (outer < 2 && inner < 3) __atomic_add_fetch(&ids[outer][inner], 1, __ATOMIC_RELAXED);
-        /* A third level exceeds max-active-levels: serialized. */
+          /* A third level exceeds max-active-levels: serialized. */
 #pragma omp parallel num_threads(2)
         {
           CHECK(omp_get_num_threads() == 1, "level 3 team of %d", omp_get_num_threads());
@@ -86,7 +85,8 @@ int main(void) {
       CHECK(omp_get_level() == 1, "outer level restored %d", omp_get_level());
     }
     for (int i = 0; i < 2; i++)
-      for (int j = 0; j < 3; j++) CHECK(ids[i][j] == 1, "inner (%d,%d) ran %d times", i, j, ids[i][j]);
+      for (int j = 0; j < 3; j++)
+        CHECK(ids[i][j] == 1, "inner (%d,%d) ran %d times", i, j, ids[i][j]);
     CHECK(level3 == 6, "level-3 regions %d", level3);
   }
 

@@ -6,17 +6,17 @@
 static long next_i;
 static int bad;
 
-#define ORD(sched, lb, cond, step, what)                                                   \
-  do {                                                                                     \
-    next_i = (lb);                                                                         \
-    bad = 0;                                                                               \
-    _Pragma(sched) for (long i = (lb); i cond; i += (step)) {                              \
-      _Pragma("omp ordered") {                                                             \
-        if (i != next_i) bad++;                                                            \
-        next_i = i + (step);                                                               \
-      }                                                                                    \
-    }                                                                                      \
-    CHECK(bad == 0, "%s: %d iterations out of order", what, bad);                          \
+#define ORD(sched, lb, cond, step, what)                          \
+  do {                                                            \
+    next_i = (lb);                                                \
+    bad = 0;                                                      \
+    _Pragma(sched) for (long i = (lb); i cond; i += (step)) {     \
+      _Pragma("omp ordered") {                                    \
+        if (i != next_i) bad++;                                   \
+        next_i = i + (step);                                      \
+      }                                                           \
+    }                                                             \
+    CHECK(bad == 0, "%s: %d iterations out of order", what, bad); \
   } while (0)
 
 int main(void) {

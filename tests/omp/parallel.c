@@ -96,8 +96,7 @@ int main(void) {
     __atomic_add_fetch(&c3, 1, __ATOMIC_RELAXED);
 #pragma omp parallel proc_bind(primary) num_threads(4)
     __atomic_add_fetch(&c4, 1, __ATOMIC_RELAXED);
-    CHECK(c1 == 2 && c2 == 3 && c3 == 2 && c4 == 4, "proc_bind teams %d %d %d %d", c1, c2, c3,
-          c4);
+    CHECK(c1 == 2 && c2 == 3 && c3 == 2 && c4 == 4, "proc_bind teams %d %d %d %d", c1, c2, c3, c4);
   }
 
   PHASE("private/shared/firstprivate");
@@ -125,9 +124,7 @@ int main(void) {
       int t = 1 + r % 4;
       int c = 0;
 #pragma omp parallel num_threads(t)
-      {
-        __atomic_add_fetch(&c, 1, __ATOMIC_RELAXED);
-      }
+      { __atomic_add_fetch(&c, 1, __ATOMIC_RELAXED); }
       if (c != t) {
         CHECK(c == t, "region %d: %d threads, expected %d", r, c, t);
         break;

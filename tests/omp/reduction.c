@@ -11,14 +11,15 @@ typedef struct {
   long sum;
   long max;
 } pair_t;
-static void pair_combine(pair_t *out, const pair_t *in) {
+static void pair_combine(pair_t* out, const pair_t* in) {
   out->sum += in->sum;
   if (in->max > out->max) out->max = in->max;
 }
-#pragma omp declare reduction(pairred : pair_t : pair_combine(&omp_out, &omp_in)) \
+#pragma omp declare reduction(pairred:pair_t                     \
+                              : pair_combine(&omp_out, &omp_in)) \
     initializer(omp_priv = (pair_t){0, LONG_MIN})
-#pragma omp declare reduction(mulmod : long : omp_out = (omp_out * omp_in) % 1000003) \
-    initializer(omp_priv = 1)
+#pragma omp declare reduction(mulmod:long \
+                              : omp_out = (omp_out * omp_in) % 1000003) initializer(omp_priv = 1)
 
 int main(void) {
   const int N = 1000;
@@ -110,7 +111,7 @@ int main(void) {
   {
     long hist[16] = {0};
     long mat[4][4] = {{0}};
-#pragma omp parallel for reduction(+ : hist[0:16]) schedule(dynamic)
+#pragma omp parallel for reduction(+ : hist [0:16]) schedule(dynamic)
     for (int i = 0; i < 1600; i++) hist[i % 16]++;
     int ok = 1;
     for (int k = 0; k < 16; k++) ok &= hist[k] == 100;
@@ -120,8 +121,8 @@ int main(void) {
     ok = 1;
     for (int k = 0; k < 16; k++) ok &= mat[k / 4][k % 4] == 10;
     CHECK(ok, "whole array reduction");
-    int *p = calloc(8, sizeof(int));
-#pragma omp parallel for reduction(max : p[2:4])
+    int* p = calloc(8, sizeof(int));
+#pragma omp parallel for reduction(max : p [2:4])
     for (int i = 0; i < 100; i++)
       for (int k = 2; k < 6; k++)
         if (i * k > p[k]) p[k] = i * k;

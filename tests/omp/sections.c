@@ -48,9 +48,7 @@ int main(void) {
 
   PHASE("one section");
 #pragma omp parallel sections num_threads(4)
-  {
-    ran[0]++;
-  }
+  { ran[0]++; }
   CHECK(ran[0] == 1, "single-section construct ran %d", ran[0]);
   ran[0] = 0;
 

@@ -44,7 +44,8 @@ int main(void) {
           }
           __atomic_store_n(&flag, 1, __ATOMIC_RELAXED);
         }
-        if (!__atomic_load_n(&flag, __ATOMIC_RELAXED)) __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
+        if (!__atomic_load_n(&flag, __ATOMIC_RELAXED))
+          __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
       }
     }
     CHECK(bad == 0, "%d threads left a single before it finished", bad);
@@ -59,7 +60,7 @@ int main(void) {
         int x;
         rec_t rec;
         long arr[5];
-        int *ptr;
+        int* ptr;
 #pragma omp single copyprivate(x, rec, arr, ptr)
         {
           x = r * 3;

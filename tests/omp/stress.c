@@ -57,8 +57,10 @@ int main(void) {
     for (int k = 0; k < 4; k++)
       for (int i = 0; i < NI; i++) ok &= hits[k][i] == 1;
     if (!ok) {
-      CHECK(ok, "round %d (%d threads): singles %d sections %d order %d/%ld tasks %d critical %d "
-                "copyprivate %d", r, nt, singles, secs, order_bad, next, tasks_done, crit, cp_bad);
+      CHECK(ok,
+            "round %d (%d threads): singles %d sections %d order %d/%ld tasks %d critical %d "
+            "copyprivate %d",
+            r, nt, singles, secs, order_bad, next, tasks_done, crit, cp_bad);
       if (++bad > 3) break;
     }
   }

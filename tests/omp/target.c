@@ -88,7 +88,7 @@ int main(void) {
   PHASE("device memory routines on the host");
   {
     int host = omp_get_initial_device();
-    int *p = omp_target_alloc(100 * sizeof(int), host);
+    int* p = omp_target_alloc(100 * sizeof(int), host);
     CHECK(p != NULL, "omp_target_alloc on the initial device");
     int src[100], dst[100];
     for (int i = 0; i < 100; i++) src[i] = i * i, dst[i] = 0;

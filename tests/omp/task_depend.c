@@ -115,132 +115,127 @@ int main(void) {
 #pragma omp parallel
 #pragma omp single
     {
-#pragma omp task depend(out : a[0:5], b[0]) shared(a, b)
-      {
-        burn(0.0002);
-        for (int k = 0; k < 5; k++) a[k] = 1;
-        b[0] = 1;
-      }
-#pragma omp task depend(in : a[0:5]) depend(in : b[0]) shared(a, b, bad)
-      {
-        if (a[4] != 1 || b[0] != 1) bad++;
-      }
-#pragma omp taskwait
-    }
-    CHECK(bad == 0, "array-section dependence");
+#pragma omp task depend(out : a [0:5], b[0]) shared(a, b)
+        {burn(0.0002);
+    for (int k = 0; k < 5; k++) a[k] = 1;
+    b[0] = 1;
   }
-
-  PHASE("depobj");
+#pragma omp task depend(in : a [0:5]) depend(in : b[0]) shared(a, b, bad)
   {
-    int x = 0, bad = 0;
-    omp_depend_t dout, din;
+    if (a[4] != 1 || b[0] != 1) bad++;
+  }
+#pragma omp taskwait
+}
+CHECK(bad == 0, "array-section dependence");
+}
+
+PHASE("depobj");
+{
+  int x = 0, bad = 0;
+  omp_depend_t dout, din;
 #pragma omp depobj(dout) depend(out : x)
 #pragma omp depobj(din) depend(in : x)
 #pragma omp parallel
 #pragma omp single
-    {
+  {
 #pragma omp task depend(depobj : dout) shared(x)
-      {
-        burn(0.0002);
-        x = 42;
-      }
-#pragma omp task depend(depobj : din) shared(x, bad)
-      if (x != 42) bad = 1;
+    {
+      burn(0.0002);
+      x = 42;
     }
+#pragma omp task depend(depobj : din) shared(x, bad)
+    if (x != 42) bad = 1;
+  }
 #pragma omp depobj(din) update(inout)
 #pragma omp depobj(dout) destroy
 #pragma omp depobj(din) destroy
-    CHECK(bad == 0, "depobj dependence not honoured");
-  }
+  CHECK(bad == 0, "depobj dependence not honoured");
+}
 
-  PHASE("depend iterator");
-  {
-    int arr[8] = {0}, bad = 0;
+PHASE("depend iterator");
+{
+  int arr[8] = {0}, bad = 0;
 #pragma omp parallel
 #pragma omp single
-    {
-      for (int k = 0; k < 8; k++) {
+  {
+    for (int k = 0; k < 8; k++) {
 #pragma omp task depend(out : arr[k]) shared(arr) firstprivate(k)
-        {
-          burn(0.00005);
-          arr[k] = k + 1;
-        }
+      {
+        burn(0.00005);
+        arr[k] = k + 1;
       }
+    }
 #pragma omp task depend(iterator(j = 0 : 8), in : arr[j]) shared(arr, bad)
-      {
-        for (int k = 0; k < 8; k++)
-          if (arr[k] != k + 1) bad = 1;
-      }
+    {
+      for (int k = 0; k < 8; k++)
+        if (arr[k] != k + 1) bad = 1;
     }
-    CHECK(bad == 0, "depend iterator not honoured");
   }
+  CHECK(bad == 0, "depend iterator not honoured");
+}
 
-  PHASE("undeferred task with depends");
-  {
-    int x = 0, bad = 0;
+PHASE("undeferred task with depends");
+{
+  int x = 0, bad = 0;
 #pragma omp parallel
 #pragma omp single
-    for (int r = 0; r < 20; r++) {
-      x = 0;
+  for (int r = 0; r < 20; r++) {
+    x = 0;
 #pragma omp task depend(out : x) shared(x)
-      {
-        burn(0.0001);
-        x = r + 1;
-      }
+    {
+      burn(0.0001);
+      x = r + 1;
+    }
 #pragma omp task if (0) depend(in : x) shared(x, bad)
-      if (x != r + 1) bad++;
-    }
-    CHECK(bad == 0, "if(0) task ran before its predecessor %d times", bad);
+    if (x != r + 1) bad++;
   }
+  CHECK(bad == 0, "if(0) task ran before its predecessor %d times", bad);
+}
 
-  PHASE("taskwait depend");
-  {
-    int x = 0, y = 0, bad = 0, late = 0;
+PHASE("taskwait depend");
+{
+  int x = 0, y = 0, bad = 0, late = 0;
 #pragma omp parallel
 #pragma omp single
-    {
+  {
 #pragma omp task depend(out : x) shared(x)
-      {
-        burn(0.0002);
-        x = 1;
-      }
+    {
+      burn(0.0002);
+      x = 1;
+    }
 #pragma omp task depend(out : y) shared(y, late)
-      {
-        burn(0.002);
-        y = 1;
-      }
-#pragma omp taskwait depend(in : x)
-      if (x != 1) bad = 1;
-#pragma omp taskwait
-      if (y != 1) late = 1;
+    {
+      burn(0.002);
+      y = 1;
     }
-    CHECK(bad == 0 && late == 0, "taskwait depend: x %d, y %d", bad, late);
+#pragma omp taskwait depend(in : x)
+    if (x != 1) bad = 1;
+#pragma omp taskwait
+    if (y != 1) late = 1;
   }
+  CHECK(bad == 0 && late == 0, "taskwait depend: x %d, y %d", bad, late);
+}
 
-  PHASE("dependences only among siblings");
-  {
-    int x = 0, bad = 0;
+PHASE("dependences only among siblings");
+{
+  int x = 0, bad = 0;
 #pragma omp parallel
 #pragma omp single
-    {
+  {
 #pragma omp task depend(out : x) shared(x)
-      {
-        x = 1;
-      }
+    { x = 1; }
 #pragma omp task shared(x, bad)
-      {
-        /* a child's in-dependence on x is not ordered with its parent's siblings: but after
-         * taskwait in the parent's sibling set it must be done */
+    {
+      /* a child's in-dependence on x is not ordered with its parent's siblings: but after
+       * taskwait in the parent's sibling set it must be done */
 #pragma omp task depend(in : x) shared(x)
-        {
-          (void)x;
-        }
+      { (void)x; }
 #pragma omp taskwait
-      }
-#pragma omp taskwait
-      if (x != 1) bad = 1;
     }
-    CHECK(bad == 0, "sibling dependence");
+#pragma omp taskwait
+    if (x != 1) bad = 1;
   }
-  return omp_check_result();
+  CHECK(bad == 0, "sibling dependence");
+}
+return omp_check_result();
 }

@@ -8,7 +8,7 @@
 #define N 2000
 static int hits[N];
 
-static int verify(const char *what) {
+static int verify(const char* what) {
   int bad = 0;
   for (int i = 0; i < N; i++) bad += hits[i] != 1;
   CHECK(bad == 0, "%s: %d iterations not run exactly once", what, bad);
@@ -44,7 +44,8 @@ int main(void) {
       __atomic_add_fetch(&hits[i - (ULLONG_MAX - N)], 1, __ATOMIC_RELAXED);
     verify("ull near ULLONG_MAX");
 #pragma omp taskloop grainsize(10)
-    for (unsigned long long i = N; i > 0; i--) __atomic_add_fetch(&hits[i - 1], 1, __ATOMIC_RELAXED);
+    for (unsigned long long i = N; i > 0; i--)
+      __atomic_add_fetch(&hits[i - 1], 1, __ATOMIC_RELAXED);
     verify("ull down");
 #pragma omp taskloop collapse(2) grainsize(9)
     for (int i = 0; i < 40; i++)

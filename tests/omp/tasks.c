@@ -66,7 +66,7 @@ int main(void) {
         al.tag = -1;
         vla[0] = -1;
       }
-      big_t *b = malloc(sizeof *b);
+      big_t* b = malloc(sizeof *b);
       for (int r = 0; r < 20; r++) {
         memset(b->bytes, r, sizeof b->bytes);
         b->tag = r;
