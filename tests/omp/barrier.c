@@ -45,7 +45,7 @@ int main(void) {
         for (int i = me; i < (1 << 14); i += nt) data[i] = r * 7 + i;
 #pragma omp barrier
         for (int i = (me * 97) % nt; i < (1 << 14); i += nt)
-          if (data[i] != r * 7 + i) bad++;
+          if (data[i] != r * 7 + i) __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
 #pragma omp barrier
       }
     }
