@@ -158,7 +158,7 @@ void parse_schedule(Icvs& icv) {
   long chunk = kind == kSchedStatic ? 0 : 1;
   if (*p == ',') {
     ++p;
-    if (!parse_long(&p, 1, INT_MAX, &chunk) || *p != '\0') {
+    if (!parse_long(&p, 0, INT_MAX, &chunk) || *p != '\0') {
       warn_invalid("OMP_SCHEDULE", s);
       return;
     }
@@ -166,7 +166,9 @@ void parse_schedule(Icvs& icv) {
     warn_invalid("OMP_SCHEDULE", s);
     return;
   }
-  if (kind == kSchedAuto) chunk = 0;  // auto takes no chunk
+  if (chunk == 0 && kind != kSchedStatic) chunk = 1;  // 0: the kind's default, as libgomp
+  if (kind == kSchedAuto) chunk = 0;                  // auto takes no chunk
+  if (kind == kSchedStatic) modifier = 0;             // static is monotonic anyway (libgomp)
   icv.run_sched = static_cast<unsigned>(kind) | modifier;
   icv.run_chunk = chunk;
 }

@@ -202,9 +202,11 @@ struct Parser {
     } while (eat(','));
     space();
     if (*p != '\0') return false;
-    std::erase_if(out, [&](const Place& pl) {
-      return std::find(excluded.begin(), excluded.end(), pl) != excluded.end();
-    });
+    for (const Place& ex : excluded) {
+      const std::size_t before = out.size();
+      std::erase(out, ex);
+      if (out.size() == before) return false;  // removing a place that is not in the list
+    }
     return true;
   }
 };
