@@ -85,8 +85,7 @@ void display_environment(bool verbose) noexcept {
     bind = bind_text(icv.bind);
   }
   std::string places;
-  // libgomp shows its default places once binding is asked for, and none when it is off.
-  if ((g.places_given && !(g.bind_set && icv.bind == 0)) || (g.bind_set && icv.bind != 0)) {
+  if (env::binding_requested(g)) {
     for (std::size_t i = 0; i < g.places.size(); ++i) {
       places += (i ? "," : "") + env::format_place(g.places[i]);
     }

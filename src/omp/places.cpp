@@ -249,8 +249,12 @@ bool parse_places(const char* text, const std::vector<int>& allowed, std::vector
   return true;
 }
 
+bool binding_requested(const Globals& g) noexcept {
+  return g.bind_set ? g.initial.bind != 0 : g.places_given;
+}
+
 void bind_initial_thread(const Globals& g) noexcept {
-  if (!g.places_given || g.initial.bind == 0 || g.places.empty()) return;
+  if (!binding_requested(g) || g.places.empty()) return;
   const int cpu = sched_getcpu();
   const Place* target = &g.places.front();
   for (const Place& pl : g.places) {
