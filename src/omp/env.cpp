@@ -128,10 +128,12 @@ void parse_schedule(Icvs& icv) {
   if (s == nullptr) return;
   const char* p = skip_space(s);
   unsigned modifier = 0;
+  bool nonmonotonic = false;
   if (strncasecmp(p, "monotonic", 9) == 0 && skip_space(p + 9)[0] == ':') {
     modifier = kMonotonic;
     p = skip_space(skip_space(p + 9) + 1);
   } else if (strncasecmp(p, "nonmonotonic", 12) == 0 && skip_space(p + 12)[0] == ':') {
+    nonmonotonic = true;
     p = skip_space(skip_space(p + 12) + 1);
   }
   static const struct {
@@ -166,9 +168,10 @@ void parse_schedule(Icvs& icv) {
     warn_invalid("OMP_SCHEDULE", s);
     return;
   }
-  if (chunk == 0 && kind != kSchedStatic) chunk = 1;  // 0: the kind's default, as libgomp
-  if (kind == kSchedAuto) chunk = 0;                  // auto takes no chunk
-  if (kind == kSchedStatic) modifier = 0;             // static is monotonic anyway (libgomp)
+  // As libgomp: a chunk of 0 means the kind's default (1) except for static, and static is
+  // monotonic unless `nonmonotonic:` says otherwise.
+  if (chunk == 0 && kind != kSchedStatic) chunk = 1;
+  if (kind == kSchedStatic && !nonmonotonic) modifier = kMonotonic;
   icv.run_sched = static_cast<unsigned>(kind) | modifier;
   icv.run_chunk = chunk;
 }
