@@ -80,6 +80,10 @@ void omp_destroy_nest_lock_30(void*);
 void omp_set_nest_lock_30(void*);
 void omp_unset_nest_lock_30(void*);
 int omp_test_nest_lock_30(void*);
+// The tasking module's routines, weak so that this file links before that module does.
+int omp_in_final() __attribute__((weak));
+int omp_get_max_task_priority() __attribute__((weak));
+void omp_fulfill_event(std::uintptr_t) __attribute__((weak));
 }
 
 namespace rtpar::omp {
@@ -260,6 +264,15 @@ RTPAR_OMP_EXPORT std::uintptr_t omp_get_default_allocator_() { return omp_get_de
 RTPAR_OMP_EXPORT void omp_display_env_(const std::int32_t* verbose) { omp_display_env(*verbose); }
 RTPAR_OMP_EXPORT void omp_display_env_8_(const std::int64_t* verbose) {
   omp_display_env(*verbose != 0);
+}
+
+// The tasking module's routines (their C forms live there).
+RTPAR_OMP_EXPORT std::int32_t omp_in_final_() { return omp_in_final ? omp_in_final() : 0; }
+RTPAR_OMP_EXPORT std::int32_t omp_get_max_task_priority_() {
+  return omp_get_max_task_priority ? omp_get_max_task_priority() : globals().max_task_priority;
+}
+RTPAR_OMP_EXPORT void omp_fulfill_event_(const std::uintptr_t* event) {
+  if (omp_fulfill_event) omp_fulfill_event(*event);
 }
 
 // ---- locks: integer(4) simple locks are the C lock; integer(8) nest locks point to one ----
