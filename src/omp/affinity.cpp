@@ -1,9 +1,9 @@
 // affinity.cpp — the place queries (OpenMP 5.1 §3.3) and the affinity-format routines (§3.4).
 //
-// Places are OMP_PLACES, or rtpar's default of one place per CPU of the process's affinity
-// mask (the places team members are pinned to), so omp_get_num_places() is 0 only with
-// OMP_PROC_BIND=false (libgomp reports 0 places without OMP_PLACES). A thread's place is the one
-// its CPU affinity lies in; a thread allowed on CPUs of several places is in none (-1).
+// Places are OMP_PLACES, or one place per CPU of the process's affinity mask when OMP_PROC_BIND
+// asks for binding without OMP_PLACES; without binding requested there are none (as libgomp).
+// A thread's place is the one its CPU affinity lies in; a thread allowed on CPUs of several
+// places is in none (-1).
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "omp/env.hpp"
 #include "omp/mutex.hpp"
 #include "omp/runtime.hpp"
 
@@ -34,12 +35,12 @@ std::string current_format() {
   return f;
 }
 
-// places is the place list the queries report: none when OMP_PROC_BIND=false (rtpar then pins
-// nothing, and libgomp ignores OMP_PLACES).
+// places is the place list the queries report: none unless binding was asked for (as libgomp;
+// rtpar still pins team members to one CPU each by default, see parallel.cpp).
 const std::vector<std::vector<int>>& places() {
   static const std::vector<std::vector<int>> none;
   const Globals& g = globals();
-  return g.bind_set && g.initial.bind == 0 ? none : g.places;
+  return env::binding_requested(g) ? g.places : none;
 }
 
 // thread_cpus lists the CPUs the calling thread may run on.

@@ -33,11 +33,17 @@ const char* bind_text(int bind) {
   }
 }
 
-// schedule_text is run-sched-var as libgomp prints it: "[MONOTONIC:]KIND[,CHUNK]", the chunk
-// left out when it is the kind's default.
+// schedule_text is run-sched-var as libgomp prints it: "[MONOTONIC:|NONMONOTONIC:]KIND[,CHUNK]",
+// the modifier and the chunk left out when they are the kind's default.
 std::string schedule_text(unsigned sched, long chunk) {
-  std::string s = (sched & kMonotonic) != 0 ? "MONOTONIC:" : "";
   const unsigned kind = sched & ~kMonotonic;
+  const bool monotonic = (sched & kMonotonic) != 0;
+  std::string s;
+  if (kind == kSchedStatic) {
+    s = monotonic ? "" : "NONMONOTONIC:";  // static is monotonic unless asked otherwise
+  } else if (monotonic) {
+    s = "MONOTONIC:";
+  }
   static const char* const names[] = {"?", "STATIC", "DYNAMIC", "GUIDED", "AUTO"};
   s += names[kind <= 4 ? kind : 0];
   const bool shown = kind == kSchedStatic ? chunk > 0 : (kind != kSchedAuto && chunk != 1);
@@ -85,7 +91,7 @@ void display_environment(bool verbose) noexcept {
     bind = bind_text(icv.bind);
   }
   std::string places;
-  if (g.places_given && !(g.bind_set && icv.bind == 0)) {
+  if (env::binding_requested(g)) {
     for (std::size_t i = 0; i < g.places.size(); ++i) {
       places += (i ? "," : "") + env::format_place(g.places[i]);
     }

@@ -128,10 +128,12 @@ void parse_schedule(Icvs& icv) {
   if (s == nullptr) return;
   const char* p = skip_space(s);
   unsigned modifier = 0;
+  bool nonmonotonic = false;
   if (strncasecmp(p, "monotonic", 9) == 0 && skip_space(p + 9)[0] == ':') {
     modifier = kMonotonic;
     p = skip_space(skip_space(p + 9) + 1);
   } else if (strncasecmp(p, "nonmonotonic", 12) == 0 && skip_space(p + 12)[0] == ':') {
+    nonmonotonic = true;
     p = skip_space(skip_space(p + 12) + 1);
   }
   static const struct {
@@ -158,7 +160,7 @@ void parse_schedule(Icvs& icv) {
   long chunk = kind == kSchedStatic ? 0 : 1;
   if (*p == ',') {
     ++p;
-    if (!parse_long(&p, 1, INT_MAX, &chunk) || *p != '\0') {
+    if (!parse_long(&p, 0, INT_MAX, &chunk) || *p != '\0') {
       warn_invalid("OMP_SCHEDULE", s);
       return;
     }
@@ -166,7 +168,10 @@ void parse_schedule(Icvs& icv) {
     warn_invalid("OMP_SCHEDULE", s);
     return;
   }
-  if (kind == kSchedAuto) chunk = 0;  // auto takes no chunk
+  // As libgomp: a chunk of 0 means the kind's default (1) except for static, and static is
+  // monotonic unless `nonmonotonic:` says otherwise.
+  if (chunk == 0 && kind != kSchedStatic) chunk = 1;
+  if (kind == kSchedStatic && !nonmonotonic) modifier = kMonotonic;
   icv.run_sched = static_cast<unsigned>(kind) | modifier;
   icv.run_chunk = chunk;
 }

@@ -23,8 +23,13 @@ Globals read_environment();
 bool parse_places(const char* text, const std::vector<int>& allowed,
                   std::vector<std::vector<int>>& out);
 
+// binding_requested says whether the environment asks for thread binding, as libgomp reads it:
+// OMP_PROC_BIND other than false, or OMP_PLACES without OMP_PROC_BIND=false. Only then do the
+// place queries and OMP_DISPLAY_ENV report places (libgomp reports none otherwise).
+bool binding_requested(const Globals& g) noexcept;
+
 // bind_initial_thread binds the calling (initial) thread to the place holding its current CPU
-// when OMP_PLACES was given and bind-var is not false, as libgomp does at start: team members
+// when binding_requested, as libgomp does at start: team members
 // are pinned to the places that follow their master's (parallel.cpp).
 void bind_initial_thread(const Globals& g) noexcept;
 

@@ -202,9 +202,11 @@ struct Parser {
     } while (eat(','));
     space();
     if (*p != '\0') return false;
-    std::erase_if(out, [&](const Place& pl) {
-      return std::find(excluded.begin(), excluded.end(), pl) != excluded.end();
-    });
+    for (const Place& ex : excluded) {
+      const std::size_t before = out.size();
+      std::erase(out, ex);
+      if (out.size() == before) return false;  // removing a place that is not in the list
+    }
     return true;
   }
 };
@@ -247,8 +249,12 @@ bool parse_places(const char* text, const std::vector<int>& allowed, std::vector
   return true;
 }
 
+bool binding_requested(const Globals& g) noexcept {
+  return g.bind_set ? g.initial.bind != 0 : g.places_given;
+}
+
 void bind_initial_thread(const Globals& g) noexcept {
-  if (!g.places_given || g.initial.bind == 0 || g.places.empty()) return;
+  if (!binding_requested(g) || g.places.empty()) return;
   const int cpu = sched_getcpu();
   const Place* target = &g.places.front();
   for (const Place& pl : g.places) {
