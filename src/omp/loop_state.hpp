@@ -50,7 +50,10 @@ struct LoopState {
   alignas(64) std::atomic<std::uint64_t> next{0};  // next logical iteration (dynamic/guided)
   alignas(64) std::atomic<std::uint64_t> ordered_turn{0};  // first iteration of the chunk
                                                            // allowed into `ordered` next
-  DoacrossState doacross;                                  // doacross.cpp
+  // ordered_word is a signal word that changes on every token pass, so that the threads
+  // waiting for their turn can sleep (ordered.cpp).
+  std::atomic<std::uint32_t> ordered_word{0};
+  DoacrossState doacross;  // doacross.cpp
 };
 
 // LoopCursor is one thread's position in its current loop (legacy static loops, ordered).
