@@ -13,8 +13,10 @@
 //
 // Memory ordering: a post is a release store of the slot (the iteration's writes, and everything
 // its owner did before in the chunk, happen before); a wait's acquire load that sees a large
-// enough value synchronises with it. The slots are zeroed by the initialiser and published with
-// the work share (work_share.cpp (2)). Buffers are grow-only per work-share slot.
+// enough value synchronises with it. Waiters that sleep do so on the loop's signal word `word`
+// after setting its SLEEPER bit; a post issues a seq_cst fence and wakes them only if it sees the
+// bit (no system call while nobody sleeps). The slots are zeroed by the initialiser and published
+// with the work share (work_share.cpp (2)). Buffers are grow-only per work-share slot.
 #include <cstdarg>
 
 #include "omp/runtime.hpp"
@@ -66,15 +68,24 @@ struct Flat {
   }
 };
 
-// post records that the caller finished the iteration f names.
+// post records that the caller finished the iteration f names, and wakes sleeping waiters.
 void post(ThreadState& ts, const Flat& f) {
   DoacrossState& d = ts.ws->loop.doacross;
   if (!f.in_range || d.posted == nullptr) return;
   // release: the iteration's writes happen before a wait that sees this value (file comment).
   d.posted[slot_of(d, f.first)].store(f.flat + 1, std::memory_order_release);
+  // seq_cst (W): the post is visible before we read the SLEEPER bit; pairs with the waiter's
+  // fence (S) as in Dekker's protocol: either the waiter's last check sees the post, or this
+  // load sees its bit.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // relaxed: only decides whether a wake-up is needed (W).
+  const std::uint32_t v = d.word.load(std::memory_order_relaxed);
+  if ((v & detail::kSleeper) != 0) detail::publish(d.word, (v & ~detail::kSleeper) + 2);
 }
 
-// wait waits until the iteration f names was posted (or the loop or region is cancelled).
+// wait waits until the iteration f names was posted (or the loop or region is cancelled):
+// spinning per the team's wait policy, then asleep on the doacross signal word. With
+// cancellation enabled it polls (wait_for), since cancelling does not touch the word.
 void wait(ThreadState& ts, const Flat& f) {
   WorkShare& w = *ts.ws;
   DoacrossState& d = w.loop.doacross;
@@ -87,7 +98,33 @@ void wait(ThreadState& ts, const Flat& f) {
     return w.cancelled.load(std::memory_order_relaxed) ||
            ts.team->cancelled.load(std::memory_order_relaxed);
   };
-  if (!done()) wait_for(ts, done);
+  if (done()) return;
+  if (globals().cancellation) {
+    wait_for(ts, done);
+    return;
+  }
+  const detail::WaitSpec& spec = ts.team->wait;
+  if (spec.kind != WaitKind::block) {
+    const std::int64_t budget = spec.kind == WaitKind::spin ? detail::kSpinForever : spec.spin_ns;
+    if (detail::spin_until(done, budget)) return;
+  }
+  for (;;) {
+    // relaxed: the word carries no data; done() reads the slot with acquire.
+    std::uint32_t v = d.word.load(std::memory_order_relaxed);
+    if ((v & detail::kSleeper) == 0) {
+      // relaxed CAS: sets the SLEEPER bit; an RMW on the word, so a post's publish either sees
+      // the bit or makes this CAS fail.
+      if (!d.word.compare_exchange_weak(v, v | detail::kSleeper, std::memory_order_relaxed)) {
+        continue;
+      }
+      v |= detail::kSleeper;
+    }
+    // seq_cst (S): the bit is visible before the last check (see post's fence (W)).
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (done()) return;
+    detail::futex_wait(d.word, v);
+    if (done()) return;
+  }
 }
 
 // start_doacross begins a doacross loop over counts[0] and hands out the caller's first chunk.

@@ -33,6 +33,9 @@ struct DoacrossState {
   std::uint64_t block_q = 0, block_r = 0;  // slot_mode 1: block size and remainder
   std::atomic<std::uint64_t>* posted = nullptr;  // per slot: last posted flat index + 1
   std::size_t posted_cap = 0;                    // capacity of posted
+  // word is a signal word for sleeping waiters: a waiter sets its SLEEPER bit before it sleeps,
+  // a post that sees the bit changes the payload and wakes them (doacross.cpp).
+  std::atomic<std::uint32_t> word{0};
 };
 
 // LoopState is the shared iteration state of one loop instance (initialised by the first thread
@@ -50,7 +53,10 @@ struct LoopState {
   alignas(64) std::atomic<std::uint64_t> next{0};  // next logical iteration (dynamic/guided)
   alignas(64) std::atomic<std::uint64_t> ordered_turn{0};  // first iteration of the chunk
                                                            // allowed into `ordered` next
-  DoacrossState doacross;                                  // doacross.cpp
+  // ordered_word is a signal word that changes on every token pass, so that the threads
+  // waiting for their turn can sleep (ordered.cpp).
+  std::atomic<std::uint32_t> ordered_word{0};
+  DoacrossState doacross;  // doacross.cpp
 };
 
 // LoopCursor is one thread's position in its current loop (legacy static loops, ordered).

@@ -9,6 +9,9 @@
 // moves the turn to the end of its chunk. As in libgomp, a chunk's iterations that have no ordered
 // region still pass the token in order, so `_next` finishes the current chunk first.
 //
+// Waiting: the holder of the token, after moving the turn, changes the loop's ordered_word (a
+// signal word, runtime/team/signal_word.hpp) so that waiters may sleep on it.
+//
 // Memory ordering: the token holder's writes (in and before its ordered regions) are published by
 // the release store of the new turn; a thread that reads its turn with acquire sees them.
 // Cancellation (of the loop or the region) releases every waiter: chunks never handed out would
@@ -29,10 +32,17 @@ bool my_turn(ThreadState& ts) {
          ts.team->cancelled.load(std::memory_order_relaxed);
 }
 
-// wait_turn waits until my_turn holds.
+// wait_turn waits until my_turn holds: spinning per the team's wait policy, then asleep on the
+// loop's ordered_word, which every pass changes (signal word protocol). Cancellation does not
+// change the word, so with cancellation enabled the wait polls instead (wait_for).
 void wait_turn(ThreadState& ts) {
   if (my_turn(ts)) return;
-  wait_for(ts, [&] { return my_turn(ts); });
+  if (globals().cancellation) {
+    wait_for(ts, [&] { return my_turn(ts); });
+    return;
+  }
+  detail::wait_until(ts.ws->loop.ordered_word, ts.team->wait,
+                     [&](std::uint32_t) { return my_turn(ts); });
 }
 
 }  // namespace
@@ -40,8 +50,13 @@ void wait_turn(ThreadState& ts) {
 void ordered_pass(ThreadState& ts) {
   ts.loop.ord_held = false;
   wait_turn(ts);
+  LoopState& s = ts.ws->loop;
   // release: publishes this chunk's ordered work to the next chunk's holder.
-  ts.ws->loop.ordered_turn.store(ts.loop.ord_end, std::memory_order_release);
+  s.ordered_turn.store(ts.loop.ord_end, std::memory_order_release);
+  // relaxed: only the token holder changes the payload, so it reads its own last value; the
+  // release exchange in publish then wakes the waiters that sleep on the word (signal word (1)).
+  const std::uint32_t seen = s.ordered_word.load(std::memory_order_relaxed) & ~detail::kSleeper;
+  detail::publish(s.ordered_word, seen + 2);
 }
 
 // GOMP_ordered_start enters an ordered region: waits until the caller's chunk is next.
