@@ -9,6 +9,7 @@
 // Memory ordering: the master prepares the TeamState with plain stores before start(); the
 // engine's fork publishes them with release exchanges that each worker acquires (team.cpp
 // invariant 1); the engine's join (invariant 2) publishes the workers' writes to the master.
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -106,15 +107,14 @@ TeamState* create_team(int n) {
   t->nthreads = n;
   t->implicit = std::make_unique<Task[]>(static_cast<std::size_t>(n));
   t->members = std::make_unique<ThreadState*[]>(static_cast<std::size_t>(n));
-  // An oversubscribed team (more members than CPUs) does not spin in the default policy: a
-  // waiter would burn the time slice of the very member it waits for (libgomp throttles its spin
-  // count for the same reason). An explicit OMP_WAIT_POLICY=active still spins. Nor is it
-  // pinned: two members pinned to one CPU wait for each other's time slice, while the kernel's
-  // balancing runs them wherever a CPU is free (measured: 4 members on 2 CPUs, barrier 155 µs
-  // pinned, 30 µs unpinned; libgomp 41-52 µs).
+  // An oversubscribed team (more members than CPUs) never spins, whatever the policy: a waiter
+  // would burn the time slice of the very member it waits for (libgomp throttles its spin count
+  // for the same reason; measured here: 50 regions of 4 members on 2 CPUs at
+  // OMP_WAIT_POLICY=active took 6.2 s spinning). Nor is it pinned: two members pinned to one
+  // CPU wait for each other's time slice, while the kernel's balancing runs them wherever a CPU
+  // is free (4 members on 2 CPUs: barrier 155 µs pinned, 30 µs unpinned; libgomp 41-52 µs).
   const bool oversubscribed = n > globals().num_procs;
-  t->wait.kind = oversubscribed && globals().wait == WaitKind::hybrid ? WaitKind::block
-                                                                      : globals().wait;
+  t->wait.kind = oversubscribed ? WaitKind::block : globals().wait;
   t->wait.spin_ns = globals().spin_ns;
   team_tasks_init(t->tasks, n);
   auto* body = new WorkerBody{t.get()};
@@ -192,6 +192,20 @@ void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, const
   }
   t->fn = fn;
   t->data = data;
+}
+
+// forget_teams_in_child runs in the child of fork(): the teams' workers do not exist there, so
+// the forking thread forgets its teams (left allocated: they belong to the parent's image) and
+// builds new ones at its next region.
+void forget_teams_in_child() {
+  self().teams = nullptr;
+  // relaxed: the child has one thread.
+  busy_threads.store(0, std::memory_order_relaxed);
+}
+
+// register_fork_handler installs forget_teams_in_child when the library is loaded.
+__attribute__((constructor)) void register_fork_handler() {
+  pthread_atfork(nullptr, nullptr, forget_teams_in_child);
 }
 
 }  // namespace
