@@ -34,6 +34,16 @@ class Team {
   // not allocate, and makes no system call unless a member is asleep (block/hybrid policies).
   virtual void run(FunctionRef<void(int rank)> fn) = 0;
 
+  // start is the fork half of run(): the workers begin fn(rank) for rank >= 1 and start returns
+  // at once, so the master can run its own share (rank 0) in its caller's frame — what OpenMP's
+  // GOMP_parallel_start needs. fn must stay alive until finish() returns. run(fn) is start(fn),
+  // fn(0), finish().
+  virtual void start(const FunctionRef<void(int rank)>& fn) = 0;
+
+  // finish is the join half of run(): it waits until every worker finished the region start()
+  // began.
+  virtual void finish() = 0;
+
   // barrier waits, inside a region, until every member has reached it. Every member must call it
   // the same number of times in a region.
   virtual void barrier() = 0;

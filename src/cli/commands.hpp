@@ -21,4 +21,8 @@ Command add_bench(CLI::App& app);
 // add_calibrate registers `rtpar calibrate [--threads N] [--iters K] [--fifo] [--out FILE]`.
 Command add_calibrate(CLI::App& app);
 
+// add_omp registers `rtpar omp [--cores LIST] [--fifo PRIO] [--wait KIND] [--threads N] --
+// PROGRAM [ARGS]` (omp.cpp).
+Command add_omp(CLI::App& app);
+
 }  // namespace rtpar::cli

@@ -29,6 +29,10 @@ int main(int argc, char** argv) try {
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks against peer runtimes (same run)");
   commands.emplace_back(bench, add_bench(*bench));
 
+  CLI::App* omp =
+      app.add_subcommand("omp", "Run an unchanged OpenMP program on rtpar's OpenMP runtime");
+  commands.emplace_back(omp, add_omp(*omp));
+
   return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.

@@ -30,7 +30,7 @@ FLOORS = [
     ["sim"],                                               # discrete-event simulation of a Plan
     ["runtime/team", "runtime/steal", "runtime/channel"],  # parallel runtimes and channels
     ["runtime/executor"],                                  # release loop, job log, runners
-    ["kernels"],                                           # built-in workloads
+    ["kernels", "omp"],                                    # built-in workloads; OpenMP runtime
     ["load"],                                              # TOML -> TaskSet
     ["report"],                                            # stats output, JSON, CSV, trace
     ["api"],                                               # System, JobContext

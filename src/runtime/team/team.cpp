@@ -56,7 +56,7 @@ static_assert(kUnparked == detail::kKeepSpinning && kParked != detail::kKeepSpin
 // workers never share a line.
 struct alignas(64) Slot {
   std::atomic<std::uint32_t> word{0};
-  FunctionRef<void(int)>* region = nullptr;  // written by the master before it publishes `word`
+  const FunctionRef<void(int)>* region = nullptr;  // written by the master before it publishes `word`
 };
 
 class ForkJoinTeam final : public Team {
@@ -90,6 +90,13 @@ class ForkJoinTeam final : public Team {
       fn(0);
       return;
     }
+    start(fn);
+    fn(0);
+    finish();
+  }
+
+  void start(const FunctionRef<void(int)>& fn) override {
+    if (size_ == 1) return;
     // Only store when it changes: an unconditional store would pull the line from spinning
     // workers (who poll it) on every fork.
     // relaxed, both: a hint to spinners only (invariant 3); a worker that still sees kParked
@@ -101,13 +108,16 @@ class ForkJoinTeam final : public Team {
     // Plain: published by the release exchange of each slot (detail::publish, invariant 1).
     for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = &fn;
     generation_ += kGenerationStep;
-    const std::uint32_t target = join_target(generation_);
     if (tree_) {
       wake_children(0, generation_);
     } else {
       for (int r = 1; r < size_; ++r) detail::publish(slot(r), generation_);
     }
-    fn(0);
+  }
+
+  void finish() override {
+    if (size_ == 1) return;
+    const std::uint32_t target = join_target(generation_);
     // wait_until loads join_ with acquire: reading the target synchronizes with every arrival
     // (invariant 2).
     const std::uint32_t joined = detail::wait_until(

@@ -1,0 +1,264 @@
+// parallel.cpp — parallel regions: team sizes, the per-master team cache, and GOMP_parallel*.
+//
+// A region of n > 1 threads runs on a TeamState the master created the first time it ran a region
+// of that size at that nesting level; its workers are an rtpar::Team (pinned, created once), so a
+// region after the first allocates nothing. A region of one (serialized: `if(0)`, num_threads(1),
+// or nesting beyond max-active-levels) runs on a cached team of one with no workers, so levels,
+// ancestors and work shares behave the same.
+//
+// Memory ordering: the master prepares the TeamState with plain stores before start(); the
+// engine's fork publishes them with release exchanges that each worker acquires (team.cpp
+// invariant 1); the engine's join (invariant 2) publishes the workers' writes to the master.
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "omp/runtime.hpp"
+#include "rtpar/error.hpp"
+
+namespace rtpar::omp {
+
+// TeamCache holds the teams one thread is master of: [level][size] (serialized teams at size 1).
+struct TeamCache {
+  std::vector<std::vector<TeamState*>> by_level;
+};
+
+namespace {
+
+// busy_threads counts the worker threads running regions in the process, for thread-limit-var
+// (OpenMP 5.0 §2.6.1 step: the team may not exceed the threads still available). relaxed: a
+// count read and adjusted without ordering other data.
+std::atomic<int> busy_threads{0};
+
+// save_context / load_context swap the region-dependent part of a thread's state.
+MemberContext save_context(const ThreadState& ts) noexcept {
+  return MemberContext{ts.team, ts.tid, ts.task, ts.ws_next, ts.ws, ts.ws_index, ts.single_count,
+                       ts.loop};
+}
+void load_context(ThreadState& ts, const MemberContext& c) noexcept {
+  ts.team = c.team;
+  ts.tid = c.tid;
+  ts.task = c.task;
+  ts.ws_next = c.ws_next;
+  ts.ws = c.ws;
+  ts.ws_index = c.ws_index;
+  ts.single_count = c.single_count;
+  ts.loop = c.loop;
+}
+
+// enter_member makes ts member `rank` of team t for the region t is set up for.
+void enter_member(ThreadState& ts, TeamState* t, int rank) noexcept {
+  MemberContext c;
+  c.team = t;
+  c.tid = rank;
+  c.task = &t->implicit[rank];
+  c.ws_next = t->first_ws_ready ? 1 : 0;
+  c.ws = t->first_ws_ready ? &t->ring[0] : nullptr;
+  c.ws_index = 0;
+  c.single_count = 0;
+  load_context(ts, c);
+  t->members[rank] = &ts;
+}
+
+// WorkerBody is what every worker of a team runs for a region: join the team, run the outlined
+// region, finish the region's tasks, and go back to its own context.
+struct WorkerBody {
+  TeamState* team;
+  void operator()(int rank) const {
+    ThreadState& ts = self();
+    const MemberContext saved = save_context(ts);
+    enter_member(ts, team, rank);
+    team->fn(team->data);
+    tasks_drain(ts);
+    load_context(ts, saved);
+  }
+};
+
+// member_cpu picks the CPU of member `rank` of a team whose master runs on `master_cpu`: the
+// places in order starting after the master's (OMP_PLACES, or one place per CPU of the affinity
+// mask), wrapping around when the team is larger than the machine.
+int member_cpu(int master_cpu, int rank) {
+  const std::vector<int>& cpus = globals().cpus;
+  if (cpus.empty()) return -1;
+  const auto n = static_cast<long>(cpus.size());
+  const auto it = std::find(cpus.begin(), cpus.end(), master_cpu);
+  const long base = it == cpus.end() ? 0 : static_cast<long>(it - cpus.begin());
+  return cpus[static_cast<std::size_t>((base + rank) % n)];
+}
+
+// pinning says whether team members are pinned: always, unless OMP_PROC_BIND=false.
+bool pinning() {
+  const Globals& g = globals();
+  return !(g.bind_set && g.initial.bind == 0);
+}
+
+// create_team builds the TeamState of a region of n threads mastered by the calling thread.
+// Returns nullptr (and says why on stderr, once) if the kernel refuses the workers.
+TeamState* create_team(int n) {
+  auto t = std::make_unique<TeamState>();
+  t->nthreads = n;
+  t->implicit = std::make_unique<Task[]>(static_cast<std::size_t>(n));
+  t->members = std::make_unique<ThreadState*[]>(static_cast<std::size_t>(n));
+  // An oversubscribed team (more members than CPUs) does not spin in the default policy: a
+  // waiter would burn the time slice of the very member it waits for (libgomp throttles its spin
+  // count for the same reason). An explicit OMP_WAIT_POLICY=active still spins. Nor is it
+  // pinned: two members pinned to one CPU wait for each other's time slice, while the kernel's
+  // balancing runs them wherever a CPU is free (measured: 4 members on 2 CPUs, barrier 155 µs
+  // pinned, 30 µs unpinned; libgomp 41-52 µs).
+  const bool oversubscribed = n > globals().num_procs;
+  t->wait.kind = oversubscribed && globals().wait == WaitKind::hybrid ? WaitKind::block
+                                                                      : globals().wait;
+  t->wait.spin_ns = globals().spin_ns;
+  team_tasks_init(t->tasks, n);
+  auto* body = new WorkerBody{t.get()};
+  t->body = new FunctionRef<void(int)>(*body);
+  if (n > 1) {
+    sched_param param{};
+    const int policy = sched_getscheduler(0);
+    t->fifo = policy == SCHED_FIFO || policy == SCHED_RR;
+    if (t->fifo) sched_getparam(0, &param);
+    TeamConfig config;
+    config.members.resize(static_cast<std::size_t>(n));
+    const int master_cpu = sched_getcpu();
+    for (int r = 1; r < n; ++r) {
+      ThreadConfig& m = config.members[static_cast<std::size_t>(r)];
+      m.cpu = pinning() && !oversubscribed ? member_cpu(master_cpu, r) : -1;
+      m.sched = t->fifo ? SchedClass::fifo : SchedClass::other;
+      m.priority = t->fifo ? param.sched_priority : 0;
+      m.name = "rtpar-omp";
+      m.stack_bytes = globals().stack_bytes;
+    }
+    config.wait.kind = t->wait.kind;
+    config.wait.spin_ns = Duration(globals().spin_ns);
+    try {
+      t->engine = make_team(config).release();
+    } catch (const std::exception& e) {
+      static std::atomic<bool> told{false};
+      // relaxed: only limits the message to one.
+      if (!told.exchange(true, std::memory_order_relaxed)) {
+        std::fprintf(stderr, "rtpar-omp: cannot create %d worker threads (%s); regions run on "
+                     "one thread\n", n - 1, e.what());
+      }
+      return nullptr;
+    }
+  }
+  return t.release();  // teams live until the process exits (workers may still be asleep in it)
+}
+
+// team_for returns the calling thread's team for a region of n threads at nesting level `level`.
+TeamState* team_for(ThreadState& ts, int level, int n) {
+  if (ts.teams == nullptr) ts.teams = new TeamCache;
+  auto& levels = ts.teams->by_level;
+  if (levels.size() <= static_cast<std::size_t>(level)) levels.resize(level + 1);
+  auto& sizes = levels[static_cast<std::size_t>(level)];
+  if (sizes.size() <= static_cast<std::size_t>(n)) sizes.resize(n + 1, nullptr);
+  TeamState*& t = sizes[static_cast<std::size_t>(n)];
+  if (t == nullptr) t = create_team(n);
+  return t;
+}
+
+// prepare sets team t up for a region run by ts (the master) with fn(data).
+void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, const LoopInit* init) {
+  t->level = ts.team->level + 1;
+  t->active_level = ts.team->active_level + (t->nthreads > 1 ? 1 : 0);
+  t->parent = ts.team;
+  t->parent_tid = ts.tid;
+  const Icvs icv = child_icvs(ts.task->icv);
+  for (int r = 0; r < t->nthreads; ++r) task_init_implicit(t->implicit[r], t, icv, ts.task);
+  // relaxed, all: no member runs until the fork publishes these (see the file comment).
+  t->barrier_count.store(0, std::memory_order_relaxed);
+  t->single_next.store(0, std::memory_order_relaxed);
+  t->cancelled.store(false, std::memory_order_relaxed);
+  for (int i = 0; i < kWorkShareRing; ++i) {
+    WorkShare& w = t->ring[i];
+    w.state.store(static_cast<std::uint32_t>(3 * i) * 2, std::memory_order_relaxed);
+    w.left.store(0, std::memory_order_relaxed);
+    w.cancelled.store(false, std::memory_order_relaxed);
+    w.copyprivate = nullptr;
+    loop_state_reset(w.loop);
+  }
+  team_tasks_begin_region(t->tasks);
+  t->first_ws_ready = init != nullptr;
+  if (init != nullptr) {
+    (*init)(t->ring[0], t->nthreads);
+    t->ring[0].state.store(2 * 2, std::memory_order_relaxed);  // 3·0+2: ready for construct 0
+  }
+  t->fn = fn;
+  t->data = data;
+}
+
+}  // namespace
+
+int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept {
+  const Icvs& icv = ts.task->icv;
+  long n = requested != 0 ? static_cast<long>(requested) : icv.nthreads;
+  if (n <= 1) return 1;
+  if (ts.team->active_level >= icv.max_active_levels) return 1;
+  if (icv.dyn) n = std::min<long>(n, globals().num_procs);
+  // relaxed: see busy_threads.
+  const long available = static_cast<long>(icv.thread_limit) -
+                         busy_threads.load(std::memory_order_relaxed);
+  n = std::min(n, std::max(1L, available));
+  return static_cast<int>(std::min<long>(n, 1 << 16));
+}
+
+void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned /*flags*/,
+                    const LoopInit* init) {
+  ThreadState& ts = self();
+  if (nthreads < 1) nthreads = 1;
+  TeamState* t = team_for(ts, ts.team->level, nthreads);
+  if (t == nullptr) t = team_for(ts, ts.team->level, nthreads = 1);
+  prepare(ts, t, fn, data, init);
+  t->busy_added = nthreads - 1;
+  // relaxed: see busy_threads.
+  if (t->busy_added != 0) busy_threads.fetch_add(t->busy_added, std::memory_order_relaxed);
+  t->master_saved = save_context(ts);
+  enter_member(ts, t, 0);
+  if (t->engine != nullptr) t->engine->start(*t->body);
+}
+
+void parallel_end() {
+  ThreadState& ts = self();
+  TeamState* t = ts.team;
+  tasks_drain(ts);
+  if (t->engine != nullptr) {
+    t->engine->finish();
+    // Between regions the workers sleep at once when the master is real-time: a spinning
+    // SCHED_FIFO worker would starve the rest of the system until RT throttling stops the core.
+    // Otherwise they follow the wait policy (hybrid: spin spin_ns, then sleep).
+    if (t->fifo) t->engine->park();
+  }
+  // relaxed: see busy_threads.
+  if (t->busy_added != 0) busy_threads.fetch_sub(t->busy_added, std::memory_order_relaxed);
+  load_context(ts, t->master_saved);
+}
+
+void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
+                  const LoopInit* init) {
+  parallel_begin(fn, data, nthreads, flags, init);
+  fn(data);
+  parallel_end();
+}
+
+// ---- GOMP entry points ----
+
+RTPAR_OMP_EXPORT void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads,
+                                    unsigned flags) {
+  parallel_run(fn, data, resolve_nthreads(self(), num_threads), flags);
+}
+
+RTPAR_OMP_EXPORT void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads) {
+  parallel_begin(fn, data, resolve_nthreads(self(), num_threads), 0);
+}
+
+RTPAR_OMP_EXPORT void GOMP_parallel_end() { parallel_end(); }
+
+// GOMP_parallel_reductions is `parallel reduction(task, ...)`: the region with a task-reduction
+// registration around it; returns the team size (task_reduction.cpp registers the reductions).
+// Provided by the task-reduction module.
+
+}  // namespace rtpar::omp

@@ -1,0 +1,175 @@
+// runtime.hpp — the core of rtpar's OpenMP runtime (librtpar-omp, installed as libgomp.so.1):
+// per-thread state, teams, the work-share ring, barriers and waiting. The GOMP entry points of
+// each construct live in their own files (parallel.cpp, loop.cpp, task.cpp, ...) and meet here.
+//
+// Model (docs/internals/openmp.md):
+//  - Every thread that calls into the runtime has a ThreadState (thread-local). A thread outside
+//    any parallel region runs in a root team of one (level 0), so `ts.team` is never null.
+//  - A region of n > 1 threads runs on a TeamState owned by its master thread, cached per
+//    (nesting level, size): its workers are an rtpar::Team created on the first region of that
+//    size and reused afterwards, so regions after the first allocate nothing.
+//  - Work-sharing constructs (loops, sections, single copyprivate) are numbered per thread in
+//    encounter order; construct k of a region uses slot k mod kWorkShareRing of the team's ring.
+//    The first thread to reach construct k initialises the slot; the last to leave it frees the
+//    slot for construct k + kWorkShareRing. Threads may run up to kWorkShareRing-1 `nowait`
+//    constructs ahead of the slowest one before they wait.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "omp/icv.hpp"
+#include "omp/loop_state.hpp"
+#include "omp/task.hpp"
+#include "rtpar/function_ref.hpp"
+#include "rtpar/team.hpp"
+#include "runtime/team/signal_word.hpp"
+
+// RTPAR_OMP_EXPORT marks a GOMP_/omp_ entry point of the library's ABI (the version script
+// src/omp/libgomp.map assigns its version node).
+#define RTPAR_OMP_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace rtpar::omp {
+
+// kWorkShareRing is the number of work-share slots per team.
+inline constexpr int kWorkShareRing = 8;
+
+// WorkShare is one slot of a team's work-share ring: the shared state of one work-sharing
+// construct instance while threads are inside it.
+struct alignas(64) WorkShare {
+  // state is a signal word (runtime/team/signal_word.hpp): payload/2 = 3k (free for construct
+  // k), 3k+1 (being initialised for k), 3k+2 (ready for k). See work_share.cpp.
+  std::atomic<std::uint32_t> state{0};
+  std::atomic<int> left{0};       // threads that have left construct k (the last frees the slot)
+  void* copyprivate = nullptr;    // single copyprivate: the executing thread's pointer
+  void* scratch = nullptr;        // GOMP_loop_start's team-shared block (grow-only buffer)
+  std::size_t scratch_bytes = 0;  // its capacity
+  std::atomic<bool> cancelled{false};  // `cancel for` / `cancel sections` hit this construct
+  LoopState loop;                 // loops and sections (loop_state.hpp)
+};
+
+struct ThreadState;
+struct TeamCache;
+
+// MemberContext is the part of a ThreadState that a region replaces while the thread is a member
+// of its team, saved on entry and restored on exit (parallel.cpp).
+struct MemberContext {
+  TeamState* team = nullptr;
+  int tid = 0;
+  Task* task = nullptr;
+  std::uint32_t ws_next = 0;
+  WorkShare* ws = nullptr;
+  std::uint32_t ws_index = 0;
+  std::uint64_t single_count = 0;
+  LoopCursor loop;
+};
+
+// TeamState is the runtime state of one team (one parallel region at a time).
+struct TeamState {
+  int nthreads = 1;             // team size
+  int level = 0;                // nesting level of the region (0: the implicit root region)
+  int active_level = 0;         // number of enclosing active (n > 1) regions, this one included
+  TeamState* parent = nullptr;  // the team of the thread that created the region
+  int parent_tid = 0;           // that thread's number in `parent`
+  rtpar::Team* engine = nullptr;  // the workers (nullptr for a team of one)
+  detail::WaitSpec wait;        // how members wait at barriers and in work shares
+  bool fifo = false;            // the master ran at SCHED_FIFO when the team was created
+
+  // Barrier (barrier.cpp): arrivals, and the generation signal word waiters watch.
+  alignas(64) std::atomic<std::uint32_t> barrier_count{0};
+  alignas(64) std::atomic<std::uint32_t> barrier_gen{0};
+  alignas(64) std::atomic<std::uint64_t> single_next{0};  // `single` instances claimed
+  alignas(64) std::atomic<bool> cancelled{false};         // `cancel parallel` was activated
+
+  WorkShare ring[kWorkShareRing];
+  TeamTasks tasks;                   // explicit tasks (task.hpp)
+  std::unique_ptr<Task[]> implicit;  // the members' implicit tasks, [nthreads]
+  std::unique_ptr<ThreadState*[]> members;  // the members' thread states during a region
+
+  // The region being run (set by the master before the fork).
+  void (*fn)(void*) = nullptr;
+  void* data = nullptr;
+  bool first_ws_ready = false;   // a combined parallel loop initialised work share 0
+  int busy_added = 0;            // threads this region added to the process's busy count
+  MemberContext master_saved;    // the master's context outside the region
+  FunctionRef<void(int)>* body = nullptr;  // what the workers run (parallel.cpp)
+};
+
+// ThreadState is one thread's view of the runtime.
+struct ThreadState {
+  TeamState* team = nullptr;  // innermost team (never null once initialised)
+  int tid = 0;                // omp_get_thread_num() in `team`
+  Task* task = nullptr;       // the task the thread is running (implicit or explicit)
+  std::uint32_t ws_next = 0;  // work shares this thread entered in the current region
+  WorkShare* ws = nullptr;    // the current (last entered) work share
+  std::uint32_t ws_index = 0; // its construct number
+  std::uint64_t single_count = 0;  // `single` constructs this thread encountered in the region
+  LoopCursor loop;            // loop_state.hpp
+  void* task_local = nullptr; // per-thread task scheduler data (task.hpp's owner decides)
+
+  TeamCache* teams = nullptr; // teams this thread is master of, by level and size (parallel.cpp)
+  TeamState root;             // the root team of one (level 0) of this thread
+  Task root_task;             // the initial / implicit task of the root team
+};
+
+// self returns the calling thread's state, creating it (and its root team) on first use.
+ThreadState& self() noexcept;
+
+// ---- parallel regions (parallel.cpp) ----
+
+// LoopInit initialises work share 0 of a combined `parallel loop` before the team starts.
+using LoopInit = FunctionRef<void(WorkShare& ws, int nthreads)>;
+
+// resolve_nthreads is the team size for a region with the num_threads clause value `requested`
+// (0: nthreads-var) encountered by ts (OpenMP 5.0 §2.6.1 algorithm).
+int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept;
+
+// parallel_run runs fn(data) on a team of nthreads (already resolved; 1 runs it serialized),
+// with the caller as member 0; `init`, when given, initialises the first work share before the
+// fork. Returns after the region's implicit barrier (every task of the region done).
+void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
+                  const LoopInit* init = nullptr);
+
+// parallel_begin / parallel_end are the two halves of parallel_run for the legacy
+// GOMP_parallel_start/end: begin starts the workers on fn(data), the caller then runs fn(data)
+// itself as member 0 and calls parallel_end.
+void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
+                    const LoopInit* init = nullptr);
+void parallel_end();
+
+// ---- barriers (barrier.cpp) ----
+
+// team_barrier waits until every member of the caller's team arrived and every explicit task of
+// the region so far completed; waiters run queued tasks meanwhile. Returns true if the region was
+// cancelled (`cancel parallel`) — only when `cancellable`.
+bool team_barrier(ThreadState& ts, bool cancellable = false);
+
+// barrier_poke wakes the members sleeping in a barrier of team t so that they re-check for
+// queued tasks or cancellation (call it after queueing a task or activating cancellation). Costs
+// one load when nobody sleeps. Callers make their change visible first: it starts with a seq_cst
+// fence that pairs with the sleeper's fence (barrier.cpp).
+void barrier_poke(TeamState& t) noexcept;
+
+// ---- work shares (work_share.cpp) ----
+
+// ws_enter makes the caller enter its next work-sharing construct. Returns true if the caller is
+// the first thread there and must initialise ts.ws and then call ws_publish; false if the
+// construct is ready (initialised by another thread). Waits while the slot still holds the
+// construct kWorkShareRing earlier.
+bool ws_enter(ThreadState& ts);
+
+// ws_publish makes the initialised work share visible to the other members.
+void ws_publish(ThreadState& ts);
+
+// ws_leave makes the caller leave its current work share (the last member frees the slot).
+void ws_leave(ThreadState& ts);
+
+// ---- waiting (wait.cpp) ----
+
+// wait_for waits (spinning and/or sleeping per the team's wait policy) until done() holds.
+// For conditions on memory that no signal word announces: it spins, then yields the CPU in
+// growing sleeps, so it never spins unboundedly at SCHED_FIFO.
+void wait_for(ThreadState& ts, FunctionRef<bool()> done);
+
+}  // namespace rtpar::omp

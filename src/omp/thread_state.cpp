@@ -1,0 +1,54 @@
+// thread_state.cpp — each thread's ThreadState and its root team (runtime.hpp).
+//
+// The state is found through an initial-exec TLS pointer (the library is loaded at program start
+// as a DT_NEEDED dependency, as libgomp is, so the static TLS model applies and self() is one
+// %fs-relative load). A thread's first call builds its state: a root team of one at level 0
+// whose implicit task carries the ICVs the environment set (OpenMP 5.0 §2.5.2: every initial
+// thread, including each foreign pthread that enters OpenMP, starts from the initial values).
+#include <memory>
+
+#include "omp/runtime.hpp"
+
+namespace rtpar::omp {
+
+namespace {
+
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState* tls_state = nullptr;
+
+// Owner destroys a thread's state when the thread exits. The state of the initial thread lives
+// until exit; a foreign pthread's state is freed with its thread.
+struct Owner {
+  std::unique_ptr<ThreadState> state;
+};
+thread_local Owner tls_owner;
+
+ThreadState* create_state() {
+  auto state = std::make_unique<ThreadState>();
+  ThreadState* ts = state.get();
+  ts->root.nthreads = 1;
+  ts->root.level = 0;
+  ts->root.active_level = 0;
+  ts->root.implicit.reset();
+  ts->root.members = std::make_unique<ThreadState*[]>(1);
+  ts->root.members[0] = ts;
+  ts->root.wait.kind = globals().wait;
+  ts->root.wait.spin_ns = globals().spin_ns;
+  team_tasks_init(ts->root.tasks, 1);
+  task_init_implicit(ts->root_task, &ts->root, globals().initial, nullptr);
+  ts->team = &ts->root;
+  ts->tid = 0;
+  ts->task = &ts->root_task;
+  tls_owner.state = std::move(state);
+  tls_state = ts;
+  return ts;
+}
+
+}  // namespace
+
+ThreadState& self() noexcept {
+  ThreadState* ts = tls_state;
+  if (__builtin_expect(ts == nullptr, 0)) ts = create_state();
+  return *ts;
+}
+
+}  // namespace rtpar::omp

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# omp_cli_test.sh CASE RTPAR WHICH_LIB OMP_DIR — `rtpar omp` end to end: the program's exit status
+# passes through, rtpar's libgomp.so.1 (in OMP_DIR) is the one mapped, --cores/--threads/--fifo
+# reach the program, bad options exit 2, a missing program exits 127, refused SCHED_FIFO exits 3.
+set -uo pipefail
+source "$(dirname "$0")/../cli/cli_lib.sh"  # fail, expect_status, json
+case_name=$1 rtpar=$2 prog=$3 omp_dir=$4
+work=$(mktemp -d) && cd "$work" || exit 1
+trap 'rm -rf "$work"' EXIT
+lib=$(readlink -f "$omp_dir/libgomp.so.1")
+
+case $case_name in
+exit_status)
+  expect_status 0 "$rtpar" omp -- "$prog" 0
+  expect_status 7 "$rtpar" omp -- "$prog" 7 ;;
+loads_rtpar)
+  expect_status 0 "$rtpar" omp -- "$prog"
+  got=$(sed -n 's/^lib=//p' <<<"$out")
+  [ "$(readlink -f "$got")" = "$lib" ] || fail "mapped '$got', expected rtpar's $lib" ;;
+cores_and_threads)
+  expect_status 0 "$rtpar" omp --cores 0 --threads 3 -- "$prog"
+  grep -qx "team=3" <<<"$out" || fail "--threads 3 not honoured: $out"
+  grep -qx "cpus=1" <<<"$out" || fail "--cores 0 not honoured: $out" ;;
+bad_options)
+  expect_status 2 "$rtpar" omp --cores 9999 -- "$prog"
+  grep -q -- "--cores" <<<"$err" || fail "error does not name --cores: $err"
+  expect_status 2 "$rtpar" omp --wait sometimes -- "$prog"
+  expect_status 2 "$rtpar" omp --fifo 0 -- "$prog"
+  expect_status 2 "$rtpar" omp ;;
+missing_program)
+  expect_status 127 "$rtpar" omp -- ./no-such-program
+  grep -q "no-such-program" <<<"$err" || fail "error does not name the program: $err" ;;
+fifo)
+  if [ "$(id -u)" -ne 0 ]; then
+    # Without privilege SCHED_FIFO is refused: exit 3 with a hint.
+    expect_status 3 "$rtpar" omp --fifo 10 -- "$prog"
+    exit 0
+  fi
+  expect_status 0 "$rtpar" omp --fifo 10 -- "$prog"
+  grep -qx "policy=fifo" <<<"$out" || fail "--fifo not inherited by the region: $out" ;;
+*) fail "unknown case" ;;
+esac
