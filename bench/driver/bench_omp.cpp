@@ -128,8 +128,10 @@ std::vector<Runtime> runtimes(const OmpBenchOptions& o, const fs::path& scratch,
 // environment is what a program runs with on runtime r (policy "" = the runtime's default).
 std::vector<std::string> environment(const OmpBenchOptions& o, const Runtime& r,
                                      const std::string& policy) {
+  // OMP_DYNAMIC=false: the runtime must not shrink a team behind the program's back (the
+  // programs do not call omp_set_dynamic, one entry point less that every runtime must have).
   std::vector<std::string> env{"LD_LIBRARY_PATH=" + r.ld_library_path,
-                               "OMP_NUM_THREADS=" + std::to_string(o.threads)};
+                               "OMP_NUM_THREADS=" + std::to_string(o.threads), "OMP_DYNAMIC=false"};
   if (o.bind) {
     env.emplace_back("OMP_PROC_BIND=true");
     env.emplace_back("OMP_PLACES=cores");

@@ -60,7 +60,6 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s: --releases >= 1, --period-ns >= 10000, --priority 0..99\n", argv[0]);
     return 2;
   }
-  omp_set_dynamic(0);
   const int nt = omp_get_max_threads();
   int fifo = o.priority > 0 && set_policy(o.priority);
   int fifo_threads = 0;

@@ -61,18 +61,18 @@ int main(int argc, char** argv) {
     fprintf(stderr, "%s: --iters must be >= 1\n", argv[0]);
     return 2;
   }
-  omp_set_dynamic(0);
   double* samples = ob_alloc_samples(o.reps);
   double* scratch = ob_alloc_samples(o.reps);
-  test_static_1(1, 1, o.delay_iters); /* starts the runtime's threads */
-  ob_print_info(kBench, &o);
-  /* Reference: the per-thread share of one loop, iters delays, alone (median of reps). */
+  /* Reference: the per-thread share of one loop, iters delays, alone (median of reps), before
+   * the first region so that no runtime thread disturbs it (syncbench.c says why). */
   for (long r = 0; r < o.reps; ++r) {
     const int64_t t0 = ob_now_ns();
     for (long i = 0; i < o.iters; ++i) ob_delay(o.delay_iters);
     scratch[r] = (double)(ob_now_ns() - t0);
   }
   const double ref = ob_median(scratch, o.reps);
+  test_static_1(1, 1, o.delay_iters); /* starts the runtime's threads */
+  ob_print_info(kBench, &o);
   for (size_t c = 0; c < sizeof kLoops / sizeof kLoops[0]; ++c) {
     const Loop* k = &kLoops[c];
     if (!ob_selected(&o, k->name)) continue;

@@ -210,29 +210,45 @@ static double reference_ns(Timed ref, long inner, long d, long reps, double* scr
   return ob_median(scratch, reps) / (double)inner;
 }
 
+/* kCount is the number of constructs. */
+#define kCount (sizeof kConstructs / sizeof kConstructs[0])
+
+/* inner_of is the number of constructs a repetition of k runs (split ones: a multiple of nt). */
+static long inner_of(const Construct* k, long inner, int nt) {
+  if (!k->split) return inner;
+  return inner < nt ? nt : inner - inner % nt;
+}
+
 int main(int argc, char** argv) {
   ObOptions o = {.reps = 200, .inner = 128, .delay_ns = 100.0};
   ob_parse(argc, argv, &o);
-  omp_set_dynamic(0); /* the runtime must not shrink a team behind our back */
   omp_init_lock(&g_lock);
   const int nt = omp_get_max_threads();
   double* samples = ob_alloc_samples(o.reps);
   double* scratch = ob_alloc_samples(o.reps);
+  /* The references run before the first region, while the process has one thread: a runtime's
+   * worker spinning on a sibling hyperthread (or stealing the CPU) would slow the reference and
+   * hide that runtime's overhead. So every runtime's samples subtract an undisturbed reference. */
+  double ref[kCount];
+  for (size_t c = 0; c < kCount; ++c) {
+    const Construct* k = &kConstructs[c];
+    ref[c] = ob_selected(&o, k->name)
+                 ? reference_ns(k->ref, inner_of(k, o.inner, nt), o.delay_iters, o.reps, scratch)
+                 : 0.0;
+  }
   /* The first region starts the runtime's threads: not part of any measurement. */
   test_parallel(4, o.delay_iters);
   ob_print_info(kBench, &o);
-  for (size_t c = 0; c < sizeof kConstructs / sizeof kConstructs[0]; ++c) {
+  for (size_t c = 0; c < kCount; ++c) {
     const Construct* k = &kConstructs[c];
     if (!ob_selected(&o, k->name)) continue;
-    long inner = o.inner;
-    if (k->split) inner = inner < nt ? nt : inner - inner % nt;
-    const double ref = reference_ns(k->ref, inner, o.delay_iters, o.reps, scratch);
+    const long inner = inner_of(k, o.inner, nt);
     k->test(inner, o.delay_iters); /* warm-up: the construct's first use may allocate */
     for (long r = 0; r < o.reps; ++r) {
-      samples[r] = (double)k->test(inner, o.delay_iters) / (double)inner - ref;
+      samples[r] = (double)k->test(inner, o.delay_iters) / (double)inner - ref[c];
     }
     char extra[160];
-    snprintf(extra, sizeof extra, "\"inner\":%ld,\"ref_ns\":%.2f", inner, ref);
+    snprintf(extra, sizeof extra, "\"inner\":%ld,\"ref_ns\":%.2f", inner, ref[c]);
     ob_print_row(kBench, k->name, samples, o.reps, extra);
   }
   omp_destroy_lock(&g_lock);
