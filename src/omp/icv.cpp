@@ -1,48 +1,32 @@
-// icv.cpp — the ICVs' initial values from the environment (OpenMP 5.0 §6) and their inheritance.
-// (Minimal first version: OMP_NUM_THREADS, OMP_WAIT_POLICY, the affinity mask; H-api completes.)
-#include <sched.h>
-
-#include <cstdlib>
-#include <cstring>
-
-#include "omp/icv.hpp"
+// icv.cpp — the process settings (parsed once from the environment, env.cpp) and how ICVs pass
+// from a task to the implicit tasks of the regions it encounters.
+#include "omp/env.hpp"
 
 namespace rtpar::omp {
 
-namespace {
-
-Globals read_environment() {
-  Globals g;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    for (int c = 0; c < CPU_SETSIZE; ++c) {
-      if (CPU_ISSET(c, &set)) {
-        g.cpus.push_back(c);
-        g.places.push_back({c});
-      }
-    }
-  }
-  g.num_procs = g.cpus.empty() ? 1 : static_cast<int>(g.cpus.size());
-  g.initial.nthreads = g.num_procs;
-  if (const char* s = std::getenv("OMP_NUM_THREADS")) {
-    const long n = std::strtol(s, nullptr, 10);
-    if (n > 0) g.initial.nthreads = static_cast<int>(n);
-  }
-  if (const char* s = std::getenv("OMP_WAIT_POLICY")) {
-    if (strcasecmp(s, "active") == 0) g.wait = WaitKind::spin;
-    if (strcasecmp(s, "passive") == 0) g.wait = WaitKind::block;
-  }
-  return g;
-}
-
-}  // namespace
-
 const Globals& globals() noexcept {
-  static const Globals g = read_environment();
+  // A function-local static: initialised once, thread-safely (the compiler's guard), on first
+  // use; the library constructor (display_env.cpp) makes that first use happen at load time.
+  static const Globals g = env::read_environment();
   return g;
 }
 
-Icvs child_icvs(const Icvs& parent) noexcept { return parent; }
+Icvs child_icvs(const Icvs& parent) noexcept {
+  // OpenMP 5.1 §2.6.1/§2.4: a list-valued nthreads-var or bind-var loses its first element in
+  // the new region, i.e. level k of nesting uses element k; past the end the value is inherited.
+  const Globals& g = globals();
+  Icvs child = parent;
+  const int nlevel = parent.nthreads_level + 1;
+  if (static_cast<std::size_t>(nlevel) < g.nthreads_list.size()) {
+    child.nthreads = g.nthreads_list[static_cast<std::size_t>(nlevel)];
+  }
+  child.nthreads_level = nlevel;
+  const int blevel = parent.bind_level + 1;
+  if (static_cast<std::size_t>(blevel) < g.bind_list.size()) {
+    child.bind = g.bind_list[static_cast<std::size_t>(blevel)];
+  }
+  child.bind_level = blevel;
+  return child;
+}
 
 }  // namespace rtpar::omp

@@ -33,6 +33,12 @@ ThreadState* create_state() {
   ts->root.members[0] = ts;
   ts->root.wait.kind = globals().wait;
   ts->root.wait.spin_ns = globals().spin_ns;
+  // Slot i starts "free for construct i" (work_share.cpp), as prepare() does for other teams:
+  // orphaned worksharing constructs outside any region run on the root team.
+  // relaxed: the state is private to this thread until now.
+  for (int i = 0; i < kWorkShareRing; ++i) {
+    ts->root.ring[i].state.store(static_cast<std::uint32_t>(3 * i) * 2, std::memory_order_relaxed);
+  }
   team_tasks_init(ts->root.tasks, 1);
   task_init_implicit(ts->root_task, &ts->root, globals().initial, nullptr);
   ts->team = &ts->root;
