@@ -165,15 +165,26 @@ class Driver {
                   const std::vector<std::string>& args, const std::string& policy) {
     const auto c = rtpar_bench::run_child(program, args, environment(o_, r, policy), o_.timeout_s);
     std::string why = c.failure(o_.timeout_s);
+    if (!c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
+      // The loader's own status: the message above (stderr is shared) names the symbol.
+      why += " (symbol lookup error: the library lacks an entry point the program imports)";
+    }
     std::istringstream lines(c.out);
     std::vector<OmpJson> rows;
     std::string library;
-    for (std::string line; why.empty() && std::getline(lines, line);) {
+    for (std::string line; std::getline(lines, line);) {
       if (line.empty() || line.front() != '{') continue;  // a runtime's own chatter
       const OmpJson j = OmpJson::parse(line, nullptr, false);
       if (!j.is_object()) continue;
       if (j.value("type", "") == "info") library = j.value("library", "?");
       if (j.value("type", "") == "row") rows.push_back(j);
+      if (j.value("ok", true) == false) {
+        // taskbench checked its result and it was wrong: a wrong run, not a slow one.
+        why = "wrong result: " + j.value("construct", "?") + " gave " +
+              j.value("result", OmpJson()).dump() + ", expected " +
+              j.value("expected", OmpJson()).dump();
+        wrong_ = true;
+      }
     }
     if (why.empty() && library.empty()) why = "printed no info line";
     if (why.empty()) why = library_problem(r, library, libraries_);
@@ -204,6 +215,8 @@ class Driver {
 
   // pools are the rows so far, in order of first appearance.
   [[nodiscard]] const std::vector<OmpPool>& pools() const { return pools_; }
+  // wrong is true once a program reported a wrong result (exit status 4).
+  [[nodiscard]] bool wrong() const { return wrong_; }
   // loaded maps each row runtime to the library its programs reported.
   [[nodiscard]] const std::map<std::string, std::string>& loaded() const { return loaded_; }
 
@@ -212,6 +225,7 @@ class Driver {
   std::map<std::string, std::string> libraries_;
   std::map<std::string, std::string> loaded_;
   std::vector<OmpPool> pools_;
+  bool wrong_ = false;
 };
 
 // calibrate runs the sync program with --calibrate (on the system libgomp: the delay loop calls
@@ -441,6 +455,7 @@ Command add_bench_omp(CLI::App& app) {
     } else {
       render_omp_table(*o, rows, ratios, goals, loaded);
     }
+    if (d.wrong()) return kExitWrongResult;
     return failed > 0 ? kExitFail : kExitOk;
   };
 }
