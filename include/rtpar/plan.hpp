@@ -63,8 +63,8 @@ struct TaskPlan {
 // as a periodic server (budget Q per period P: the fair server or RT throttling, docs/analysis.md
 // "Kernel interference"), and what a plan does with it. Budget and period are 0 when none.
 struct KernelInterference {
-  // state: "charged", "stated" (read, not charged), "not_charged" (the planner cannot),
-  // "isolated" (the run removes it), "none", or "unread" (nobody gave it to the planner)
+  // state: "charged", "stated" (read, not charged), "isolated" (the run removes it), "none", or
+  // "unread" (nobody gave it to the planner)
   std::string state = "unread";
   bool known = false;          // false: (part of) it could not be read (see source)
   std::int64_t budget_ns = 0;  // Q per core

@@ -1,8 +1,436 @@
-// task.cpp — explicit tasks (placeholder until the task scheduler lands: no explicit task is
-// ever queued, so the scheduling hooks have nothing to do).
+// task.cpp — explicit tasks (OpenMP 5.0 §2.10): creation (GOMP_task), the per-member
+// work-stealing deques, running, completion, taskwait, and the core's scheduling hooks.
+//
+// Deque (Chase-Lev, fixed capacity, after Lê et al., PPoPP 2013). Orderings:
+//  (D1) push: the slot store and the task's contents are published by the release store of
+//       `bottom`; a thief's acquire load of `bottom` makes them visible before it reads the slot.
+//  (D2) pop: the owner stores bottom-1 then issues a seq_cst fence before reading `top`; a thief
+//       reads `top`, issues a seq_cst fence, then reads `bottom`. Of the two fences one is first,
+//       so either the thief sees the lowered bottom (and backs off) or the owner sees the thief's
+//       top — both cannot take the same last element without meeting at the CAS below.
+//  (D3) the last element (top == bottom-1) and every steal are claimed by a seq_cst CAS on `top`:
+//       exactly one claimer wins.
+//  (D4) push reads `top` with acquire: a slot is reused only after the thief that claimed it
+//       (CAS on top) read it.
+//
+// Accounting (task.hpp): a member's `created`/`completed` counters are single-writer, updated with
+// a relaxed load and a release store; readers (team_idle) acquire. created++ precedes the push,
+// and completion of a task happens after its creation, so reading all `completed` first and all
+// `created` second bounds the outstanding count from below at a point in time: equal sums mean
+// that at that instant no task of the team was outstanding.
+#include <time.h>
+
+#include <cstring>
+#include <new>
+
 #include "omp/runtime.hpp"
+#include "rtpar/cpu_relax.hpp"
 
 namespace rtpar::omp {
+
+using namespace task_detail;
+
+namespace {
+
+// kFlag* are GOMP_task's flag bits (gomp-constants.h); kMask indexes a deque's ring.
+constexpr unsigned kFlagFinal = 2;
+constexpr unsigned kFlagDepend = 8;
+constexpr unsigned kFlagPriority = 16;
+constexpr unsigned kFlagDetach = 8192;
+constexpr std::int64_t kMask = TaskDeque::kCapacity - 1;
+
+// deque_push appends t at the bottom (owner only). False when full. was_empty: no task was queued.
+bool deque_push(TaskDeque& d, Task* t, bool& was_empty) noexcept {
+  // relaxed: only the owner writes bottom.
+  const std::int64_t b = d.bottom.load(std::memory_order_relaxed);
+  // acquire (D4).
+  const std::int64_t top = d.top.load(std::memory_order_acquire);
+  if (b - top >= TaskDeque::kCapacity) return false;
+  was_empty = b <= top;
+  // relaxed: published by the release store below (D1).
+  d.slots[b & kMask].store(t, std::memory_order_relaxed);
+  // release (D1).
+  d.bottom.store(b + 1, std::memory_order_release);
+  return true;
+}
+
+// deque_pop takes the most recently pushed task (owner only), or nullptr.
+Task* deque_pop(TaskDeque& d) noexcept {
+  // relaxed: only the owner writes bottom.
+  const std::int64_t b = d.bottom.load(std::memory_order_relaxed) - 1;
+  // relaxed store + seq_cst fence (D2).
+  d.bottom.store(b, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // relaxed: ordered by the fence (D2).
+  std::int64_t t = d.top.load(std::memory_order_relaxed);
+  if (t > b) {
+    // relaxed: empty; restore (only the owner writes bottom).
+    d.bottom.store(b + 1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  // relaxed: our own push wrote it.
+  Task* x = d.slots[b & kMask].load(std::memory_order_relaxed);
+  if (t == b) {
+    // seq_cst CAS (D3): race with thieves for the last element.
+    if (!d.top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                       std::memory_order_relaxed)) {
+      x = nullptr;
+    }
+    // relaxed: the deque is empty either way; top is now b+1.
+    d.bottom.store(b + 1, std::memory_order_relaxed);
+  }
+  return x;
+}
+
+// deque_steal takes the oldest task of another member's deque, or nullptr (empty or lost race).
+Task* deque_steal(TaskDeque& d) noexcept {
+  // acquire: pairs with other thieves' / the owner's CAS on top.
+  std::int64_t t = d.top.load(std::memory_order_acquire);
+  // seq_cst (D2).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // acquire (D1).
+  const std::int64_t b = d.bottom.load(std::memory_order_acquire);
+  if (t >= b) return nullptr;
+  // relaxed: made visible by the acquire of bottom (D1); validated by the CAS (D3, D4).
+  Task* x = d.slots[t & kMask].load(std::memory_order_relaxed);
+  // seq_cst CAS (D3).
+  if (!d.top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                     std::memory_order_relaxed)) {
+    return nullptr;
+  }
+  return x;
+}
+
+// shared_push inserts t into the team's shared list, highest priority first, FIFO within one.
+void shared_push(TeamTasks& tt, Task* t) {
+  std::lock_guard<std::mutex> lock(tt.shared_lock);
+  Task** p = &tt.shared;
+  while (*p != nullptr && (*p)->priority >= t->priority) p = &(*p)->next;
+  t->next = *p;
+  *p = t;
+  // relaxed: a hint read without the lock; the lock orders the list itself.
+  tt.shared_count.fetch_add(1, std::memory_order_relaxed);
+}
+
+// shared_pop takes the first task of the team's shared list, or nullptr.
+Task* shared_pop(TeamTasks& tt) {
+  std::lock_guard<std::mutex> lock(tt.shared_lock);
+  Task* t = tt.shared;
+  if (t != nullptr) {
+    tt.shared = t->next;
+    // relaxed: as in shared_push.
+    tt.shared_count.fetch_sub(1, std::memory_order_relaxed);
+  }
+  return t;
+}
+
+// bump adds one to a single-writer counter (relaxed load, release store: see the file comment).
+inline void bump(std::atomic<std::uint64_t>& c) noexcept {
+  c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+}
+
+// team_idle says whether no task of the team is outstanding (file comment, accounting).
+bool team_idle(TeamTasks& tt) noexcept {
+  // acquire, all: see the file comment.
+  std::uint64_t done = tt.ext_completed.load(std::memory_order_acquire);
+  for (int i = 0; i < tt.nthreads; ++i) {
+    done += tt.members[i].completed.load(std::memory_order_acquire);
+  }
+  std::uint64_t made = 0;
+  for (int i = 0; i < tt.nthreads; ++i) {
+    made += tt.members[i].created.load(std::memory_order_acquire);
+  }
+  return done == made;
+}
+
+// free_task releases a deferred task's descriptor (its refs reached 0).
+void free_task(ThreadState& ts, Task* t) noexcept {
+  if (t->dep_table != nullptr) deps_free_table(t);
+  const bool heap = t->heap;
+  t->~Task();
+  if (heap) {
+    ::operator delete(t);
+  } else {
+    arena_free(ts, t);
+  }
+}
+
+// execute runs deferred task t on ts and completes it (unless its detach event is pending).
+void execute(ThreadState& ts, Task* t) {
+  Task* prev = ts.task;
+  ts.task = t;
+  if (!(cancellation_on() && task_dropped(*t))) t->fn(t->arg);
+  ts.task = prev;
+  // acq_rel: the body's writes reach the fulfilling thread, whose writes reach us (either side
+  // may be the one that completes the task).
+  if (t->detachable && t->detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  complete(ts, t);
+}
+
+// pick finds a task for ts: the shared list, its own deque, then the other members' deques.
+Task* pick(ThreadState& ts) noexcept {
+  TeamTasks& tt = ts.team->tasks;
+  Task* t = nullptr;
+  // relaxed: a hint; the list is read under its lock.
+  if (tt.shared_count.load(std::memory_order_relaxed) > 0) t = shared_pop(tt);
+  if (t == nullptr) t = deque_pop(tt.members[ts.tid].deque);
+  if (t == nullptr && tt.nthreads > 1) {
+    const int n = tt.nthreads;
+    for (int k = 1; k < n && t == nullptr; ++k) {
+      t = deque_steal(tt.members[(ts.tid + k) % n].deque);
+    }
+  }
+  return t;
+}
+
+// push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
+// priority task). False when the deque is full.
+bool push_own(ThreadState& ts, Task* t) noexcept {
+  TeamState& team = *ts.team;
+  bool was_empty = true;
+  if (t->priority > 0) {
+    shared_push(team.tasks, t);
+  } else if (!deque_push(team.tasks.members[ts.tid].deque, t, was_empty)) {
+    return false;
+  }
+  // Wake barrier sleepers only when the deque was empty (see schedule).
+  if (was_empty) barrier_poke(team);
+  return true;
+}
+
+// set_event stores a detachable task's event handle where GCC expects it.
+void set_event(Task* t, void* detach, void* data) noexcept {
+  t->detachable = true;
+  // relaxed: published with the task (push release) or read by this thread.
+  t->detach_pending.store(2, std::memory_order_relaxed);
+  *static_cast<void**>(detach) = t;
+  if (data != nullptr) *static_cast<void**>(data) = t;
+}
+
+// run_undeferred runs a task at once on the encountering thread (if(0), final parent, team of
+// one, arena exhausted), after its dependences are satisfied.
+void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                    long arg_size, long arg_align, unsigned flags, void** depend, int priority,
+                    void* detach, void (*set_bounds)(void*, const void*), const void* bounds) {
+  Task* parent = ts.task;
+  if ((flags & kFlagDepend) != 0 && depend != nullptr) deps_wait(ts, depend);
+  Task t;
+  t.icv = parent->icv;
+  t.team = ts.team;
+  t.parent = parent;
+  t.final_task = parent->final_task || (flags & kFlagFinal) != 0;
+  t.implicit = false;
+  t.priority = priority;
+  t.tg_member = t.tg_current = parent->tg_current;
+  if ((flags & kFlagDetach) != 0) set_event(&t, detach, data);
+  ts.task = &t;
+  if (cpyfn != nullptr) {
+    if (arg_align < 1) arg_align = 1;
+    char* buf = static_cast<char*>(__builtin_alloca(arg_size + arg_align - 1));
+    char* arg = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(buf) + arg_align - 1) &
+                                        ~static_cast<std::uintptr_t>(arg_align - 1));
+    cpyfn(arg, data);
+    if (set_bounds != nullptr) set_bounds(arg, bounds);
+    fn(arg);
+  } else {
+    if (set_bounds != nullptr) set_bounds(data, bounds);
+    fn(data);
+  }
+  // acq_rel: pairs with omp_fulfill_event's decrement.
+  if (t.detachable && t.detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    // acquire: the fulfilling thread's writes.
+    wait_until(ts, [&t] { return t.detach_pending.load(std::memory_order_acquire) == 0; });
+  }
+  // The record lives on this frame: its deferred children must finish before it goes away.
+  // acquire: the children's completions (acq_rel decrements) carry their writes.
+  if (t.refs.load(std::memory_order_acquire) != 1) {
+    wait_until(ts, [&t] { return t.refs.load(std::memory_order_acquire) == 1; });
+  }
+  if (t.dep_table != nullptr) deps_free_table(&t);
+  ts.task = parent;
+}
+
+}  // namespace
+
+// ---- internal interface (task.hpp) ----
+
+namespace task_detail {
+
+bool cancellation_on() noexcept {
+  static const bool on = globals().cancellation;
+  return on;
+}
+
+bool group_cancelled(const Taskgroup* g) noexcept {
+  for (; g != nullptr; g = g->prev) {
+    // acquire: pairs with taskgroup_cancel's release store.
+    if (g->cancelled.load(std::memory_order_acquire)) return true;
+  }
+  return false;
+}
+
+bool task_dropped(const Task& t) noexcept {
+  // acquire: pairs with GOMP_cancel's release store.
+  return t.team->cancelled.load(std::memory_order_acquire) || group_cancelled(t.tg_member);
+}
+
+void wait_until_fn(ThreadState& ts, bool (*done)(void*), void* ctx) {
+  const detail::WaitSpec& w = ts.team->wait;
+  const std::int64_t budget = w.kind == WaitKind::block ? 0 : w.spin_ns;
+  std::int64_t spin_start = -1;
+  long sleep_ns = 0;
+  while (!done(ctx)) {
+    if (task_run_one(ts)) {
+      spin_start = -1;
+      sleep_ns = 0;
+      continue;
+    }
+    if (sleep_ns == 0) {
+      // Spin phase: cpu_relax between looks, for the team's spin budget (unbounded only under
+      // the spin policy when not real-time).
+      cpu_relax();
+      if (spin_start < 0) {
+        spin_start = detail::spin_clock_ns();
+        continue;
+      }
+      const bool forever = w.kind == WaitKind::spin && !ts.team->fifo;
+      if (forever || detail::spin_clock_ns() - spin_start < budget) continue;
+      sleep_ns = 1000;
+    }
+    timespec d{0, sleep_ns};
+    nanosleep(&d, nullptr);
+    if (sleep_ns < 256'000) sleep_ns *= 2;
+  }
+}
+
+void schedule(ThreadState& ts, Task* t) noexcept {
+  TeamState& team = *t->team;
+  TeamTasks& tt = team.tasks;
+  bool was_empty = true;
+  if (t->priority > 0 || ts.team != &team || !deque_push(tt.members[ts.tid].deque, t, was_empty)) {
+    shared_push(tt, t);
+    was_empty = true;
+  }
+  // Waking sleepers only when the deque was empty: a sleeper that looked before our push saw the
+  // empty deque and, by barrier_poke's fence protocol, is woken; later pushes onto a non-empty
+  // deque only add work that the awake thieves or the owner itself will find.
+  if (was_empty && tt.nthreads > 1) barrier_poke(team);
+}
+
+void complete(ThreadState& ts, Task* t) noexcept {
+  TeamState* team = t->team;
+  if (t->ndeps != 0) deps_release(ts, t);  // only tasks with dependences have successors
+  // release: the task's writes reach the taskgroup_end waiter (acquire).
+  if (Taskgroup* g = t->tg_member) g->count.fetch_sub(1, std::memory_order_release);
+  Task* p = t->parent;
+  // acq_rel: release publishes our writes to the parent's taskwait (acquire); acquire lets
+  // whoever frees the parent see its last writes.
+  if (p->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_task(ts, p);
+  // Count the completion last: once every task is counted the region may end and its implicit
+  // tasks be reused.
+  if (ts.team == team) {
+    bump(team->tasks.members[ts.tid].completed);
+  } else {
+    // release: as bump; several non-members may complete tasks at once.
+    team->tasks.ext_completed.fetch_add(1, std::memory_order_release);
+    barrier_poke(*team);
+  }
+  // acquire: with refs == 1 no child is left (and none can appear), so the descriptor is ours.
+  if (t->refs.load(std::memory_order_acquire) == 1 ||
+      t->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    free_task(ts, t);
+  }
+}
+
+void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                long arg_align, bool if_clause, unsigned flags, void** depend, int priority_arg,
+                void* detach, void (*set_bounds)(void*, const void*), const void* bounds) {
+  ThreadState& ts = self();
+  Task* parent = ts.task;
+  TeamState* team = ts.team;
+  if (__builtin_expect(cancellation_on(), 0)) {
+    // acquire: pairs with GOMP_cancel's release store.
+    if (team->cancelled.load(std::memory_order_acquire) || group_cancelled(parent->tg_current)) {
+      return;
+    }
+  }
+  int priority = 0;
+  if ((flags & kFlagPriority) != 0) {
+    priority = priority_arg < 0 ? 0 : priority_arg;
+    if (priority > globals().max_task_priority) priority = globals().max_task_priority;
+  }
+  const bool has_deps = (flags & kFlagDepend) != 0 && depend != nullptr;
+  const bool detachable = (flags & kFlagDetach) != 0;
+  bool undeferred = !if_clause || parent->final_task;
+  // A team of one runs its tasks at once (those with dependences or a detach event go through
+  // the deferred path below, which runs them at once too when nothing holds them back).
+  if (!undeferred && !has_deps && !detachable) undeferred = team->nthreads == 1;
+  if (!undeferred) {
+    if (arg_align < 1) arg_align = 1;
+    const std::size_t ndeps = has_deps ? deps_count(depend) : 0;
+    const std::size_t bytes = sizeof(Task) + ndeps * sizeof(DepRec) +
+                              static_cast<std::size_t>(arg_size) +
+                              static_cast<std::size_t>(arg_align);
+    void* mem = arena_alloc(ts, bytes);
+    bool heap = false;
+    if (mem == nullptr && (has_deps || detachable)) {
+      // Arena exhausted: running these at once could wait forever (on a predecessor or on an
+      // event the encountering task fulfils later), so they take heap memory instead.
+      mem = ::operator new(bytes, std::nothrow);
+      heap = mem != nullptr;
+    }
+    if (mem != nullptr) {
+      Task* t = new (mem) Task;
+      t->heap = heap;
+      t->icv = parent->icv;
+      t->team = team;
+      t->parent = parent;
+      t->final_task = (flags & kFlagFinal) != 0;
+      t->implicit = false;
+      t->deferred = true;
+      t->priority = priority;
+      t->fn = fn;
+      char* p = reinterpret_cast<char*>(t + 1);
+      if (ndeps != 0) {
+        t->deps = reinterpret_cast<DepRec*>(p);
+        t->ndeps = static_cast<int>(ndeps);
+        deps_fill(depend, t->deps);
+        p += ndeps * sizeof(DepRec);
+      }
+      char* arg = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + arg_align - 1) &
+                                          ~static_cast<std::uintptr_t>(arg_align - 1));
+      t->arg = arg;
+      t->tg_member = t->tg_current = parent->tg_current;
+      if (detachable) set_event(t, detach, data);
+      if (cpyfn != nullptr) {
+        ts.task = t;  // copy constructors run in the new task's data environment
+        cpyfn(arg, data);
+        ts.task = parent;
+      } else if (arg_size > 0) {
+        std::memcpy(arg, data, static_cast<std::size_t>(arg_size));
+      }
+      if (set_bounds != nullptr) set_bounds(arg, bounds);
+      // relaxed: the parent runs on this thread; the children's acq_rel decrements follow in the
+      // modification order (see complete).
+      parent->refs.fetch_add(1, std::memory_order_relaxed);
+      // relaxed: this task (or the group's owner) is counted in the group until after this
+      // increment, so the count cannot reach 0 in between.
+      if (t->tg_member != nullptr) t->tg_member->count.fetch_add(1, std::memory_order_relaxed);
+      bump(team->tasks.members[ts.tid].created);
+      if (ndeps != 0 && deps_register(parent, t, true) > 0) return;  // released by a predecessor
+      if (team->nthreads == 1 || !push_own(ts, t)) {
+        execute(ts, t);  // team of one, or a full deque (throttling): run it now
+      }
+      return;
+    }
+  }
+  run_undeferred(ts, fn, data, cpyfn, arg_size, arg_align, flags, depend, priority, detach,
+                 set_bounds, bounds);
+}
+
+}  // namespace task_detail
+
+// ---- core hooks ----
 
 void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent) noexcept {
   t.icv = icv;
@@ -10,13 +438,71 @@ void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent)
   t.parent = parent;
   t.final_task = false;
   t.implicit = true;
+  t.detachable = false;
+  t.deferred = false;
+  // relaxed: no task of the region exists yet; the fork publishes these.
+  t.refs.store(1, std::memory_order_relaxed);
+  t.detach_pending.store(0, std::memory_order_relaxed);
+  t.tg_member = nullptr;
+  t.tg_current = pending_region_group();
+  if (t.dep_table != nullptr) deps_free_table(&t);
+  t.succ = nullptr;
 }
 
-void team_tasks_init(TeamTasks& /*tasks*/, int /*nthreads*/) {}
-void team_tasks_begin_region(TeamTasks& /*tasks*/) noexcept {}
-bool task_run_one(ThreadState& /*ts*/) { return false; }
-void tasks_drain(ThreadState& /*ts*/) {}
-bool taskgroup_cancel(ThreadState& /*ts*/) noexcept { return false; }
-bool taskgroup_cancelled(ThreadState& /*ts*/) noexcept { return false; }
+void team_tasks_init(TeamTasks& tasks, int nthreads) {
+  tasks.nthreads = nthreads;
+  tasks.members = std::make_unique<MemberTasks[]>(static_cast<std::size_t>(nthreads));
+}
+
+void team_tasks_begin_region(TeamTasks& /*tasks*/) noexcept { pending_region_group() = nullptr; }
+
+bool task_run_one(ThreadState& ts) {
+  Task* t = pick(ts);
+  if (t == nullptr) return false;
+  execute(ts, t);
+  return true;
+}
+
+void tasks_drain(ThreadState& ts) {
+  TeamTasks& tt = ts.team->tasks;
+  if (team_idle(tt)) return;
+  wait_until(ts, [&tt] { return team_idle(tt); });
+}
+
+// ---- GOMP entry points ----
+
+RTPAR_OMP_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                                long arg_size, long arg_align, bool if_clause, unsigned flags,
+                                void** depend, int priority, void* detach) {
+  task_spawn(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach,
+             nullptr, nullptr);
+}
+
+RTPAR_OMP_EXPORT void GOMP_taskwait() {
+  ThreadState& ts = self();
+  Task* t = ts.task;
+  // acquire: the children's acq_rel decrements carry their writes.
+  if (t->refs.load(std::memory_order_acquire) == 1) return;
+  wait_until(ts, [t] { return t->refs.load(std::memory_order_acquire) == 1; });
+}
+
+// GOMP_taskyield is a no-op, as in libgomp and libomp (tied tasks are not suspended).
+RTPAR_OMP_EXPORT void GOMP_taskyield() {}
+
+RTPAR_OMP_EXPORT int omp_in_final() { return self().task->final_task ? 1 : 0; }
+
+RTPAR_OMP_EXPORT int omp_get_max_task_priority() { return globals().max_task_priority; }
+
+RTPAR_OMP_EXPORT void omp_fulfill_event(void* event) {
+  Task* t = static_cast<Task*>(event);
+  if (t == nullptr) return;
+  if (!t->deferred) {
+    // acq_rel: our writes reach the undeferred task's waiter; this is our last access.
+    t->detach_pending.fetch_sub(1, std::memory_order_acq_rel);
+    return;
+  }
+  // acq_rel: see execute.
+  if (t->detach_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) complete(self(), t);
+}
 
 }  // namespace rtpar::omp

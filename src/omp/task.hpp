@@ -1,10 +1,28 @@
 // task.hpp — OpenMP tasks: the Task record every thread runs in (implicit or explicit) and the
 // per-team task scheduler the core calls at task scheduling points. Owned by H-tasks; the fields
 // and functions marked CORE are used by the core (runtime.hpp) and keep their names.
+//
+// Scheduler model (task.cpp, docs/internals/openmp.md):
+//  - Every member of a team owns a TaskDeque (Chase-Lev): it pushes the tasks it creates at the
+//    bottom and pops them there; idle members steal at the top. A waiting thread (taskwait,
+//    taskgroup end, barrier, region end) runs tasks meanwhile: its own first, then stolen ones.
+//  - Task descriptors and argument copies come from a process-wide arena (task_arena.cpp) with
+//    per-thread free lists: no heap allocation per task after warm-up. Arena exhausted → the task
+//    runs undeferred (allowed by OpenMP 5.0 §2.10.6).
+//  - Lifetime: Task::refs is 1 while the task has not completed plus one per incomplete child; the
+//    descriptor is freed when it drops to 0 (a child decrements its parent's count on completion).
+//  - Team accounting: each member counts the tasks it created and the tasks it completed
+//    (single-writer counters); outstanding = Σcompleted read first, Σcreated read second.
+//  - Dependences (task_deps.cpp) are kept per parent task under a per-team mutex; priority tasks
+//    and tasks released by non-members go to a small per-team locked list (`shared`).
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <type_traits>
 
 #include "omp/icv.hpp"
 
@@ -12,6 +30,25 @@ namespace rtpar::omp {
 
 struct TeamState;
 struct ThreadState;
+struct Task;
+struct DepTable;
+struct DepEdge;
+
+// Taskgroup is one `taskgroup` region (or the implicit one of a taskloop / task reduction).
+struct Taskgroup {
+  Taskgroup* prev = nullptr;             // the enclosing taskgroup of the same task
+  std::atomic<std::int64_t> count{0};    // incomplete tasks of the group (and descendants)
+  std::atomic<bool> cancelled{false};    // `cancel taskgroup` was activated
+  std::uintptr_t* reductions = nullptr;  // registered task reductions (task_reduction.cpp)
+  bool workshare = false;                // implicit group of a work share with reductions
+  bool from_arena = true;                // storage came from the task arena
+};
+
+// DepRec is one dependence of a task: address and whether it writes (out/inout/mutexinoutset).
+struct DepRec {
+  void* addr;
+  bool out;
+};
 
 // Task is one OpenMP task: the implicit task of a team member or an explicit task.
 struct Task {
@@ -20,11 +57,60 @@ struct Task {
   Task* parent = nullptr;     // CORE: the generating task (nullptr for an initial task)
   bool final_task = false;    // CORE: omp_in_final()
   bool implicit = true;       // CORE: an implicit task
+
+  bool detachable = false;      // has a detach event (completion needs omp_fulfill_event)
+  bool deferred = false;        // queued (arena descriptor), not run in its creator's frame
+  bool heap = false;            // descriptor from the heap (arena exhausted; see task_spawn)
+  int priority = 0;             // clamped priority clause
+  void (*fn)(void*) = nullptr;  // the outlined body
+  void* arg = nullptr;          // its argument copy
+  // refs: 1 until the task completes, plus one per incomplete child (see file comment).
+  std::atomic<std::int64_t> refs{1};
+  // detach_pending: 2 for a detachable task (body, event); whoever brings it to 0 completes it.
+  std::atomic<int> detach_pending{0};
+  Taskgroup* tg_member = nullptr;   // taskgroup the task belongs to (counted there)
+  Taskgroup* tg_current = nullptr;  // innermost taskgroup inside the task region
+  // Dependences (task_deps.cpp), all guarded by the team's deps_lock.
+  DepRec* deps = nullptr;  // this task's dependences (in its arena block)
+  int ndeps = 0;
+  std::atomic<int> npred{0};      // incomplete predecessors
+  DepEdge* succ = nullptr;        // tasks waiting for this one
+  DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
+  Task* next = nullptr;           // link in TeamTasks::shared
+};
+
+// TaskDeque is a Chase-Lev work-stealing deque of fixed capacity (task.cpp states the orderings).
+struct TaskDeque {
+  static constexpr std::int64_t kCapacity = 1 << 12;
+  alignas(64) std::atomic<std::int64_t> top{0};     // thieves take here (CAS)
+  alignas(64) std::atomic<std::int64_t> bottom{0};  // the owner pushes and pops here
+  std::atomic<Task*> slots[kCapacity];
+};
+
+// MemberTasks is one member's part of the team scheduler.
+struct alignas(64) MemberTasks {
+  TaskDeque deque;
+  alignas(64) std::atomic<std::uint64_t> created{0};    // written by the member only
+  alignas(64) std::atomic<std::uint64_t> completed{0};  // written by the member only
 };
 
 // TeamTasks is a team's explicit-task scheduler state, embedded in TeamState.
 struct TeamTasks {
-  std::atomic<std::int64_t> outstanding{0};  // created and not yet completed tasks
+  std::atomic<std::int64_t> outstanding{0};  // unused (kept for the core contract's layout)
+  int nthreads = 0;
+  std::unique_ptr<MemberTasks[]> members;  // [nthreads]
+  // completions by threads that are not members of the team (omp_fulfill_event): relaxed
+  // counter read with the others; fetch_add release.
+  alignas(64) std::atomic<std::uint64_t> ext_completed{0};
+  // shared: priority-ordered list of tasks that are not in a deque (priority > 0, released by a
+  // non-member, or a full deque). Guarded by shared_lock; shared_count is its size, read without
+  // the lock to skip it when empty.
+  std::mutex shared_lock;
+  Task* shared = nullptr;
+  std::atomic<int> shared_count{0};
+  // deps_lock guards every dependence table, DepRec, npred and succ list of the team's tasks.
+  std::mutex deps_lock;
+  DepEdge* free_edges = nullptr;  // edge pool (under deps_lock)
 };
 
 // task_init_implicit makes t the implicit task of a member of `team` (CORE; at region start).
@@ -51,5 +137,83 @@ bool taskgroup_cancel(ThreadState& ts) noexcept;
 // taskgroup_cancelled says whether the encountering task's taskgroup is cancelled (CORE:
 // GOMP_cancellation_point(8)).
 bool taskgroup_cancelled(ThreadState& ts) noexcept;
+
+// ---- for H-loops (work shares with task reductions: GOMP_loop_start, GOMP_sections2_start) ----
+
+// workshare_taskgroup_start opens the implicit taskgroup of a work share with task reductions.
+void workshare_taskgroup_start(ThreadState& ts);
+
+// workshare_reduction_attach registers `data` in that taskgroup: the first thread of the work
+// share passes orig = nullptr (allocates), the others pass the first thread's array.
+// (loop_start.cpp's weak hook workshare_task_reduction_register(ts, data), defined in
+// task_reduction.cpp, does both steps.)
+void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uintptr_t* orig);
+
+// ---- internal (task*.cpp) ----
+namespace task_detail {
+
+// wait_until_fn runs queued tasks until done(ctx) holds (spins, then sleeps in growing steps,
+// so it never spins unboundedly at SCHED_FIFO).
+void wait_until_fn(ThreadState& ts, bool (*done)(void*), void* ctx);
+// wait_until is wait_until_fn for a callable.
+template <class F>
+inline void wait_until(ThreadState& ts, F&& done) {
+  using Fn = std::remove_reference_t<F>;
+  wait_until_fn(
+      ts, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
+      const_cast<void*>(static_cast<const void*>(&done)));
+}
+
+// arena_alloc returns `bytes` of task memory (16-aligned), or nullptr when the arena is full.
+void* arena_alloc(ThreadState& ts, std::size_t bytes) noexcept;
+// arena_free returns a block from arena_alloc (any thread may free any block).
+void arena_free(ThreadState& ts, void* p) noexcept;
+
+// cancellation_on mirrors globals().cancellation (read once).
+bool cancellation_on() noexcept;
+// task_dropped says whether a not yet started task must be skipped (cancelled parallel or group).
+bool task_dropped(const Task& t) noexcept;
+// group_cancelled says whether g or an enclosing group is cancelled.
+bool group_cancelled(const Taskgroup* g) noexcept;
+
+// spawn queues a prepared deferred task t (deps resolved: npred == 0) on ts's team.
+void schedule(ThreadState& ts, Task* t) noexcept;
+// complete finishes task t (body run and event fulfilled): dependences, groups, parent, counts.
+void complete(ThreadState& ts, Task* t) noexcept;
+
+// deps_count returns the number of dependences in a GOMP depend array.
+std::size_t deps_count(void** depend) noexcept;
+// deps_fill copies a GOMP depend array into recs (deps_count entries).
+void deps_fill(void** depend, DepRec* recs) noexcept;
+// deps_register links task t (child of parent) after its predecessors; `insert` also records t
+// so that later siblings depend on it. Returns t->npred (0: ready). Takes deps_lock.
+int deps_register(Task* parent, Task* t, bool insert);
+// deps_release removes t from its parent's table and releases its successors (deps_lock).
+void deps_release(ThreadState& ts, Task* t);
+// deps_free_table frees a parent's dependence table (no child left).
+void deps_free_table(Task* t) noexcept;
+// deps_wait makes the calling task wait for the predecessors of a dependence set (undeferred
+// task, taskwait depend), running other tasks meanwhile.
+void deps_wait(ThreadState& ts, void** depend);
+
+// taskgroup_begin / taskgroup_finish implement GOMP_taskgroup_start/end.
+Taskgroup* taskgroup_begin(ThreadState& ts);
+void taskgroup_finish(ThreadState& ts);
+
+// reduction_register implements GOMP_taskgroup_reduction_register's allocation (nthreads copies).
+void reduction_register(std::uintptr_t* data, std::uintptr_t* old, std::uintptr_t* orig,
+                        unsigned nthreads);
+
+// pending_region_group: the taskgroup GOMP_parallel_reductions gives the next region's implicit
+// tasks (read by task_init_implicit, cleared by team_tasks_begin_region).
+Taskgroup*& pending_region_group() noexcept;
+
+// task_spawn creates a task (GOMP_task semantics; taskloop passes a bounds setter).
+void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                long arg_align, bool if_clause, unsigned flags, void** depend, int priority,
+                void* detach, void (*set_bounds)(void* arg, const void* bounds),
+                const void* bounds);
+
+}  // namespace task_detail
 
 }  // namespace rtpar::omp

@@ -40,8 +40,8 @@ struct PlanOptions {
   // L̂ = max(declared L, measured burdened span) (rtws.md §V-B: eq. 3 takes the burdened span).
   const MeasuredProfile* measured = nullptr;
   // interference: with state "charged" and Q > 0, the planners charge it on every real-time core
-  // as a highest-priority server (docs/analysis.md "Kernel interference"); a planner that cannot
-  // says so in the plan. Other states are only stated in the plan.
+  // as a highest-priority server (docs/analysis.md "Kernel interference"; every planner does).
+  // Other states are only stated in the plan.
   KernelInterference interference;
 };
 

@@ -82,7 +82,8 @@ __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand
   return total;
 }
 
-FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit, int levels) {
+FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit, int levels,
+                    const std::optional<PeriodicServer>& server) {
   FbbResult result;
   result.core.assign(strands.size(), -1);
   result.level_full.assign(strands.size(), false);
@@ -90,14 +91,16 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
   std::vector<std::vector<CoreSegment>> on(n);  // per core: one entry per (task, segment)
   for (const std::size_t k : fbb_order(strands)) {
     const FbbStrand& s = strands[k];
+    // The server's execution in a window of the strand's length (fbb_ffd.hpp), 0 if not charged.
+    const __int128 kernel = server ? server_interference(*server, s.window) : 0;
     int chosen = -1;
     __int128 chosen_load = 0;
     bool blocked_by_level = false;
     for (std::size_t q = 0; q < n; ++q) {
       const std::vector<CoreSegment>& members = on[q];
       const __int128 load = core_interference(members, s, fit);
-      // Load condition d − Σ RBF ≥ e (rt-openmp.md §IV-A).
-      if (static_cast<__int128>(s.window) - load < s.wcet) continue;
+      // Load condition d − Σ RBF ≥ e (rt-openmp.md §IV-A), minus the server's I(d) when charged.
+      if (static_cast<__int128>(s.window) - load - kernel < s.wcet) continue;
       const bool has_segment = std::any_of(members.begin(), members.end(), [&](const auto& c) {
         return c.task == s.task && c.segment == s.segment;
       });

@@ -7,10 +7,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "analysis/bounds/priorities.hpp"
 #include "analysis/bounds/rbf.hpp"
+#include "analysis/bounds/server_interference.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::analysis {
@@ -66,8 +68,16 @@ struct FbbResult {
 // interference (the paper's "least RBF* value"), ties to the lower index. Placing strands in
 // priority order makes the test sufficient: a later strand has a lower priority and never
 // disturbs an earlier one.
+// With `server` (the kernel's server on every core, server_interference.hpp) the condition is
+//   d − core_interference(core, s) − I(d) ≥ e,   I(d) = min(d, Q·⌈(d + P − Q)/P⌉)
+// (docs/analysis/decomposition.md's sufficiency argument with the server's execution in the
+// window [t0, t0 + d) added to the level-s work: the core runs the server or level-s work
+// throughout a level-s busy period, and the server runs at most I(d) in any window of length d —
+// Audsley et al., SEJ 8(5) 1993, §3, jitter P − Q; Strosnider et al., IEEE ToC 44(1) 1995).
+// I(d) is the same on every core, so worst_fit's ranking does not change.
 FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit,
-                    int levels = kPriorityLevels);
+                    int levels = kPriorityLevels,
+                    const std::optional<PeriodicServer>& server = std::nullopt);
 
 // strand_priorities gives every placed strand its SCHED_FIFO priority: on each core, the distinct
 // segments it holds, ranked in fbb_order, get kTopPriority, kTopPriority − 1, ... (deadline-

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <stdexcept>
 
 #include "analysis/bounds/rta.hpp"
 #include "core/checked_math.hpp"
@@ -39,11 +41,25 @@ const FjGroup* group_on(const FjTask& u, std::size_t v, int core) {
 // the same core in the next stage: that stage is released exactly when this strand completes, so
 // the core has u's work pending without a gap, as if it were one job released at the first
 // strand's release (jitter J_v = B_{u,v−1}); ⌈(Δ+J_v)/T⌉·(c_v + c_{v+1}) never exceeds the
-// separate terms because J_{v+1} = B_{u,v} ≥ J_v.
+// separate terms because J_{v+1} = B_{u,v} ≥ J_v. With options.server the core's server comes
+// first: Interferer{Q, P, P − Q} (fork_join_stage_rta.hpp, FjOptions::server).
+// `descending`: `others` is in non-increasing priority order, so the scan stops at the first task
+// below task.priority. Sources with the same period and jitter are merged into one (their terms
+// ⌈(Δ + J)/T⌉·c_1 + ⌈(Δ + J)/T⌉·c_2 = ⌈(Δ + J)/T⌉·(c_1 + c_2) exactly; not merged when the sum
+// would pass INT64_MAX): busy_window's steps then cost O(distinct (T, J)) — for light tasks the
+// number of distinct periods on the core — instead of O(tasks on the core), with the same sums.
 CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const FjTask*>& others,
-                        bool chains) {
+                        bool descending, const FjOptions& options) {
+  const bool chains = options.chains;
   CoreLoad load;
+  load.hp.reserve(others.size() + 1);
+  if (options.server) {
+    // The kernel's server on this core (FjOptions::server): ⌈(Δ + P − Q)/P⌉·Q, above every task.
+    const PeriodicServer& s = *options.server;
+    load.hp.push_back(Interferer{s.budget_ns, s.period_ns, s.period_ns - s.budget_ns});
+  }
   for (const FjTask* u : others) {
+    if (u->priority < task.priority && descending) break;
     if (u == &task || u->priority < task.priority) continue;
     for (std::size_t v = 0; v < u->stages.size(); ++v) {
       const FjGroup* g = group_on(*u, v, core);
@@ -61,6 +77,24 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
       load.hp.push_back(h);
     }
   }
+  std::sort(load.hp.begin(), load.hp.end(), [](const Interferer& a, const Interferer& b) {
+    return a.period != b.period ? a.period < b.period : a.jitter < b.jitter;
+  });
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < load.hp.size(); ++k) {
+    const Interferer& h = load.hp[k];
+    if (kept > 0) {
+      Interferer& last = load.hp[kept - 1];
+      if (last.period == h.period && last.jitter == h.jitter) {
+        if (const auto sum = checked_add(last.wcet, h.wcet)) {
+          last.wcet = *sum;
+          continue;
+        }
+      }
+    }
+    load.hp[kept++] = h;
+  }
+  load.hp.resize(kept);
   return load;
 }
 
@@ -80,7 +114,7 @@ std::optional<std::int64_t> busy_window(std::int64_t demand, std::int64_t start,
   for (std::uint64_t step = 0; step < kRtaIterationCap; ++step) {
     __int128 next = demand;
     for (const Interferer& h : hp) {
-      next += (w + h.jitter + h.period - 1) / h.period * h.wcet;
+      next += ceil_div(w + h.jitter, h.period) * h.wcet;
       if (base + next > deadline) return std::nullopt;
     }
     if (base + next > deadline) return std::nullopt;
@@ -119,8 +153,43 @@ std::optional<std::vector<FjGroup>> merged(const FjStage& stage) {
 
 }  // namespace
 
+void FjCoreIndex::add(const FjTask* task) {
+  std::vector<int> cores;
+  for (const FjStage& stage : task->stages) {
+    for (const FjGroup& g : stage.groups) cores.push_back(g.core);
+  }
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  for (const int core : cores) {
+    std::vector<const FjTask*>& list = by_core_[core];
+    if (!list.empty() && list.back()->priority < task->priority) unsorted_.insert(core);
+    list.push_back(task);
+  }
+}
+
+const std::vector<const FjTask*>& FjCoreIndex::on(int core) const {
+  const auto it = by_core_.find(core);
+  return it == by_core_.end() ? none_ : it->second;
+}
+
+bool FjCoreIndex::descending(int core) const { return unsorted_.count(core) == 0; }
+
 std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
                                        const FjOptions& options) {
+  FjCoreIndex index;
+  for (const FjTask* u : others) index.add(u);
+  return fj_analyse_indexed(task, index, options);
+}
+
+std::optional<std::int64_t> fj_analyse_indexed(FjTask& task, const FjCoreIndex& index,
+                                               const FjOptions& options) {
+  if (options.server) {
+    const PeriodicServer& sv = *options.server;
+    // The same precondition as server_interference: 0 < Q ≤ P (P − Q is the jitter, P divides).
+    if (sv.budget_ns <= 0 || sv.period_ns <= 0 || sv.budget_ns > sv.period_ns) {
+      throw std::invalid_argument("fj_analyse: the server needs 0 < Q <= P");
+    }
+  }
   task.finish.clear();
   std::map<int, CoreLoad> load;                    // per core, built on first use
   std::map<int, std::vector<Run>> runs;            // per core: the runs reaching this stage
@@ -135,7 +204,9 @@ std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjT
     for (const FjGroup& g : groups) {
       auto found = load.find(g.core);
       if (found == load.end()) {
-        found = load.emplace(g.core, interferers_on(g.core, task, others, options.chains)).first;
+        found = load.emplace(g.core, interferers_on(g.core, task, index.on(g.core),
+                                                    index.descending(g.core), options))
+                    .first;
       }
       const std::vector<Interferer>& hp = found->second.hp;
       // Chains need every job that delays the run to preempt it. A job of equal priority does

@@ -7,8 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <vector>
+
+#include "analysis/bounds/server_interference.hpp"
 
 namespace rtpar::analysis {
 
@@ -43,6 +47,35 @@ struct FjOptions {
   // again (see fj_analyse). Off = the plain stage-by-stage bound, kept for comparison and tests;
   // on is never larger (docs/analysis/fork_join_rta.md, "Dominance").
   bool chains = true;
+  // server is the kernel's server per core (server_interference.hpp), charged on every core as an
+  // interferer above every task: wcet Q, period P, release jitter P − Q, i.e. ⌈(Δ + P − Q)/P⌉·Q
+  // in a window Δ, which is ≥ I(Δ) = min(Δ, Q·⌈(Δ + P − Q)/P⌉) (Audsley et al., SEJ 8(5) 1993,
+  // §3; Strosnider et al., IEEE ToC 44(1) 1995, §4). The min adds nothing here: where it is Δ,
+  // w = demand + … + Δ has no fixed point w ≥ Δ with demand > 0 either. nullopt: not charged.
+  // fj_analyse throws std::invalid_argument unless 0 < Q ≤ P.
+  std::optional<PeriodicServer> server;
+};
+
+// FjCoreIndex lists, for each core, the analysed tasks with at least one strand there (each task
+// once, in the order added). fj_analyse reads only the lists of the analysed task's cores, so an
+// analysis costs O(tasks on those cores) instead of O(all tasks): the greedy pass of n tasks is no
+// longer Θ(n²) scans of the whole accepted set (fj_analyse_indexed). The tasks must outlive the
+// index.
+class FjCoreIndex {
+ public:
+  // add records `task` (its `finish` may still change; the index keeps the pointer) on each core
+  // of its groups.
+  void add(const FjTask* task);
+  // on is the tasks with a strand on `core` (empty if none).
+  const std::vector<const FjTask*>& on(int core) const;
+  // descending says whether on(core) is in non-increasing priority order (the planner adds tasks
+  // from the highest priority down), so a scan for priorities ≥ P may stop at the first below P.
+  bool descending(int core) const;
+
+ private:
+  std::map<int, std::vector<const FjTask*>> by_core_;
+  std::set<int> unsorted_;  // cores whose list is not in non-increasing priority order
+  std::vector<const FjTask*> none_;
 };
 
 // fj_analyse bounds the response time of `task` given the already analysed tasks `others` whose
@@ -69,9 +102,17 @@ struct FjOptions {
 // each new strand of i behind equal-priority work, so a chain is not one preemptive window).
 // Conditions: preemptive partitioned fixed priorities, constrained deadlines D ≤ T, independent
 // tasks, interferers that meet their deadlines (one job of each active at a time), strands of
-// one stage on one core run back to back in one thread. The cap: any candidate bound > D stops
-// the analysis (the iterations are monotone, so it can only grow).
+// one stage on one core run back to back in one thread. With options.server each core's I_q also
+// holds the server's term (FjOptions::server), above every task. The cap: any candidate bound > D
+// stops the analysis (the iterations are monotone, so it can only grow).
 std::optional<std::int64_t> fj_analyse(FjTask& task, const std::vector<const FjTask*>& others,
                                        const FjOptions& options = {});
+
+// fj_analyse_indexed is fj_analyse with the other tasks given by core: `index` holds the
+// analysed tasks (task itself may be in it; it is skipped). Same result as the list form with the
+// tasks of the index: the interferers of a core are exactly the tasks with a strand on it, and the
+// order in which their terms are summed changes no bound (all terms are ≥ 0).
+std::optional<std::int64_t> fj_analyse_indexed(FjTask& task, const FjCoreIndex& index,
+                                               const FjOptions& options = {});
 
 }  // namespace rtpar::analysis

@@ -21,6 +21,9 @@
 // PriorityScheme::on_core_ordered); hp sets then also change by ties that appear or vanish, and
 // those members get F_i recomputed from scratch (O(k)), with their lower bound reset when their
 // hp set shrank.
+// Interferers `above` every member (the kernel's server as server_rta_tasks, when charged) are in
+// every hp set: in U (1.), in every F_i (2.) and in every RTA (3.); the level argument and the
+// quick reject hold unchanged, as both only need the hp terms to be monotone in t.
 #include "analysis/bounds/light_first_fit.hpp"
 
 #include <algorithm>
@@ -33,6 +36,7 @@
 
 #include "analysis/bounds/rta.hpp"
 #include "analysis/bounds/utilization.hpp"
+#include "core/checked_math.hpp"
 
 namespace rtpar::analysis {
 namespace {
@@ -77,9 +81,17 @@ Wide term(std::int64_t window, const Slot& j) {
 // add_demand is min(F + x, kDemandCeiling).
 Wide add_demand(Wide f, Wide x) { return std::min(f + x, kDemandCeiling); }
 
-// full_demand recomputes F_i from scratch: C_i plus the terms of every j ≠ i with priority ≥ p_i.
-Wide full_demand(const std::vector<Slot>& slots, std::size_t i) {
+// above_term is ⌈D/T⌉·C of an interferer above every member (the kernel's server, first_fit_light).
+Wide above_term(std::int64_t window, const RtaInterferer& j) {
+  return ceil_div(window, j.period) * j.wcet;
+}
+
+// full_demand recomputes F_i from scratch: C_i plus the terms of every j ≠ i with priority ≥ p_i
+// and of every interferer `above` all members.
+Wide full_demand(const std::vector<Slot>& slots, std::size_t i,
+                 const std::vector<RtaInterferer>& above) {
   Wide f = slots[i].c;
+  for (const RtaInterferer& j : above) f = add_demand(f, above_term(slots[i].d, j));
   for (std::size_t j = 0; j < slots.size(); ++j) {
     if (j != i && slots[j].priority >= slots[i].priority)
       f = add_demand(f, term(slots[i].d, slots[j]));
@@ -88,9 +100,10 @@ Wide full_demand(const std::vector<Slot>& slots, std::size_t i) {
 }
 
 // level_rta is the exact RTA of slots[i] under the current priorities, from `start` (a lower bound
-// of its response).
-RtaResult level_rta(const std::vector<Slot>& slots, std::size_t i, std::int64_t start) {
-  std::vector<RtaInterferer> hp;
+// of its response), with the interferers `above` every member in its hp set.
+RtaResult level_rta(const std::vector<Slot>& slots, std::size_t i, std::int64_t start,
+                    const std::vector<RtaInterferer>& above) {
+  std::vector<RtaInterferer> hp = above;
   for (std::size_t j = 0; j < slots.size(); ++j) {
     if (j != i && slots[j].priority >= slots[i].priority) hp.push_back({slots[j].c, slots[j].t});
   }
@@ -106,7 +119,8 @@ RtaResult level_rta(const std::vector<Slot>& slots, std::size_t i, std::int64_t 
 // final pass over an admitted core, whose every member is known to meet its deadline): there a
 // capped level reports the least deadline of the level, a sound bound since its members share one
 // response R ≤ min D (file top), and the pass goes on.
-Fit settle_levels(std::vector<Slot>& slots, std::vector<std::int64_t>* responses) {
+Fit settle_levels(std::vector<Slot>& slots, std::vector<std::int64_t>* responses,
+                  const std::vector<RtaInterferer>& above) {
   const bool all = responses != nullptr;
   constexpr int kLevels = 128;
   std::array<bool, kLevels> open{};
@@ -125,7 +139,7 @@ Fit settle_levels(std::vector<Slot>& slots, std::vector<std::int64_t>* responses
     if (alone) {
       for (std::size_t i = 0; i < slots.size(); ++i) {
         if (level_of(slots[i]) != level) continue;
-        const RtaResult r = level_rta(slots, i, slots[i].lower);
+        const RtaResult r = level_rta(slots, i, slots[i].lower, above);
         if (r.status == RtaStatus::capped && all) {
           (*responses)[i] = slots[i].d;  // admitted, so R ≤ D
           continue;
@@ -144,7 +158,7 @@ Fit settle_levels(std::vector<Slot>& slots, std::vector<std::int64_t>* responses
       start = std::max(start, slots[i].lower);  // each lower bound is ≤ the level's L (file top)
       if (pick == slots.size() || slots[i].d < slots[pick].d) pick = i;
     }
-    const RtaResult r = level_rta(slots, pick, start);
+    const RtaResult r = level_rta(slots, pick, start, above);
     if (r.status == RtaStatus::capped && !all) return Fit::capped;
     if (r.status == RtaStatus::missed) return Fit::no;
     const bool exact = r.status == RtaStatus::met;
@@ -160,7 +174,7 @@ Fit settle_levels(std::vector<Slot>& slots, std::vector<std::int64_t>* responses
 // refresh_bottom recomputes the CoreLoad's bottom fields after a commit: the members of least
 // priority p_min have every other member in their hp set, so (level argument, file top) all of
 // them have the response L = the busy period of the whole core, computed here exactly once.
-void refresh_bottom(CoreLoad& core) {
+void refresh_bottom(CoreLoad& core, const std::vector<RtaInterferer>& above) {
   core.bottom_known = false;
   if (core.slots.empty()) return;
   std::size_t pick = 0;
@@ -174,7 +188,7 @@ void refresh_bottom(CoreLoad& core) {
     start = std::max(start, s.lower);
     if (core.slots[pick].priority != p_min || s.d < core.slots[pick].d) pick = i;
   }
-  const RtaResult r = level_rta(core.slots, pick, start);
+  const RtaResult r = level_rta(core.slots, pick, start, above);
   if (r.status != RtaStatus::met) return;  // cannot happen after an admitted trial
   for (Slot& s : core.slots) {
     if (s.priority == p_min) s.lower = r.response.count();
@@ -205,7 +219,8 @@ bool quick_reject(const CoreLoad& core, const Slot& x, int px, bool global) {
 // try_add decides whether `core` still passes the exact RTA with `x` added; on yes, `out` holds
 // the new member list (priorities, demands and lower bounds updated).
 Fit try_add(const CoreLoad& core, const Slot& x, const TaskSet& set,
-            const PriorityScheme& priorities, std::vector<Slot>& out) {
+            const PriorityScheme& priorities, const std::vector<RtaInterferer>& above,
+            std::vector<Slot>& out) {
   UtilizationSum util = core.util;
   util.add(x.c, x.t);
   if (util.verdict() == UtilVerdict::above_one) return Fit::no;
@@ -272,9 +287,9 @@ Fit try_add(const CoreLoad& core, const Slot& x, const TaskSet& set,
   out[xi].demand = -1;
   for (std::size_t k = 0; k < out.size(); ++k) {
     if (generic && k != xi) out[k].lower = out[k].c;
-    if (generic || out[k].demand < 0) out[k].demand = full_demand(out, k);
+    if (generic || out[k].demand < 0) out[k].demand = full_demand(out, k, above);
   }
-  return settle_levels(out, nullptr);
+  return settle_levels(out, nullptr, above);
 }
 
 }  // namespace
@@ -291,7 +306,8 @@ std::vector<int> realtime_cores(const SystemSpec& system) {
 std::vector<LightPlacement> first_fit_light(const TaskSet& set,
                                             const std::vector<std::size_t>& light,
                                             const std::vector<int>& cores,
-                                            const PriorityScheme& priorities) {
+                                            const PriorityScheme& priorities,
+                                            const std::vector<RtaInterferer>& above) {
   std::vector<std::size_t> order = light;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const TaskSpec& ta = set.tasks[a];
@@ -306,6 +322,9 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
 
   std::vector<LightPlacement> out(set.tasks.size());
   std::vector<CoreLoad> loads(cores.size());
+  for (CoreLoad& load : loads) {
+    for (const RtaInterferer& j : above) load.util.add(j.wcet, j.period);  // in every U > 1 test
+  }
   std::vector<Slot> trial;
   for (std::size_t task : order) {
     const TaskSpec& spec = set.tasks[task];
@@ -315,13 +334,23 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     x.d = spec.deadline.count();
     x.t = spec.period.count();
     bool capped = false;
+    if (!above.empty()) {
+      // x under the interferers above alone: its response on any core is at least this (its hp
+      // set there holds them and more), so if it misses here every trial would say no — skip them
+      // (with the kernel's server, tasks whose D is within a budget or two fit nowhere).
+      const RtaResult alone = fixed_point_response(x.c, x.d, rta_start(x.c, above), above);
+      if (alone.status != RtaStatus::met) {
+        out[task].capped = alone.status == RtaStatus::capped;
+        continue;
+      }
+    }
     for (CoreLoad& load : loads) {
-      const Fit fit = try_add(load, x, set, priorities, trial);
+      const Fit fit = try_add(load, x, set, priorities, above, trial);
       capped = capped || fit == Fit::capped;
       if (fit == Fit::yes) {
         load.slots.swap(trial);
         load.util.add(x.c, x.t);
-        refresh_bottom(load);
+        refresh_bottom(load, above);
         capped = false;
         break;
       }
@@ -335,7 +364,7 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     // The final responses: the exact RTA of every level (each admitted trial passed it, so this
     // cannot fail; the lower bounds make it a few steps per level).
     std::vector<std::int64_t> responses(slots.size(), -1);
-    settle_levels(slots, &responses);
+    settle_levels(slots, &responses, above);
     for (std::size_t k = 0; k < slots.size(); ++k) {
       LightPlacement& placement = out[slots[k].task];
       placement.core = cores[c];

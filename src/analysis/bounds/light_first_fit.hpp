@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/bounds/priorities.hpp"
+#include "analysis/bounds/rta.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 
@@ -43,9 +44,15 @@ struct LightPlacement {
 // f_i(D_i) = C_i + Σ_{hp} ⌈D_i/T_j⌉·C_j, is ≤ D_i passes (f_i is monotone, so its least fixed
 // point is then ≤ D_i); f_i(D_i) is kept per task and updated by the newcomer's one term.
 // The verdicts are those of running the exact RTA on every task of every trial.
+//
+// `above` are interferers of higher priority than every light task on every core — the kernel's
+// server as the two RTA tasks of server_rta_tasks (server_interference.hpp), when it is charged —
+// so every trial is decided with them in every hp set (exact RTA with the server on top), and
+// the responses include them. Empty: the plain analysis.
 std::vector<LightPlacement> first_fit_light(const TaskSet& set,
                                             const std::vector<std::size_t>& light,
                                             const std::vector<int>& cores,
-                                            const PriorityScheme& priorities);
+                                            const PriorityScheme& priorities,
+                                            const std::vector<RtaInterferer>& above = {});
 
 }  // namespace rtpar::analysis

@@ -71,12 +71,10 @@ RtaResult fixed_point_response(std::int64_t wcet, std::int64_t deadline, std::in
   // it by at least 1 ns while R ≤ D_i, so at most D_i steps — which can be ~2^63, hence the cap.
   for (std::uint64_t step = 0; step < kRtaIterationCap; ++step) {
     Wide next = wcet;
-    // 0 ≤ R ≤ D < 2^63 here, so the quotient is taken in 64 bits (a 128-bit division is a
-    // library call several times slower); the product is exact in 128 bits.
-    const auto r = static_cast<std::uint64_t>(response);
+    // ⌈R/T_j⌉ by checked_math.hpp's exact ceil_div (0 ≤ R ≤ D < 2^63, T_j > 0); the product is
+    // exact in 128 bits.
     for (const RtaInterferer& j : hp) {
-      const auto t = static_cast<std::uint64_t>(j.period);
-      next += static_cast<Wide>(r / t + (r % t != 0)) * j.wcet;
+      next += ceil_div(response, j.period) * j.wcet;
       // Stopping as soon as the partial sum passes D_i is both the spec'd early exit and what
       // keeps `next` below 2^127: each term is < 2^126 and is added to a value ≤ D_i < 2^63.
       if (next > deadline) return out;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/checked_math.hpp"
 #include "rtpar/time.hpp"
 
 namespace rtpar::analysis {
@@ -13,9 +14,6 @@ namespace {
 
 // Wide holds every intermediate: Q·⌈(t + P − Q)/P⌉ < 2^63 · 2^64.
 using Wide = __int128;
-
-// ceil_div is ⌈a / b⌉ for a ≥ 0, b > 0.
-Wide ceil_div(Wide a, Wide b) { return (a + b - 1) / b; }
 
 void check_server(const PeriodicServer& s) {
   if (s.budget_ns <= 0 || s.period_ns <= 0 || s.budget_ns > s.period_ns) {

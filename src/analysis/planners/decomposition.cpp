@@ -5,7 +5,8 @@
 // segments on its core (the paper's segment-level fixed-priority scheduler, ranked per core).
 // A task is admitted when every one of its strands is placed: each then meets its window, so each
 // segment completes by the next one's offset and the last by D_i. Formulas, sources and the
-// soundness argument: docs/analysis/decomposition.md.
+// soundness argument: docs/analysis/decomposition.md. A charged kernel interference
+// (PlanOptions::interference) enters the load condition as the server's I(d) (fbb_ffd.hpp).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "analysis/bounds/priorities.hpp"
 #include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/stages.hpp"
+#include "analysis/planners/interference_charge.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -43,12 +45,20 @@ std::optional<std::vector<SegmentSpec>> segments_of(const TaskSpec& task, std::s
 }
 
 // unplaced_reason describes the first segment of a task with strands no core admits.
+// With a charged server the condition it names has the server's I(d) in it.
 std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t index,
-                            std::int64_t unplaced, bool level_full, FitKind fit) {
+                            std::int64_t unplaced, bool level_full, FitKind fit,
+                            const std::optional<analysis::PeriodicServer>& server) {
   std::string why = fmt::format(
       "segment {}: {} of {} strand(s) fit on no core: none passes the {} load condition "
-      "d − ΣRBF ≥ e with window d = {} ns, strand e = {} ns",
-      index, unplaced, seg.strands, to_string(fit), seg.window, seg.length);
+      "d − ΣRBF{} ≥ e with window d = {} ns, strand e = {} ns",
+      index, unplaced, seg.strands, to_string(fit), server ? " − I(d)" : "", seg.window,
+      seg.length);
+  if (server) {
+    why += fmt::format(" (I(d) = {} ns: the kernel's server, {} ns every {} ns, per core)",
+                       analysis::server_interference(*server, seg.window), server->budget_ns,
+                       server->period_ns);
+  }
   if (level_full) {
     why += fmt::format(
         " (or the cores that pass already hold {} segments, one per SCHED_FIFO "
@@ -110,8 +120,12 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   }
 
   // 2. Partition all strands at once, in deadline-monotonic order; 3. rank segments per core.
+  //    With the kernel's interference charged, every core's load condition also counts the
+  //    server's I(d) (fbb_ffd.hpp), so strands go where they still fit with it.
+  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options);
   const analysis::FbbResult placed =
-      analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit);
+      analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit,
+                          analysis::kPriorityLevels, server);
   const std::vector<int> priority = analysis::strand_priorities(strands, placed.core);
 
   // 4. Assemble the task plans; strands were generated task by task, segment by segment.
@@ -142,7 +156,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
         tp.priority = std::max(tp.priority, priority[k]);
       }
       if (unplaced > 0 && !tp.reason) {
-        tp.reason = unplaced_reason(segs[j], j, unplaced, level_full, set.system.fit);
+        tp.reason = unplaced_reason(segs[j], j, unplaced, level_full, set.system.fit, server);
       }
       tp.segments.push_back(std::move(sp));
     }

@@ -53,7 +53,14 @@ analysis::HeavySizing size_federated(const TaskSpec& task) {
 }  // namespace
 
 Plan plan_federated(const TaskSet& set) {
-  return analysis::plan_federated_family(set, PlannerKind::federated, size_federated);
+  return analysis::plan_federated_server(set, std::nullopt);
 }
 
+namespace analysis {
+
+Plan plan_federated_server(const TaskSet& set, const std::optional<PeriodicServer>& server) {
+  return plan_federated_family(set, PlannerKind::federated, size_federated, server);
+}
+
+}  // namespace analysis
 }  // namespace rtpar

@@ -26,13 +26,15 @@ std::string join_ints(const std::vector<int>& values) {
 }
 
 // light_cores_needed is how many cores first-fit opens for `light` given an unlimited supply.
-// Each light task fits on a core alone (R = C ≤ D), so |light| fresh cores always suffice.
+// Each light task fits on a core alone (R = C ≤ D), so |light| fresh cores always suffice —
+// except with the kernel's server `above` them, where one that fits no core alone is not counted.
 std::size_t light_cores_needed(const TaskSet& set, const std::vector<std::size_t>& light,
-                               const PriorityScheme& priorities) {
+                               const PriorityScheme& priorities,
+                               const std::vector<RtaInterferer>& above) {
   std::vector<int> fresh(light.size());
   for (std::size_t k = 0; k < fresh.size(); ++k) fresh[k] = static_cast<int>(k);
   std::set<int> opened;
-  for (const LightPlacement& p : first_fit_light(set, light, fresh, priorities)) {
+  for (const LightPlacement& p : first_fit_light(set, light, fresh, priorities, above)) {
     if (p.core) opened.insert(*p.core);
   }
   return opened.size();
@@ -52,9 +54,44 @@ std::string core_priority_note(const TaskSet& set, int core, const std::vector<s
   return shared_priority_note(set, core, members, prio);
 }
 
+// size_with_server raises a federated heavy task's core count n to the least n' ≥ n (at most
+// `cores`) whose bound with the kernel's server, R = L + ⌈(C − L)/n'⌉ + n'·I(R)
+// (dag_response_with_server), is ≤ D, and takes that bound; sizing stays as it is when no n'
+// up to `cores` has one (interference_charge then gives the reason). More cores do not always
+// help: ⌈(C − L)/n'⌉ shrinks but n'·I(R) grows, hence the search from n upward.
+void size_with_server(const TaskSpec& task, const PeriodicServer& server, int cores,
+                      HeavySizing& sizing) {
+  if (!sizing.response_bound_ns || sizing.cores_needed < 1) return;
+  for (int n = sizing.cores_needed; n <= cores; ++n) {
+    const DagResponse r = dag_response_with_server(task.work.count(), task.span.count(), n,
+                                                   task.deadline.count(), server);
+    if (r.response_ns) {
+      sizing.cores_needed = n;
+      sizing.response_bound_ns = r.response_ns;
+      return;
+    }
+  }
+}
+
+// server_above is the kernel's server as interferers above every light task (server_rta_tasks:
+// (Q, P) and one Q with a period of the largest light deadline, so ⌈R/H⌉ = 1 for R ≤ D ≤ H),
+// or nothing when it is not charged.
+std::vector<RtaInterferer> server_above(const TaskSet& set, const std::vector<std::size_t>& light,
+                                        const std::optional<PeriodicServer>& server) {
+  if (!server) return {};
+  std::int64_t horizon = 1;
+  for (const std::size_t i : light) horizon = std::max(horizon, set.tasks[i].deadline.count());
+  std::vector<RtaInterferer> out;
+  for (const RtaTask& t : server_rta_tasks(*server, horizon, 0)) {
+    out.push_back({t.wcet.count(), t.period.count()});
+  }
+  return out;
+}
+
 }  // namespace
 
-Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy) {
+Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
+                           const std::optional<PeriodicServer>& server) {
   // The analysis is only sound for valid parameters (0 < L ≤ C, 0 < D ≤ T, ...). Files were
   // checked when loaded; sets built in code are checked here by the same rules.
   model::check_task_parameters(set);
@@ -99,6 +136,8 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     if (!heavy[i]) continue;
     sizing[i] = size_heavy(set.tasks[i]);
+    if (server && kind == PlannerKind::federated)
+      size_with_server(set.tasks[i], *server, total_cores, sizing[i]);
     if (sizing[i].infeasible) {
       infeasible.push_back(set.tasks[i].name);
     } else {
@@ -137,7 +176,8 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   // Light tasks: first-fit on what the heavy tasks left.
   const std::vector<int> rest(plan.cores.begin() + static_cast<std::ptrdiff_t>(next_free),
                               plan.cores.end());
-  const std::vector<LightPlacement> placed = first_fit_light(set, light, rest, priorities);
+  const std::vector<RtaInterferer> above = server_above(set, light, server);
+  const std::vector<LightPlacement> placed = first_fit_light(set, light, rest, priorities, above);
   for (std::size_t i : light) {
     TaskPlan& tp = plan.tasks[i];
     tp.cores_needed = 1;
@@ -173,7 +213,7 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   }
 
   if (short_of_cores) {
-    const std::size_t light_cores = light_cores_needed(set, light, priorities);
+    const std::size_t light_cores = light_cores_needed(set, light, priorities, above);
     std::string note = fmt::format(
         "the task set needs {} real-time cores (heavy {} + light {} by first-fit); {} available",
         heavy_demand + static_cast<std::int64_t>(light_cores), heavy_demand, light_cores,

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "analysis/bounds/server_interference.hpp"
+
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -31,7 +33,21 @@ using HeavySizer = std::function<HeavySizing(const TaskSpec&)>;
 // parameters (model::check_task_parameters: InputError naming task[i].field), classifies heavy (C >
 // D) and light, sizes heavy tasks with `size_heavy`, gives them dedicated cores in file order
 // (lowest-numbered free cores first), first-fits the light tasks on the rest and assembles the Plan
-// with reasons and notes.
-Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy);
+// with reasons and notes. With `server` (the kernel's server, charged) the light tasks are placed
+// with it above them on every core (first_fit_light's `above`: server_rta_tasks with a horizon of
+// the largest light deadline), so first-fit moves on to the next core where it no longer fits;
+// a federated heavy task gets the least n' ≥ n cores whose bound with the server,
+// L + ⌈(C − L)/n'⌉ + n'·I(R), is ≤ D (dag_response_with_server), and is charged again with them
+// afterwards (interference_charge.hpp; same bound).
+Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
+                           const std::optional<PeriodicServer>& server = std::nullopt);
+
+// plan_federated_server is plan_federated with the kernel's server placed with the light tasks
+// (nullopt: plan_federated itself).
+Plan plan_federated_server(const TaskSet& set, const std::optional<PeriodicServer>& server);
+
+// plan_federated_ws_server is plan_federated_ws with the kernel's server placed with the light
+// tasks (nullopt: plan_federated_ws itself).
+Plan plan_federated_ws_server(const TaskSet& set, const std::optional<PeriodicServer>& server);
 
 }  // namespace rtpar::analysis

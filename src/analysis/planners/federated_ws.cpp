@@ -123,9 +123,15 @@ analysis::HeavySizing size_ws(const TaskSpec& task, std::int64_t p) {
 }  // namespace
 
 Plan plan_federated_ws(const TaskSet& set) {
+  return analysis::plan_federated_ws_server(set, std::nullopt);
+}
+
+Plan analysis::plan_federated_ws_server(const TaskSet& set,
+                                        const std::optional<PeriodicServer>& server) {
   const std::int64_t p = delta_numerator(set.system);
   Plan plan = analysis::plan_federated_family(
-      set, PlannerKind::federated_ws, [p](const TaskSpec& task) { return size_ws(task, p); });
+      set, PlannerKind::federated_ws, [p](const TaskSpec& task) { return size_ws(task, p); },
+      server);
 
   bool any_heavy = false;
   for (TaskPlan& tp : plan.tasks) {

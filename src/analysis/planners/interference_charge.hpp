@@ -2,10 +2,12 @@
 // bounds of a finished plan, for the planners whose bounds do not see it themselves.
 //
 // federated: a heavy task's bound becomes the fixed point of dag_response_with_server on its
-// dedicated cores; light tasks are re-analysed on their cores with the server as the
-// highest-priority task (server_rta_tasks). federated-ws: the same for light tasks; the heavy
-// tasks' expected bound grows by m·I(D). partitioned charges it inside its own iteration
-// (charged_server). decomposition and fork-join-rta do not: their plans say so in a note.
+// dedicated cores; light tasks were already placed with the server as the highest-priority task
+// (server_rta_tasks, plan_federated_family). federated-ws: the same for light tasks; the heavy
+// tasks' expected bound grows by m·I(D). partitioned, decomposition and fork-join-rta charge it
+// inside their own analyses (charged_server): partitioned in its response bounds, decomposition
+// in the load condition (fbb_ffd.hpp), fork-join-rta in the stage RTA (fork_join_stage_rta.hpp);
+// here they only get the note.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis/planners/federated_common.hpp"
 #include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/measured_inputs.hpp"
 #include "rtpar/error.hpp"
@@ -36,13 +37,16 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
     return plan_uncharged(planner, on_target(set, *options.target), rest);
   }
   switch (planner) {
+    // A charged kernel server is placed with the light tasks (federated_common.hpp).
     case PlannerKind::federated:
-      return plan_federated(set);
+      return analysis::plan_federated_server(set, analysis::charged_server(options));
     case PlannerKind::federated_ws: {
-      if (options.measured == nullptr) return plan_federated_ws(set);
+      const auto server = analysis::charged_server(options);
+      if (options.measured == nullptr) return analysis::plan_federated_ws_server(set, server);
       // The measured burdened span replaces the declared span where it is larger (rtws.md §V-B).
       std::vector<std::string> notes;
-      Plan plan = plan_federated_ws(analysis::with_measured(set, *options.measured, notes));
+      Plan plan = analysis::plan_federated_ws_server(
+          analysis::with_measured(set, *options.measured, notes), server);
       plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
       return plan;
     }
