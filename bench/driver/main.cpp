@@ -1,7 +1,7 @@
 // main.cpp — `rtpar-bench`, run as `rtpar bench ...`: the benchmarks against peer runtimes
-// (forkjoin, latency, channels, steal). A program of its own so that building `rtpar` builds no
-// peer runtime; `rtpar bench` execs it (src/cli/bench.cpp). Maps errors to the exit statuses of
-// src/core/exit_status.hpp, the same table as `rtpar`'s.
+// (forkjoin, latency, channels, steal, omp). A program of its own so that building `rtpar` builds
+// no peer runtime; `rtpar bench` execs it (src/cli/bench.cpp). Maps errors to the exit statuses
+// of src/core/exit_status.hpp, the same table as `rtpar`'s.
 #include <cstdio>
 #include <exception>
 #include <utility>
@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "cli/command_main.hpp"
+#include "driver/bench_omp.hpp"
 #include "driver/bench_steal.hpp"
 #include "driver/commands.hpp"
 
@@ -32,6 +33,9 @@ int main(int argc, char** argv) try {
   CLI::App* steal = app.add_subcommand(
       "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");
   commands.emplace_back(steal, add_bench_steal(*steal));
+  CLI::App* omp = app.add_subcommand(
+      "omp", "OpenMP programs (gcc -fopenmp) on rtpar's libgomp.so.1 vs libgomp and LLVM libomp");
+  commands.emplace_back(omp, add_bench_omp(*omp));
 
   return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {

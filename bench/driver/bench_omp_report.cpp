@@ -1,0 +1,206 @@
+// bench_omp_report.cpp — the rows, same-run ratios, targets and table of `rtpar bench omp`
+// (docs/bench-omp.md). Statistics are recomputed over every run's pooled samples, never averaged
+// from per-run percentiles.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "core/table.hpp"
+#include "driver/bench_omp.hpp"
+
+namespace rtpar::bench {
+
+namespace {
+
+// percentile is the nearest-rank q-quantile of sorted values (the definition of
+// common/stats.hpp, on doubles: syncbench overheads are fractions of a ns per construct).
+double percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  const double x = q * static_cast<double>(sorted.size());
+  const double nearest = std::round(x);
+  const double rank =
+      std::abs(x - nearest) <= 1e-9 * std::max(1.0, nearest) ? nearest : std::ceil(x);
+  const std::size_t r = rank <= 1.0 ? 1 : static_cast<std::size_t>(rank);
+  return sorted[std::min(r, sorted.size()) - 1];
+}
+
+// RowKey identifies a row: (runtime, bench, construct).
+using RowKey = std::tuple<std::string, std::string, std::string>;
+
+// index maps every row to its JSON object.
+std::map<RowKey, const OmpJson*> index(const OmpJson& rows) {
+  std::map<RowKey, const OmpJson*> ix;
+  for (const OmpJson& r : rows) ix[{r["runtime"], r["bench"], r["construct"]}] = &r;
+  return ix;
+}
+
+// ratio_of is a[field] / b[field] when both rows exist and b's value is positive (an overhead of
+// zero or below, noise around nothing, gives no ratio).
+std::optional<double> ratio_of(const std::map<RowKey, const OmpJson*>& ix, const RowKey& a,
+                               const RowKey& b, const char* field) {
+  const auto ia = ix.find(a), ib = ix.find(b);
+  if (ia == ix.end() || ib == ix.end()) return std::nullopt;
+  const double den = (*ib->second)[field].get<double>();
+  if (!(den > 0.0)) return std::nullopt;
+  return (*ia->second)[field].get<double>() / den;
+}
+
+// suffix_of is the policy suffix of a runtime name ("-active" or "").
+std::string suffix_of(const std::string& runtime) {
+  const auto dash = runtime.find('-');
+  return dash == std::string::npos ? std::string() : runtime.substr(dash);
+}
+
+// kBenchOrder fixes the order of the table's sections.
+const std::vector<std::string> kBenchOrder{"sync", "sched", "task", "periodic"};
+
+}  // namespace
+
+OmpJson omp_row(const OmpPool& p, bool raw) {
+  std::vector<double> s = p.samples;
+  std::sort(s.begin(), s.end());
+  double sum = 0.0;
+  for (double v : s) sum += v;
+  OmpJson r = {{"runtime", p.runtime}, {"bench", p.bench}, {"construct", p.construct}};
+  for (const auto& [k, v] : p.first.items()) {
+    if (k != "type" && k != "samples" && k != "bench" && k != "construct") r[k] = v;
+  }
+  r["count"] = s.size();
+  r["mean_ns"] = s.empty() ? 0.0 : sum / static_cast<double>(s.size());
+  r["min_ns"] = s.empty() ? 0.0 : s.front();
+  r["p50_ns"] = percentile(s, 0.50);
+  r["p99_ns"] = percentile(s, 0.99);
+  r["max_ns"] = s.empty() ? 0.0 : s.back();
+  r["runs"] = p.runs;
+  if (p.bench == "periodic") {
+    r["overruns"] = p.overruns;
+    r["stalls"] = p.stalls;
+    r["max_region_ns"] = p.max_region_ns;
+  }
+  if (p.bench == "task") r["ok"] = p.ok;
+  if (raw) r["samples_ns"] = p.samples;
+  return r;
+}
+
+OmpJson omp_ratios(const OmpJson& rows) {
+  const auto ix = index(rows);
+  OmpJson out = OmpJson::array();
+  for (const OmpJson& r : rows) {
+    const std::string rt = r["runtime"];
+    if (rt.rfind("rtpar", 0) != 0) continue;
+    const std::string b = r["bench"], c = r["construct"], sfx = suffix_of(rt);
+    OmpJson e = {{"bench", b}, {"construct", c}, {"runtime", rt}};
+    bool any = false;
+    for (const char* peer : {"libgomp", "libomp"}) {
+      const RowKey me{rt, b, c}, other{peer + sfx, b, c};
+      for (const char* f : {"p50_ns", "p99_ns", "max_ns"}) {
+        const std::string key =
+            std::string("over_") + peer + "_" + std::string(f).substr(0, std::string(f).size() - 3);
+        if (auto v = ratio_of(ix, me, other, f)) {
+          e[key] = *v;
+          any = true;
+        } else {
+          e[key] = nullptr;
+        }
+      }
+    }
+    if (any) out.push_back(e);
+  }
+  return out;
+}
+
+OmpJson omp_targets(const OmpJson& rows) {
+  const auto ix = index(rows);
+  OmpJson out = OmpJson::array();
+  auto add = [&](const std::string& what, std::optional<double> v, double limit) {
+    if (v) out.push_back({{"target", what}, {"value", *v}, {"limit", limit}, {"met", *v <= limit}});
+  };
+  for (const OmpJson& r : rows) {
+    if (r["runtime"] != "rtpar") continue;
+    const std::string b = r["bench"], c = r["construct"];
+    const RowKey me{"rtpar", b, c}, gomp{"libgomp", b, c}, lomp{"libomp", b, c};
+    if (b == "sync") {
+      add("sync " + c + " p50 rtpar/libgomp", ratio_of(ix, me, gomp, "p50_ns"), 0.7);
+      add("sync " + c + " p99 rtpar/libgomp", ratio_of(ix, me, gomp, "p99_ns"), 1.0);
+    } else if (b == "task" && c == "FIB") {
+      add("task FIB p50 rtpar/libgomp", ratio_of(ix, me, gomp, "p50_ns"), 0.25);
+      add("task FIB p50 rtpar/libomp", ratio_of(ix, me, lomp, "p50_ns"), 1.0);
+    }
+  }
+  for (const OmpJson& r : rows) {
+    const std::string rt = r["runtime"];
+    if (r["bench"] == "periodic" && rt.rfind("rtpar", 0) == 0) {
+      add("periodic " + rt + " stalls (> 10 ms)" +
+              (r.value("sched", "") == "fifo" ? " at SCHED_FIFO" : " at SCHED_OTHER"),
+          r["stalls"].get<double>(), 0.0);
+    }
+  }
+  return out;
+}
+
+void render_omp_table(const OmpBenchOptions& o, const OmpJson& rows, const OmpJson& ratios,
+                      const OmpJson& targets, const std::map<std::string, std::string>& libraries) {
+  std::map<RowKey, const OmpJson*> rx;
+  for (const OmpJson& e : ratios) rx[{e["runtime"], e["bench"], e["construct"]}] = &e;
+  auto x = [](const OmpJson& e, const char* k) {
+    return e.contains(k) && e[k].is_number() ? fmt::format("{:.2f}x", e[k].get<double>())
+                                             : std::string("-");
+  };
+  fmt::print("rtpar bench omp: {} threads, OMP_PROC_BIND={}, same-run ratios (rtpar / peer)\n",
+             o.threads, o.bind ? "true OMP_PLACES=cores" : "(unset)");
+  for (const auto& [rt, lib] : libraries) fmt::print("  {:<16} {}\n", rt, lib);
+  for (const std::string& b : kBenchOrder) {
+    const char* unit = b == "task" ? "ms" : (b == "periodic" ? "us" : "ns");
+    const double scale = b == "task" ? 1e-6 : (b == "periodic" ? 1e-3 : 1.0);
+    const char* what = b == "sync"    ? "EPCC syncbench: overhead per construct"
+                       : b == "sched" ? "EPCC schedbench: overhead per loop"
+                       : b == "task"  ? "tasks: time per run"
+                                      : "periodic: response time per release";
+    std::vector<std::vector<std::string>> t{{"construct", "runtime", "p50", "p99", "max",
+                                             "p50/gomp", "p99/gomp", "p50/lomp", "p99/lomp", "n",
+                                             "note"}};
+    for (const OmpJson& r : rows) {
+      if (r["bench"] != b) continue;
+      const RowKey k{r["runtime"], b, r["construct"]};
+      const auto it = rx.find(k);
+      const OmpJson none = OmpJson::object();
+      const OmpJson& e = it != rx.end() ? *it->second : none;
+      std::string note;
+      if (b == "periodic") {
+        note = fmt::format("{} stalls, {} overruns, {}", r["stalls"].get<std::int64_t>(),
+                           r["overruns"].get<std::int64_t>(), r.value("sched", std::string("?")));
+      } else if (b == "task") {
+        note = fmt::format("{:.0f} ns/task{}", r.value("per_task_ns", 0.0),
+                           r.value("ok", true) ? "" : " WRONG RESULT");
+      }
+      auto v = [&](const char* f) { return fmt::format("{:.1f}", r[f].get<double>() * scale); };
+      t.push_back({r["construct"], r["runtime"], v("p50_ns"), v("p99_ns"), v("max_ns"),
+                   x(e, "over_libgomp_p50"), x(e, "over_libgomp_p99"), x(e, "over_libomp_p50"),
+                   x(e, "over_libomp_p99"), std::to_string(r["count"].get<std::int64_t>()), note});
+    }
+    if (t.size() == 1) continue;
+    fmt::print("\n{} ({})\n{}", what, unit,
+               report::render_table(
+                   t, {false, false, true, true, true, true, true, true, true, true, false}));
+  }
+  std::vector<std::vector<std::string>> g{{"target", "value", "limit", "met"}};
+  for (const OmpJson& goal : targets) {
+    g.push_back({goal["target"], fmt::format("{:.2f}", goal["value"].get<double>()),
+                 fmt::format("<= {:.2f}", goal["limit"].get<double>()),
+                 goal["met"].get<bool>() ? "yes" : "NO"});
+  }
+  if (g.size() > 1) {
+    fmt::print("\ntargets (issue 13; reported, not asserted)\n{}",
+               report::render_table(g, {false, true, true, false}));
+  }
+}
+
+}  // namespace rtpar::bench
