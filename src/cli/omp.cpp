@@ -114,8 +114,9 @@ int run_omp(const OmpOptions& o) {
   if (!o.cores.empty()) {
     const cpu_set_t set = parse_cores(o.cores);
     if (sched_setaffinity(0, sizeof set, &set) != 0) {
-      throw EnvironmentError(fmt::format("cannot pin to CPUs {}: {}", o.cores, std::strerror(errno)),
-                             "check the CPU list against `nproc` and the cgroup's cpuset");
+      throw EnvironmentError(
+          fmt::format("cannot pin to CPUs {}: {}", o.cores, std::strerror(errno)),
+          "check the CPU list against `nproc` and the cgroup's cpuset");
     }
   }
   if (o.fifo > 0) {

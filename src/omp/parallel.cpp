@@ -37,8 +37,8 @@ std::atomic<int> busy_threads{0};
 
 // save_context / load_context swap the region-dependent part of a thread's state.
 MemberContext save_context(const ThreadState& ts) noexcept {
-  return MemberContext{ts.team, ts.tid, ts.task, ts.ws_next, ts.ws, ts.ws_index, ts.single_count,
-                       ts.loop};
+  return MemberContext{ts.team, ts.tid,      ts.task,         ts.ws_next,
+                       ts.ws,   ts.ws_index, ts.single_count, ts.loop};
 }
 void load_context(ThreadState& ts, const MemberContext& c) noexcept {
   ts.team = c.team;
@@ -143,8 +143,10 @@ TeamState* create_team(int n) {
       static std::atomic<bool> told{false};
       // relaxed: only limits the message to one.
       if (!told.exchange(true, std::memory_order_relaxed)) {
-        std::fprintf(stderr, "rtpar-omp: cannot create %d worker threads (%s); regions run on "
-                     "one thread\n", n - 1, e.what());
+        std::fprintf(stderr,
+                     "rtpar-omp: cannot create %d worker threads (%s); regions run on "
+                     "one thread\n",
+                     n - 1, e.what());
       }
       return nullptr;
     }
@@ -217,8 +219,8 @@ int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept {
   if (ts.team->active_level >= icv.max_active_levels) return 1;
   if (icv.dyn) n = std::min<long>(n, globals().num_procs);
   // relaxed: see busy_threads.
-  const long available = static_cast<long>(icv.thread_limit) -
-                         busy_threads.load(std::memory_order_relaxed);
+  const long available =
+      static_cast<long>(icv.thread_limit) - busy_threads.load(std::memory_order_relaxed);
   n = std::min(n, std::max(1L, available));
   return static_cast<int>(std::min<long>(n, 1 << 16));
 }

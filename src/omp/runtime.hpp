@@ -46,7 +46,7 @@ struct alignas(64) WorkShare {
   void* scratch = nullptr;        // GOMP_loop_start's team-shared block (grow-only buffer)
   std::size_t scratch_bytes = 0;  // its capacity
   std::atomic<bool> cancelled{false};  // `cancel for` / `cancel sections` hit this construct
-  LoopState loop;                 // loops and sections (loop_state.hpp)
+  LoopState loop;                      // loops and sections (loop_state.hpp)
 };
 
 struct ThreadState;
@@ -67,14 +67,14 @@ struct MemberContext {
 
 // TeamState is the runtime state of one team (one parallel region at a time).
 struct TeamState {
-  int nthreads = 1;             // team size
-  int level = 0;                // nesting level of the region (0: the implicit root region)
-  int active_level = 0;         // number of enclosing active (n > 1) regions, this one included
-  TeamState* parent = nullptr;  // the team of the thread that created the region
-  int parent_tid = 0;           // that thread's number in `parent`
+  int nthreads = 1;               // team size
+  int level = 0;                  // nesting level of the region (0: the implicit root region)
+  int active_level = 0;           // number of enclosing active (n > 1) regions, this one included
+  TeamState* parent = nullptr;    // the team of the thread that created the region
+  int parent_tid = 0;             // that thread's number in `parent`
   rtpar::Team* engine = nullptr;  // the workers (nullptr for a team of one)
-  detail::WaitSpec wait;        // how members wait at barriers and in work shares
-  bool fifo = false;            // the master ran at SCHED_FIFO when the team was created
+  detail::WaitSpec wait;          // how members wait at barriers and in work shares
+  bool fifo = false;              // the master ran at SCHED_FIFO when the team was created
 
   // Barrier (barrier.cpp): arrivals, and the generation signal word waiters watch.
   alignas(64) std::atomic<std::uint32_t> barrier_count{0};
@@ -83,34 +83,34 @@ struct TeamState {
   alignas(64) std::atomic<bool> cancelled{false};         // `cancel parallel` was activated
 
   WorkShare ring[kWorkShareRing];
-  TeamTasks tasks;                   // explicit tasks (task.hpp)
-  std::unique_ptr<Task[]> implicit;  // the members' implicit tasks, [nthreads]
+  TeamTasks tasks;                          // explicit tasks (task.hpp)
+  std::unique_ptr<Task[]> implicit;         // the members' implicit tasks, [nthreads]
   std::unique_ptr<ThreadState*[]> members;  // the members' thread states during a region
 
   // The region being run (set by the master before the fork).
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
-  bool first_ws_ready = false;   // a combined parallel loop initialised work share 0
-  int busy_added = 0;            // threads this region added to the process's busy count
-  MemberContext master_saved;    // the master's context outside the region
+  bool first_ws_ready = false;             // a combined parallel loop initialised work share 0
+  int busy_added = 0;                      // threads this region added to the process's busy count
+  MemberContext master_saved;              // the master's context outside the region
   FunctionRef<void(int)>* body = nullptr;  // what the workers run (parallel.cpp)
 };
 
 // ThreadState is one thread's view of the runtime.
 struct ThreadState {
-  TeamState* team = nullptr;  // innermost team (never null once initialised)
-  int tid = 0;                // omp_get_thread_num() in `team`
-  Task* task = nullptr;       // the task the thread is running (implicit or explicit)
-  std::uint32_t ws_next = 0;  // work shares this thread entered in the current region
-  WorkShare* ws = nullptr;    // the current (last entered) work share
-  std::uint32_t ws_index = 0; // its construct number
+  TeamState* team = nullptr;       // innermost team (never null once initialised)
+  int tid = 0;                     // omp_get_thread_num() in `team`
+  Task* task = nullptr;            // the task the thread is running (implicit or explicit)
+  std::uint32_t ws_next = 0;       // work shares this thread entered in the current region
+  WorkShare* ws = nullptr;         // the current (last entered) work share
+  std::uint32_t ws_index = 0;      // its construct number
   std::uint64_t single_count = 0;  // `single` constructs this thread encountered in the region
-  LoopCursor loop;            // loop_state.hpp
-  void* task_local = nullptr; // per-thread task scheduler data (task.hpp's owner decides)
+  LoopCursor loop;                 // loop_state.hpp
+  void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
 
-  TeamCache* teams = nullptr; // teams this thread is master of, by level and size (parallel.cpp)
-  TeamState root;             // the root team of one (level 0) of this thread
-  Task root_task;             // the initial / implicit task of the root team
+  TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
+  TeamState root;              // the root team of one (level 0) of this thread
+  Task root_task;              // the initial / implicit task of the root team
 };
 
 // self returns the calling thread's state, creating it (and its root team) on first use.

@@ -11,8 +11,8 @@
 
 // GOMP_loop_start (loop_start.cpp) is weak here so that this file links on its own.
 extern "C" bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
-                                long* istart, long* iend, std::uintptr_t* reductions,
-                                void** mem) __attribute__((weak));
+                                long* istart, long* iend, std::uintptr_t* reductions, void** mem)
+    __attribute__((weak));
 
 namespace rtpar::omp {
 
