@@ -7,7 +7,6 @@
 // Symbol versions: the OMP_3.0 versions are the default (libgomp.map); GCC before 4.4 bound the
 // same names at OMP_1.0, where simple locks were identical and nestable locks were 8 bytes
 // {owner thread, count} owned by the thread. The *_10 functions keep those old binaries working.
-#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -16,24 +15,18 @@
 
 #include "omp/mutex.hpp"
 #include "omp/runtime.hpp"
+#include "platform/futex.hpp"
 #include "platform/spin_wait.hpp"
 
 namespace rtpar::omp {
 
 namespace {
 
-// kSpins bounds the spinning of a contended lock before it sleeps (a holder usually releases
-// within a short critical section; a bound keeps SCHED_FIFO waiters from starving the holder).
-constexpr int kSpins = 200;
-
-// futex_wait sleeps while *word == expected (or returns at once when it differs).
-void futex_wait(std::uint32_t* word, std::uint32_t expected) noexcept {
-  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
-}
-
-// futex_wake wakes up to n sleepers of word.
-void futex_wake(std::uint32_t* word, int n) noexcept {
-  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, nullptr, nullptr, 0);
+// as_atomic views a lock's 32-bit word as the std::atomic the futex wrappers take (same size and
+// representation: std::atomic<std::uint32_t> is a plain 32-bit word on every ABI rtpar targets).
+std::atomic<std::uint32_t>& as_atomic(std::uint32_t* word) noexcept {
+  static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+  return *reinterpret_cast<std::atomic<std::uint32_t>*>(word);
 }
 
 // NestLock is omp_nest_lock_t's storage (GCC's omp.h: 16 bytes, 8-aligned).
@@ -74,23 +67,33 @@ std::uint32_t thread_id() noexcept {
 
 void word_lock_slow(std::uint32_t* word) noexcept {
   std::atomic_ref<std::uint32_t> w(*word);
-  for (int i = 0; i < kSpins; ++i) {
-    cpu_relax();
-    std::uint32_t expected = 0;
-    // relaxed load first (no cache-line ping-pong while held); acquire on the 0→1 step "lock".
-    if (w.load(std::memory_order_relaxed) == 0 &&
-        w.compare_exchange_weak(expected, 1, std::memory_order_acquire,
-                                std::memory_order_relaxed)) {
-      return;
-    }
+  // Spin per the team's wait policy before sleeping, as barriers do: a holder usually releases
+  // within a short critical section, and a waiter that slept would cost every later unlock a
+  // futex_wake (EPCC CRITICAL with a fixed 200-pause spin: 1.7-2x libgomp's overhead). The team's
+  // policy never spins when the team is oversubscribed (parallel.cpp), so a spinning waiter never
+  // holds the CPU its holder needs.
+  const detail::WaitSpec& wait = self().team->wait;
+  if (wait.kind != WaitKind::block) {
+    const std::int64_t budget = wait.kind == WaitKind::spin ? detail::kSpinForever : wait.spin_ns;
+    const bool got = detail::spin_until(
+        [&] {
+          std::uint32_t expected = 0;
+          // relaxed load first (no cache-line ping-pong while held); acquire on the 0→1 step
+          // "lock".
+          return w.load(std::memory_order_relaxed) == 0 &&
+                 w.compare_exchange_weak(expected, 1, std::memory_order_acquire,
+                                         std::memory_order_relaxed);
+        },
+        budget);
+    if (got) return;
   }
   // acquire, step "lock with sleepers": storing 2 announces a sleeper to word_unlock; getting 0
   // back means the lock was free and is now ours (in state 2, which costs at most one spare
   // wake-up on unlock).
-  while (w.exchange(2, std::memory_order_acquire) != 0) futex_wait(word, 2);
+  while (w.exchange(2, std::memory_order_acquire) != 0) detail::futex_wait(as_atomic(word), 2);
 }
 
-void word_unlock_wake(std::uint32_t* word) noexcept { futex_wake(word, 1); }
+void word_unlock_wake(std::uint32_t* word) noexcept { detail::futex_wake(as_atomic(word), 1); }
 
 // ---- simple locks ----
 
@@ -195,7 +198,7 @@ RTPAR_OMP_EXPORT void omp_set_nest_lock_10(NestLock10* lock) {
     // relaxed: only a hint of the current owner to sleep on; the CAS above re-checks.
     const std::uint32_t seen =
         std::atomic_ref<std::uint32_t>(lock->owner).load(std::memory_order_relaxed);
-    if (seen != 0) futex_wait(&lock->owner, seen);
+    if (seen != 0) detail::futex_wait(as_atomic(&lock->owner), seen);
   }
 }
 RTPAR_OMP_EXPORT void omp_unset_nest_lock_10(NestLock10* lock) {
@@ -203,7 +206,7 @@ RTPAR_OMP_EXPORT void omp_unset_nest_lock_10(NestLock10* lock) {
     // release, step "unlock": publishes the critical section to the next CAS; then wake all
     // sleepers (they sleep on the old owner's id, so each must re-check).
     std::atomic_ref<std::uint32_t>(lock->owner).store(0, std::memory_order_release);
-    futex_wake(&lock->owner, INT32_MAX);
+    detail::futex_wake(as_atomic(&lock->owner), INT32_MAX);
   }
 }
 
