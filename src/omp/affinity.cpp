@@ -190,14 +190,21 @@ RTPAR_OMP_EXPORT int omp_get_place_num() {
   return -1;
 }
 
-// omp_get_partition_num_places is the size of the place partition: every place (rtpar does not
-// subdivide the partition for spread binding).
-RTPAR_OMP_EXPORT int omp_get_partition_num_places() { return omp_get_num_places(); }
+// omp_get_partition_num_places is the size of the calling task's place partition
+// (place-partition-var; placement.cpp divides it for spread binding).
+RTPAR_OMP_EXPORT int omp_get_partition_num_places() {
+  const int all = omp_get_num_places();
+  const int count = self().task->icv.place_count;
+  return all == 0 ? 0 : (count > 0 ? count : all);
+}
 
-// omp_get_partition_place_nums writes the partition's place numbers: 0 … n-1.
+// omp_get_partition_place_nums writes the partition's place numbers.
 RTPAR_OMP_EXPORT void omp_get_partition_place_nums(int* nums) {
   if (nums == nullptr) return;
-  for (int p = 0, n = omp_get_num_places(); p < n; ++p) nums[p] = p;
+  const int all = omp_get_num_places();
+  const int n = omp_get_partition_num_places();
+  const int first = self().task->icv.place_count > 0 ? self().task->icv.place_first : 0;
+  for (int k = 0; k < n; ++k) nums[k] = (first + k) % all;
 }
 
 // ---- affinity format (§3.4) ----

@@ -35,6 +35,8 @@ struct Icvs {
   unsigned run_sched = kSchedDynamic;  // run-sched-var kind, with kMonotonic possibly set
   long run_chunk = 1;                  // run-sched-var chunk (≤ 0: the kind's default)
   int default_device = 0;              // default-device-var
+  int place_first = 0;                 // place-partition-var: first place (placement.cpp)
+  int place_count = 0;                 // place-partition-var: number of places (0: all of them)
   // Not ICVs of the specification, carried here because they must follow a task into the
   // regions it creates exactly as ICVs do (teams.cpp: host teams run one team at a time).
   int team_num = 0;   // omp_get_team_num() of the enclosing host `teams` team

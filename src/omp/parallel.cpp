@@ -76,6 +76,7 @@ struct WorkerBody {
     ThreadState& ts = self();
     const MemberContext saved = save_context(ts);
     enter_member(ts, team, rank);
+    if (team->placed) bind_member(ts, *team, rank);
     team->fn(team->data);
     tasks_drain(ts);
     load_context(ts, saved);
@@ -167,13 +168,15 @@ TeamState* team_for(ThreadState& ts, int level, int n) {
 }
 
 // prepare sets team t up for a region run by ts (the master) with fn(data).
-void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, const LoopInit* init) {
+void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, unsigned flags,
+             const LoopInit* init) {
   t->level = ts.team->level + 1;
   t->active_level = ts.team->active_level + (t->nthreads > 1 ? 1 : 0);
   t->parent = ts.team;
   t->parent_tid = ts.tid;
   const Icvs icv = child_icvs(ts.task->icv);
   for (int r = 0; r < t->nthreads; ++r) task_init_implicit(t->implicit[r], t, icv, ts.task);
+  place_region(*t, ts.task->icv, flags);
   // relaxed, all: no member runs until the fork publishes these (see the file comment).
   t->barrier_count.store(0, std::memory_order_relaxed);
   t->single_next.store(0, std::memory_order_relaxed);
@@ -225,13 +228,13 @@ int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept {
   return static_cast<int>(std::min<long>(n, 1 << 16));
 }
 
-void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned /*flags*/,
+void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
                     const LoopInit* init) {
   ThreadState& ts = self();
   if (nthreads < 1) nthreads = 1;
   TeamState* t = team_for(ts, ts.team->level, nthreads);
   if (t == nullptr) t = team_for(ts, ts.team->level, nthreads = 1);
-  prepare(ts, t, fn, data, init);
+  prepare(ts, t, fn, data, flags, init);
   t->busy_added = nthreads - 1;
   // relaxed: see busy_threads.
   if (t->busy_added != 0) busy_threads.fetch_add(t->busy_added, std::memory_order_relaxed);

@@ -255,17 +255,12 @@ bool binding_requested(const Globals& g) noexcept {
 
 void bind_initial_thread(const Globals& g) noexcept {
   if (!binding_requested(g) || g.places.empty()) return;
-  const int cpu = sched_getcpu();
-  const Place* target = &g.places.front();
-  for (const Place& pl : g.places) {
-    if (std::find(pl.begin(), pl.end(), cpu) != pl.end()) {
-      target = &pl;
-      break;
-    }
-  }
+  // The first place, as libgomp: the initial thread's place must not depend on the CPU it
+  // happened to start on, so that the members' places (placement.cpp) are reproducible.
+  const Place& target = g.places.front();
   cpu_set_t set;
   CPU_ZERO(&set);
-  for (int c : *target) CPU_SET(c, &set);
+  for (int c : target) CPU_SET(c, &set);
   sched_setaffinity(0, sizeof set, &set);  // failure: the thread stays unbound (place -1)
 }
 

@@ -52,6 +52,14 @@ struct alignas(64) WorkShare {
 struct ThreadState;
 struct TeamCache;
 
+// MemberPlace is where one member of a bound region runs (placement.cpp): its place and the
+// place partition of its implicit task (indices into Globals::places).
+struct MemberPlace {
+  int place = -1;
+  int part_first = 0;
+  int part_count = 0;
+};
+
 // MemberContext is the part of a ThreadState that a region replaces while the thread is a member
 // of its team, saved on entry and restored on exit (parallel.cpp).
 struct MemberContext {
@@ -90,10 +98,12 @@ struct TeamState {
   // The region being run (set by the master before the fork).
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
-  bool first_ws_ready = false;             // a combined parallel loop initialised work share 0
-  int busy_added = 0;                      // threads this region added to the process's busy count
-  MemberContext master_saved;              // the master's context outside the region
-  FunctionRef<void(int)>* body = nullptr;  // what the workers run (parallel.cpp)
+  bool first_ws_ready = false;  // a combined parallel loop initialised work share 0
+  int busy_added = 0;           // threads this region added to the process's busy count
+  bool placed = false;          // this region binds its members (placement.cpp)
+  std::unique_ptr<MemberPlace[]> placement;  // [nthreads] when placed
+  MemberContext master_saved;                // the master's context outside the region
+  FunctionRef<void(int)>* body = nullptr;    // what the workers run (parallel.cpp)
 };
 
 // ThreadState is one thread's view of the runtime.
@@ -106,6 +116,7 @@ struct ThreadState {
   std::uint32_t ws_index = 0;      // its construct number
   std::uint64_t single_count = 0;  // `single` constructs this thread encountered in the region
   LoopCursor loop;                 // loop_state.hpp
+  int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
 
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
@@ -137,6 +148,18 @@ void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
 void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
                     const LoopInit* init = nullptr);
 void parallel_end();
+
+// ---- placement (placement.cpp) ----
+
+// place_region decides where the members of team t run for a region of the encountering task
+// `parent` with GOMP_parallel `flags` (proc_bind clause in the low 3 bits), when the program asked
+// for binding (OpenMP 5.0 §2.6.2: master, close, spread over the place partition). Sets
+// t->placed and t->placement, and each implicit task's place partition and bind-var.
+void place_region(TeamState& t, const Icvs& parent, unsigned flags);
+
+// bind_member moves the calling member to its place in a placed region (a system call only when
+// its place changes).
+void bind_member(ThreadState& ts, const TeamState& t, int rank);
 
 // ---- barriers (barrier.cpp) ----
 
