@@ -67,7 +67,7 @@ static void omp_check_alarm(int sig) {
 
 /* omp_check_crash: on SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT, print the phase, then die of the
  * same signal (default action restored), so the report says where the crash happened. */
-static void omp_check_crash(int sig) {
+__attribute__((unused)) static void omp_check_crash(int sig) {
   const char* p = omp_check_phase;
   static const char head[] = "FAIL crashed (signal ";
   char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
