@@ -119,6 +119,7 @@ struct ThreadState {
   int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
 
+  ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
   TeamState root;              // the root team of one (level 0) of this thread
   Task root_task;              // the initial / implicit task of the root team

@@ -5,7 +5,7 @@
 // %fs-relative load). A thread's first call builds its state: a root team of one at level 0
 // whose implicit task carries the ICVs the environment set (OpenMP 5.0 §2.5.2: every initial
 // thread, including each foreign pthread that enters OpenMP, starts from the initial values).
-#include <memory>
+#include <atomic>
 
 #include "omp/runtime.hpp"
 
@@ -15,16 +15,15 @@ namespace {
 
 __attribute__((tls_model("initial-exec"))) thread_local ThreadState* tls_state = nullptr;
 
-// Owner destroys a thread's state when the thread exits. The state of the initial thread lives
-// until exit; a foreign pthread's state is freed with its thread.
-struct Owner {
-  std::unique_ptr<ThreadState> state;
-};
-thread_local Owner tls_owner;
+// all_states lists every ThreadState ever made (pushed with a CAS; never popped). States, and
+// the teams and task caches they own, live until the process exits: a team's workers may sleep
+// in it until then, and the list keeps them reachable for leak checkers. A foreign pthread that
+// ends leaves its state here (and the workers of any team it mastered asleep): see
+// docs/internals/openmp.md.
+std::atomic<ThreadState*> all_states{nullptr};
 
 ThreadState* create_state() {
-  auto state = std::make_unique<ThreadState>();
-  ThreadState* ts = state.get();
+  auto* ts = new ThreadState;
   ts->root.nthreads = 1;
   ts->root.level = 0;
   ts->root.active_level = 0;
@@ -44,7 +43,12 @@ ThreadState* create_state() {
   ts->team = &ts->root;
   ts->tid = 0;
   ts->task = &ts->root_task;
-  tls_owner.state = std::move(state);
+  // relaxed load, release CAS: the list is only ever walked by a leak checker after exit; the
+  // CAS keeps concurrent pushes from losing one another.
+  ts->next_state = all_states.load(std::memory_order_relaxed);
+  while (!all_states.compare_exchange_weak(ts->next_state, ts, std::memory_order_release,
+                                           std::memory_order_relaxed)) {
+  }
   tls_state = ts;
   return ts;
 }
