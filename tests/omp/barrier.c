@@ -69,13 +69,13 @@ int main(void) {
         if (omp_get_thread_num() == 0) {
           data = 42;
 #pragma omp flush
-#pragma omp atomic write
+#pragma omp atomic write seq_cst
           flag = 1;
         } else {
           int f = 0;
           double end = omp_get_wtime() + 5;
           while (!f && omp_get_wtime() < end) {
-#pragma omp atomic read
+#pragma omp atomic read seq_cst
             f = flag;
           }
 #pragma omp flush

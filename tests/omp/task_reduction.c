@@ -40,16 +40,21 @@ int main(void) {
 #pragma omp task in_reduction(+ : outer)
           {
             outer += 1;
-#pragma omp taskgroup task_reduction(+ : inner)
+            /* Each outer task reduces into its own variable: sibling taskgroups combining into
+             * one shared original at their ends would race. */
+            long mine = 0;
+#pragma omp taskgroup task_reduction(+ : mine)
             {
               for (int k = 0; k < 10; k++) {
-#pragma omp task in_reduction(+ : inner, outer)
+#pragma omp task in_reduction(+ : mine, outer)
                 {
-                  inner += 1;
+                  mine += 1;
                   outer += 1;
                 }
               }
             }
+#pragma omp atomic
+            inner += mine;
           }
         }
       }

@@ -134,10 +134,14 @@ int main(void) {
     long sum = 0;
 #pragma omp parallel
     {
-#pragma omp taskloop reduction(+ : sum) grainsize(10)
-      for (int i = 0; i < 100; i++) sum += i;
+      /* Each thread's taskloop reduces into its own variable (taskloops of several threads
+       * combining into one shared original would race), then adds it to the shared sum. */
+      long mine = 0;
+#pragma omp taskloop reduction(+ : mine) grainsize(10)
+      for (int i = 0; i < 100; i++) mine += i;
+#pragma omp atomic
+      sum += mine;
     }
-    /* Each thread's taskloop reduces into the shared sum. */
     CHECK(sum == 4950L * omp_get_max_threads(), "per-thread taskloops %ld", sum);
   }
 
