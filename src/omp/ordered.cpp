@@ -53,10 +53,11 @@ void ordered_pass(ThreadState& ts) {
   LoopState& s = ts.ws->loop;
   // release: publishes this chunk's ordered work to the next chunk's holder.
   s.ordered_turn.store(ts.loop.ord_end, std::memory_order_release);
-  // relaxed: only the token holder changes the payload, so it reads its own last value; the
-  // release exchange in publish then wakes the waiters that sleep on the word (signal word (1)).
-  const std::uint32_t seen = s.ordered_word.load(std::memory_order_relaxed) & ~detail::kSleeper;
-  detail::publish(s.ordered_word, seen + 2);
+  // advance's release RMW changes the payload whatever this thread last saw of the word: the
+  // previous holder's change may not be visible yet (our acquire of the turn synchronised with
+  // its turn store, which precedes its RMW), and republishing a payload unchanged would let a
+  // waiter's flag CAS succeed after this pass and sleep for good (signal word (1)).
+  detail::advance(s.ordered_word);
 }
 
 // GOMP_ordered_start enters an ordered region: waits until the caller's chunk is next.

@@ -46,6 +46,21 @@ inline void publish(std::atomic<std::uint32_t>& word, std::uint32_t payload) noe
   }
 }
 
+// advance adds 2 to the payload of word (flag cleared) and wakes every sleeper. Unlike publish,
+// the new payload is computed inside the RMW, so it differs from every value a waiter can have
+// read before it — the condition (1) needs when the waiters' predicate is not the word itself and
+// the publisher may read the word stale (ordered.cpp: successive token holders).
+inline void advance(std::atomic<std::uint32_t>& word) noexcept {
+  // relaxed: the CAS below re-reads the value it replaces.
+  std::uint32_t old = word.load(std::memory_order_relaxed);
+  // release CAS: publishes what the caller wrote before (2); as an RMW it is totally ordered with
+  // a waiter's flag CAS (1), and it returns the flag it replaced.
+  while (!word.compare_exchange_weak(old, (old & ~kSleeper) + 2, std::memory_order_release,
+                                     std::memory_order_relaxed)) {
+  }
+  if ((old & kSleeper) != 0) futex_wake(word, INT_MAX);
+}
+
 // WaitSpec is how long a waiter may spin before sleeping, and what ends spinning early.
 struct WaitSpec {
   WaitKind kind = WaitKind::block;
