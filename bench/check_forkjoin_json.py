@@ -18,7 +18,8 @@ import sys
 # CONSTRUCTS lists the rows each runtime must produce (periodic only when releases > 0).
 FLOOR_CONSTRUCTS = ["spin-pingpong", "futex-pingpong"]
 RUNTIME_CONSTRUCTS = ["region", "parallel_for"]
-PERIODIC = "periodic-region"
+PERIODIC = ["periodic-region", "periodic-region-response"]
+FLOOR_PERIODIC = ["timer-wakeup"]
 REQUIRED = {"runtime": str, "construct": str, "threads": int, "mean_ns": (int, float),
             "p50_ns": int, "p99_ns": int, "p999_ns": int, "max_ns": int}
 
@@ -50,7 +51,10 @@ def check_rows(doc, expect, periodic):
             fail(f"row {row['runtime']}/{row['construct']}: all_threads_share out of [0, 1]")
         seen[(row["runtime"], row["construct"])] = row
     for rt in expect:
-        wanted = FLOOR_CONSTRUCTS if rt == "floor" else RUNTIME_CONSTRUCTS + ([PERIODIC] if periodic else [])
+        if rt == "floor":
+            wanted = FLOOR_CONSTRUCTS + (FLOOR_PERIODIC if periodic else [])
+        else:
+            wanted = RUNTIME_CONSTRUCTS + (PERIODIC if periodic else [])
         for c in wanted:
             if (rt, c) not in seen:
                 fail(f"no row for runtime {rt}, construct {c}; skipped: {doc.get('skipped')}")

@@ -25,7 +25,8 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
 # CONSTRUCT_ORDER fixes the order of the figures; constructs not listed come after.
-CONSTRUCT_ORDER = ["region", "parallel_for", "periodic-region", "spin-pingpong", "futex-pingpong"]
+CONSTRUCT_ORDER = ["region", "parallel_for", "periodic-region", "periodic-region-response",
+                   "spin-pingpong", "futex-pingpong", "timer-wakeup"]
 # MAX_NINES caps the y axis of the percentile plot (99.9999%).
 MAX_NINES = 6
 

@@ -37,7 +37,7 @@ inline std::optional<double> ratio(const std::map<Key, const Json*>& ix, const K
   return (*ia->second)[field].get<double>() / denom;
 }
 
-// targets evaluates the issue's goals (rtpar issue 3, item 4) on the merged rows; each entry
+// targets evaluates the issues' goals (rtpar issue 3, item 4; issue 14) on the merged rows; each entry
 // names the goal, the measured value and the limit. Goals whose rows are missing are left out.
 inline Json targets(const Json& rows) {
   const auto ix = row_index(rows);
@@ -59,6 +59,17 @@ inline Json targets(const Json& rows) {
         ratio(ix, block, futex, "mean_ns"), 1.3);
     add(std::string(c) + " rtpar-hybrid mean / rtpar-spin mean", ratio(ix, hybrid, spin, "mean_ns"),
         1.2);
+  }
+  // Release latency (issue 14): back-to-back spin fork/join against one spin round trip; the
+  // periodic response (release → region end) against the timer floor and libgomp passive.
+  add("region rtpar-spin mean / spin-pingpong mean",
+      ratio(ix, {"rtpar-spin", "region"}, {"floor", "spin-pingpong"}, "mean_ns"), 1.3);
+  for (const char* w : {"rtpar-block", "rtpar-hybrid"}) {
+    const Key p{w, "periodic-region-response"};
+    add("periodic response " + std::string(w) + " p99 / timer-wakeup p99",
+        ratio(ix, p, {"floor", "timer-wakeup"}, "p99_ns"), 2.0);
+    add("periodic response " + std::string(w) + " p99 / libgomp-passive p99",
+        ratio(ix, p, {"libgomp-passive", "periodic-region-response"}, "p99_ns"), 0.3);
   }
   for (const char* w : {"rtpar-spin", "rtpar-block", "rtpar-hybrid"}) {
     const Key p{w, "periodic-region"};

@@ -39,9 +39,11 @@ class Recorder {
     return rows_.back();
   }
 
-  // add_periodic records a periodic run: the region times plus overruns and the max response.
+  // add_periodic records a periodic run as two rows: `construct` (the region times, with overruns
+  // and the max response) and `construct`-response (release → region end), and returns the first.
   Result& add_periodic(const std::string& runtime, const std::string& construct,
                        const PeriodicRun& run) {
+    add(runtime, construct + "-response", run.response_ns).add("period_ns", options_.period_ns);
     Result& row = add(runtime, construct, run.region_ns);
     row.add("period_ns", options_.period_ns);
     row.add("overruns", run.overruns);

@@ -1,9 +1,10 @@
 // forkjoin_rtpar.cpp — rtpar-bench-rtpar: fork/join cost of rtpar teams (spin, block, hybrid)
-// and the two floors (spin and futex ping-pong between two pinned threads).
+// and the three floors (spin and futex ping-pong between two pinned threads; the timer floor: a
+// pinned thread's absolute-timer wake-up latency, like cyclictest).
 //
 // Prints {"results": [...]} on stdout (bench/common/result.hpp); run by `rtpar bench forkjoin`.
-// Rows: floor × {spin-pingpong, futex-pingpong}, then rtpar-<policy> × {region, parallel_for,
-// periodic-region}. Member r runs on the r-th allowed CPU (master = rank 0 = this thread).
+// Rows: floor × {spin-pingpong, futex-pingpong, timer-wakeup}, then rtpar-<policy> × {region,
+// parallel_for, periodic-region, periodic-region-response}. Member r runs on the r-th allowed CPU (master = rank 0 = this thread).
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -43,7 +44,8 @@ rtpar::TeamConfig team_config(const Options& o, const std::vector<int>& cpus,
 }
 
 // bench_policy measures one wait policy: empty region, empty parallel_for over `threads`
-// iterations, and the periodic region with park() after each job (as the executor does).
+// iterations, and the periodic region with expect_release() at each release and park() after
+// each job (as the executor does: the workers time their own releases).
 void bench_policy(const Options& o, const std::vector<int>& cpus, rtpar::WaitPolicy wait,
                   Recorder& rec) {
   const std::string runtime = o.name.empty() ? std::string("rtpar-") + rtpar::to_string(wait.kind)
@@ -70,7 +72,9 @@ void bench_policy(const Options& o, const std::vector<int>& cpus, rtpar::WaitPol
   if (o.periodic_releases > 0) {
     rec.add_periodic(
            runtime, "periodic-region",
-           time_periodic(o.periodic_releases, o.period_ns, empty_region, [&t] { t.park(); }))
+           time_periodic(
+               o.periodic_releases, o.period_ns, empty_region, [&t] { t.park(); },
+               [&t](std::int64_t next) { t.expect_release(next); }))
         .add("wait", std::string(wait_name));
   }
 }
@@ -102,6 +106,10 @@ int main(int argc, char** argv) {
       rec.add("floor", "futex-pingpong",
               time_pingpong(PingPongKind::futex, partner, o.iters, o.warmup_regions()))
           .add("wait", std::string("block"));
+    }
+    if (o.periodic_releases > 0) {
+      rec.add("floor", "timer-wakeup", time_timer_floor(o.periodic_releases, o.period_ns))
+          .add("period_ns", o.period_ns);
     }
     bench_policy(o, cpus, rtpar::WaitPolicy::spin(), rec);
     bench_policy(o, cpus, rtpar::WaitPolicy::block(), rec);

@@ -28,6 +28,7 @@
 #include "rtpar/function_ref.hpp"
 #include "rtpar/steal_config.hpp"
 #include "rtpar/thread_config.hpp"
+#include "rtpar/time.hpp"
 
 namespace rtpar::steal {
 
@@ -44,6 +45,11 @@ struct PoolConfig {
   // placement); workers[1..P-1] are created pinned and scheduled from their first instruction.
   std::vector<ThreadConfig> workers;
   StealConfig budget;
+  // release_lead and release_window: after Pool::expect_release, a worker that sleeps between
+  // runs wakes on its own timer release_lead before the release and spins for the run until
+  // release_window after it (the same self-timed release as TeamConfig's).
+  Duration release_lead{std::chrono::microseconds(20)};
+  Duration release_window{std::chrono::microseconds(200)};
   // after_run, when set, is called by every worker (0 included) on its own thread at the end of
   // each run (the construction's calibration run included), before it blocks; for tests
   // (allocation counting) and tracing. Must not throw.
@@ -215,6 +221,11 @@ class Pool {
   // when root and everything it spawned is done, rethrowing root's exception. Not reentrant: one
   // run at a time, never from inside a job.
   void run(FunctionRef<void()> root);
+  // expect_release tells the workers when the next run() is expected (absolute CLOCK_MONOTONIC
+  // ns; 0: unknown): a worker that sleeps between runs then sleeps on its own absolute timer
+  // until PoolConfig::release_lead before it and spins for the run until release_window after
+  // it, so a run at the release costs no futex wake-up. A hint only; one store; never blocks.
+  void expect_release(std::int64_t release_ns) noexcept;
   // last_profile is the work/span measurement of the last completed run.
   [[nodiscard]] JobProfile last_profile() const;
   // worker_tids lists the Linux thread ids of workers 1..P-1 (for reports, traces, EDF ranking).

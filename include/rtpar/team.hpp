@@ -52,6 +52,19 @@ class Team {
   // run(). The executor calls it after every job. Cheap (one store); never blocks.
   virtual void park() noexcept = 0;
 
+  // expect_release tells the team when its next job is released: release_ns is an absolute
+  // CLOCK_MONOTONIC time (monotonic_now()'s clock). A worker that goes to sleep waiting for a fork
+  // (between jobs after park(), or inside a job under the block policy) then sleeps on its own
+  // absolute timer, on its own core, until TeamConfig::release_lead before that instant and spins
+  // for the fork until TeamConfig::release_window after it — so a fork at the release finds the
+  // workers running instead of waking them one futex wake-up at a time. A job that forks after a
+  // sequential prefix is learned: the workers aim at the release plus the smallest first-fork
+  // offset of the last 16 jobs. A fork later than the
+  // window wakes them as usual; a fork before the timer wakes them at once. The executor calls it
+  // at the start of every job with the following release. Only a hint: never needed for
+  // correctness (the default implementation ignores it). Cheap (one store); never blocks.
+  virtual void expect_release(std::int64_t release_ns) noexcept { static_cast<void>(release_ns); }
+
   // worker_tids lists the Linux thread ids of the workers (for reports and traces).
   [[nodiscard]] virtual std::vector<int> worker_tids() const = 0;
 };
@@ -63,6 +76,13 @@ struct TeamConfig {
   WaitPolicy wait;          // waiting inside a job
   int tree_wakeup_min = 4;  // block/hybrid: at or above this size, woken workers wake the rest
                             // (a binary tree, FJOS's multicast) instead of the master alone
+  // release_lead: after Team::expect_release, how long before the release a sleeping worker's
+  // timer fires, so that it spins at the release rather than waking after the master forked.
+  Duration release_lead{std::chrono::microseconds(20)};
+  // release_window: how long after the expected release a worker keeps spinning for the fork
+  // before it sleeps until woken. Bounds the spin between jobs at SCHED_FIFO to lead + window
+  // per release, and only when the job forks later than its release.
+  Duration release_window{std::chrono::microseconds(200)};
 };
 
 // make_team creates the team: workers are created pinned at their configured scheduling class

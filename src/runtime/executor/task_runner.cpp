@@ -115,6 +115,12 @@ void TaskRunner::master_loop() noexcept {
       // EDF: rank this job's threads by its absolute deadline on each of their cores.
       for (const int slot : edf_slots_) edf->activate(slot, release + task_.deadline.count());
     }
+    // The workers time their own next release (Team::expect_release): set at the start of the
+    // job, so a worker that sleeps inside it (block policy) already sleeps on that timer. Under
+    // `skip` an overrun moves the next release later; the workers then wake at release(k + 1),
+    // spin their window and sleep until the fork — slower, never wrong.
+    if (team_) team_->expect_release(releases_.release(k + 1));
+    if (pool_) pool_->expect_release(releases_.release(k + 1));
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;

@@ -10,7 +10,13 @@
 // so every worker's counters are visible to the profile; (3) both sleeper handshakes
 // (sleepers/epoch, main_waiting/busy) are Dekker pairs of seq_cst accesses: either the waker sees
 // the flag or the sleeper sees the new value, and futex_wait re-checks the value in the kernel, so
-// no wake-up is lost. Between runs a worker spins at most budget.idle_spin_ns, then sleeps.
+// no wake-up is lost. Between runs a worker spins at most budget.idle_spin_ns, then sleeps —
+// until woken, or, when expect_release gave the next run's release (R: the release plus the
+// smallest recent delay of the first run after it, platform/release_forecast.hpp), on its own
+// absolute timer
+// until R - lead, then spinning (not counted in `sleepers`, so run() makes no wake-up call) until
+// R + window. next_release is a hint (relaxed): it decides how a worker waits, never whether it
+// sees an epoch (the Dekker pair (3) still guards every sleep).
 #include <cpuid.h>
 
 #include <algorithm>
@@ -19,6 +25,7 @@
 #include <string>
 
 #include "platform/futex.hpp"
+#include "platform/release_forecast.hpp"
 #include "platform/rt_thread.hpp"
 #include "platform/spin_wait.hpp"
 #include "rtpar/error.hpp"
@@ -78,6 +85,8 @@ struct Pool::State {
   std::atomic<bool> stop{false};
   alignas(64) std::atomic<std::uint32_t> busy{0};
   std::atomic<bool> main_waiting{false};
+  alignas(64) std::atomic<std::int64_t> next_release{0};  // expect_release's hint (0: none)
+  rtpar::detail::ReleaseForecast forecast;                 // run()'s thread only
   alignas(64) std::int64_t steal_cost_ns = 0;
   // The ticks → ns ratio, measured against CLOCK_MONOTONIC since construction (ref_*).
   std::int64_t ref_ticks = 0, ref_ns = 0;
@@ -135,12 +144,32 @@ std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
                  config.budget.idle_spin_ns)) {
     return e;
   }
+  const std::int64_t lead = config.release_lead.count(), window = config.release_window.count();
   for (;;) {
+    // relaxed: a hint (file comment); a stale value only changes how long we sleep or spin.
+    const std::int64_t release = next_release.load(std::memory_order_relaxed);
+    const std::int64_t now = rtpar::detail::spin_clock_ns();
+    const bool expected = release != 0 && now < release + window;
+    if (expected && now >= release - lead) {
+      // The release window: spin for the run, invisible to run()'s sleepers check.
+      // acquire: as in the spin above (invariant 1).
+      if (spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; },
+                     release + window - now)) {
+        return e;
+      }
+      continue;  // the window passed: sleep until woken
+    }
     // seq_cst, Dekker half 1 (invariant 3): announce ourselves before re-reading epoch, so either
     // run()'s sleepers load sees us or our epoch load below sees its increment.
     sleepers.fetch_add(1, std::memory_order_seq_cst);
     // seq_cst, Dekker half 2: read after our announcement in the total order.
-    if (epoch.load(std::memory_order_seq_cst) == seen) rtpar::detail::futex_wait(epoch, seen);
+    if (epoch.load(std::memory_order_seq_cst) == seen) {
+      if (expected) {
+        rtpar::detail::futex_wait_until(epoch, seen, release - lead);
+      } else {
+        rtpar::detail::futex_wait(epoch, seen);
+      }
+    }
     // relaxed: a stale count only costs run() a needless futex_wake; it publishes nothing.
     sleepers.fetch_sub(1, std::memory_order_relaxed);
     // acquire: pairs with run()'s epoch RMW (invariant 1), as in the spin above.
@@ -301,6 +330,11 @@ void Pool::run(FunctionRef<void()> root) {
   if (detail::tls_worker != nullptr) {
     throw std::logic_error("rtpar::steal::Pool::run called from inside a job");
   }
+  if (s.forecast.pending()) {  // the job's first run: learn its delay, forecast the next job's
+    s.forecast.first_fork(rtpar::detail::spin_clock_ns());
+    // relaxed: a hint (file comment).
+    s.next_release.store(s.forecast.forecast(), std::memory_order_relaxed);
+  }
   detail::Worker* w0 = s.workers[0].get();
   for (auto& w : s.workers) {
     w->spawns = 0;
@@ -379,6 +413,12 @@ void Pool::run(FunctionRef<void()> root) {
   profile.burdened_span_ns = s.to_ns(bspan);
   s.profile = profile;
   if (error) std::rethrow_exception(error);
+}
+
+// relaxed: a hint for sleeping workers (file comment).
+void Pool::expect_release(std::int64_t release_ns) noexcept {
+  state_->forecast.expect(release_ns);
+  state_->next_release.store(state_->forecast.forecast(), std::memory_order_relaxed);
 }
 
 JobProfile Pool::last_profile() const { return state_->profile; }

@@ -19,6 +19,16 @@
 // Between jobs: park() sets a flag that spinning workers poll, so they fall through to futex sleep
 // and no core spins at SCHED_FIFO while no job runs.
 //
+// Self-timed release (expect_release): a worker about to sleep for a fork reads the expected
+// fork time R (a hint, next_release_: the release plus the job's learned sequential prefix,
+// platform/release_forecast.hpp) and, when R is ahead, sleeps on its slot with an absolute
+// deadline R - lead (FUTEX_WAIT_BITSET: the timer fires on the worker's own core), then clears its
+// SLEEPER flag and spins until R + window. A fork at R therefore costs the master a plain store
+// (publish sees no flag) instead of a cross-core futex wake-up; a fork during the timed sleep
+// wakes the worker through the flag as before; a fork after the window finds it asleep with the
+// flag set. Only one thread ever waits on a slot (its worker), so the worker may clear its own
+// flag: nobody else can be asleep there.
+//
 // Memory-ordering invariants (each argued on its line; docs/internals/forkjoin.md):
 //  (1) fork: region pointer (plain) → release exchange of the slot → worker's acquire; transitive
 //      along tree edges. A worker cannot miss a generation: the next fork starts only after the
@@ -26,13 +36,21 @@
 //  (2) join: the arrivals form a release sequence on join_, so the master's acquire load of the
 //      target count sees every worker's region writes.
 //  (3) barrier: arrivals release into the last arriver's acquire; its release publish of the
-//      generation reaches every waiter's acquire. parked_ is only a hint (relaxed everywhere).
+//      generation reaches every waiter's acquire. parked_ and next_release_ are only hints
+//      (relaxed everywhere): they decide how a worker waits, never whether it sees a fork.
+//  (4) timed sleep: the worker's flag CAS and the master's publish exchange are RMWs of one word
+//      (signal word (1)): publish first → the CAS fails on the new generation; CAS first → the
+//      exchange returns the flag and wakes the sleeper. Clearing the flag after a timeout is an
+//      RMW too: if a fork came in between, the returned value shows the new generation.
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "platform/futex.hpp"
+#include "platform/release_forecast.hpp"
 #include "platform/rt_thread.hpp"
+#include "platform/spin_wait.hpp"
 #include "rtpar/team.hpp"
 #include "runtime/team/signal_word.hpp"
 
@@ -45,11 +63,9 @@ namespace {
 inline constexpr std::uint32_t kGenerationStep = 2;  // a fork or barrier generation
 inline constexpr std::uint32_t kArrival = 2;         // one worker's arrival in join_
 static_assert((kGenerationStep & detail::kSleeper) == 0 && (kArrival & detail::kSleeper) == 0);
-// parked_ values (WaitSpec::stop_spinning: nonzero ends spinning).
+// parked_ values (wait_fork's give-up hint: parked ends the policy's spin).
 inline constexpr std::uint32_t kUnparked = 0;  // a job runs: workers may spin per the policy
 inline constexpr std::uint32_t kParked = 1;    // between jobs: spinning workers go to sleep
-// parked_ is the signal word's stop_spinning word: unparked must read as "keep spinning".
-static_assert(kUnparked == detail::kKeepSpinning && kParked != detail::kKeepSpinning);
 
 // Slot is one worker's activation record on a cache line of its own: the fork word and the region
 // to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
@@ -64,11 +80,11 @@ class ForkJoinTeam final : public Team {
   explicit ForkJoinTeam(const TeamConfig& config)
       : size_(static_cast<int>(config.members.empty() ? 1 : config.members.size())),
         slots_(static_cast<std::size_t>(size_)),
-        tree_(config.wait.kind != WaitKind::spin && size_ >= config.tree_wakeup_min) {
+        tree_(config.wait.kind != WaitKind::spin && size_ >= config.tree_wakeup_min),
+        release_lead_ns_(config.release_lead.count()),
+        release_window_ns_(config.release_window.count()) {
     wait_.kind = config.wait.kind;
     wait_.spin_ns = config.wait.spin_ns.count();
-    worker_wait_ = wait_;
-    worker_wait_.stop_spinning = &parked_;
     workers_.reserve(static_cast<std::size_t>(size_ - 1));
     try {
       for (int rank = 1; rank < size_; ++rank) {
@@ -97,6 +113,11 @@ class ForkJoinTeam final : public Team {
 
   void start(const FunctionRef<void(int)>& fn) override {
     if (size_ == 1) return;
+    if (forecast_.pending()) {  // the job's first fork: learn its offset, forecast the next job's
+      forecast_.first_fork(detail::spin_clock_ns());
+      // relaxed: a hint for sleeping workers (invariant 3).
+      next_release_.store(forecast_.forecast(), std::memory_order_relaxed);
+    }
     // Only store when it changes: an unconditional store would pull the line from spinning
     // workers (who poll it) on every fork.
     // relaxed, both: a hint to spinners only (invariant 3); a worker that still sees kParked
@@ -151,6 +172,12 @@ class ForkJoinTeam final : public Team {
   // relaxed: a hint to spinners; correctness rests on the slot protocol (invariant 3).
   void park() noexcept override { parked_.store(kParked, std::memory_order_relaxed); }
 
+  // relaxed: a hint for sleeping workers (invariant 3); written by the master only.
+  void expect_release(std::int64_t release_ns) noexcept override {
+    forecast_.expect(release_ns);
+    next_release_.store(forecast_.forecast(), std::memory_order_relaxed);
+  }
+
   [[nodiscard]] std::vector<int> worker_tids() const override {
     std::vector<int> out;
     out.reserve(workers_.size());
@@ -178,12 +205,64 @@ class ForkJoinTeam final : public Team {
     }
   }
 
+  // wait_fork waits until the payload of rank's slot differs from `seen` (a fork or the
+  // shutdown) and returns it: spinning per the policy unless parked, then sleeping — on a timer
+  // up to the expected release and spinning through the release window when one is expected
+  // (file comment), else until woken. Every load of the slot is acquire (invariant 1).
+  std::uint32_t wait_fork(int rank, std::uint32_t seen) noexcept {
+    std::atomic<std::uint32_t>& word = slot(rank);
+    std::uint32_t v = 0;
+    // acquire (invariant 1): the fork's region pointer is visible once the new payload is.
+    const auto forked = [&] {
+      return ((v = word.load(std::memory_order_acquire)) & ~detail::kSleeper) != seen;
+    };
+    if (wait_.kind != WaitKind::block) {
+      const std::int64_t budget =
+          wait_.kind == WaitKind::hybrid ? wait_.spin_ns : detail::kSpinForever;
+      // relaxed: parked_ is a hint (invariant 3).
+      if (detail::spin_until(forked, budget, [this] {
+            return parked_.load(std::memory_order_relaxed) != kUnparked;
+          })) {
+        return v;
+      }
+    }
+    for (;;) {
+      if (forked()) return v;
+      // relaxed: a hint (invariant 3); a stale value only changes how long we sleep or spin.
+      const std::int64_t release = next_release_.load(std::memory_order_relaxed);
+      const std::int64_t now = detail::spin_clock_ns();
+      const bool expected = release != 0 && now < release + release_window_ns_;
+      if (expected && now >= release - release_lead_ns_) {
+        // The release window: spin for the fork (a plain store on the master's side).
+        if (detail::spin_until(forked, release + release_window_ns_ - now)) return v;
+        continue;  // the window passed: sleep until woken
+      }
+      if ((v & detail::kSleeper) == 0) {
+        // acquire CAS: sets the flag (invariant 4); fails if a fork changed the payload.
+        if (!word.compare_exchange_weak(v, v | detail::kSleeper, std::memory_order_acquire,
+                                        std::memory_order_acquire)) {
+          continue;
+        }
+        v |= detail::kSleeper;
+      }
+      if (!expected) {
+        detail::futex_wait(word, v);
+        continue;
+      }
+      detail::futex_wait_until(word, v, release - release_lead_ns_);
+      // Awake on the timer (or a fork): clear our flag so that a fork in the window is a plain
+      // store. acquire RMW (invariant 4): returns the current payload, a fork's included.
+      v = word.fetch_and(~detail::kSleeper, std::memory_order_acquire) & ~detail::kSleeper;
+      if (v != seen) return v;
+    }
+  }
+
   void worker_loop(int rank) noexcept {
     std::uint32_t seen = 0;
     for (;;) {
-      // wait_change loads the slot with acquire: pairs with the master's (or tree parent's)
+      // wait_fork loads the slot with acquire: pairs with the master's (or tree parent's)
       // release exchange; we see region and stop_ (invariant 1).
-      seen = detail::wait_change(slot(rank), seen, worker_wait_) & ~detail::kSleeper;
+      seen = wait_fork(rank, seen) & ~detail::kSleeper;
       // acquire (relaxed would do: the slot's acquire above already ordered shutdown's store).
       if (stop_.load(std::memory_order_acquire)) return;
       if (tree_) wake_children(rank, seen);
@@ -211,12 +290,16 @@ class ForkJoinTeam final : public Team {
   const int size_;
   std::vector<Slot> slots_;  // slots_[0] unused: the master does not wait for forks
   const bool tree_;
-  detail::WaitSpec wait_;         // master's join wait and barrier waits
-  detail::WaitSpec worker_wait_;  // workers' fork wait: stops spinning when parked
-  std::uint32_t generation_ = 0;  // master-only
+  detail::WaitSpec wait_;  // the policy: master's join wait, barrier waits, workers' fork wait
+  const std::int64_t release_lead_ns_;    // TeamConfig::release_lead
+  const std::int64_t release_window_ns_;  // TeamConfig::release_window
+  std::uint32_t generation_ = 0;          // master-only
+  detail::ReleaseForecast forecast_;      // master-only: expect_release and the first forks
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<std::uint32_t> join_{0};
   alignas(64) std::atomic<std::uint32_t> parked_{kParked};
+  // next_release_ is the forecast first fork of the next job (expect_release's hint); 0: none.
+  std::atomic<std::int64_t> next_release_{0};
   alignas(64) std::atomic<std::uint32_t> barrier_count_{0};
   alignas(64) std::atomic<std::uint32_t> barrier_gen_{0};
   std::vector<std::unique_ptr<detail::RtThread>> workers_;

@@ -20,6 +20,7 @@
 
 #include "support/counting_allocator.hpp"
 #include "rtpar/steal.hpp"
+#include "rtpar/time.hpp"
 
 namespace steal = rtpar::steal;
 
@@ -90,6 +91,33 @@ TEST_CASE("steal: fib equals the serial result for every pool size, and outside 
       CHECK(prof.steals <= prof.spawns);
       if (workers == 1) CHECK(prof.steals == 0);
     }
+  }
+}
+
+TEST_CASE("steal: self-timed release — periodic runs, early runs, stale and missing hints") {
+  auto pool = make_pool(3);
+  long got = -1;
+  const std::int64_t period = 300'000;
+  std::int64_t release = rtpar::monotonic_now() + period;
+  for (int k = 0; k < 60; ++k, release += period) {
+    std::this_thread::sleep_until(
+        std::chrono::steady_clock::time_point(std::chrono::nanoseconds(release)));
+    pool->expect_release(release + period);
+    pool->run([&] { got = fib(12); });
+    REQUIRE(got == serial_fib(12));
+  }
+  // An early run: the workers sleep on a timer a minute away; run() must wake them now (a hang
+  // fails the test; no timing is claimed).
+  pool->expect_release(rtpar::monotonic_now() + 60'000'000'000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  pool->run([&] { got = fib(15); });
+  CHECK(got == serial_fib(15));
+  CHECK(pool->last_profile().spawns == fib_joins(15));
+  for (const std::int64_t hint : {rtpar::monotonic_now() - 1'000'000'000, std::int64_t{0}}) {
+    pool->expect_release(hint);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    pool->run([&] { got = fib(10); });
+    CHECK(got == serial_fib(10));
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "support/counting_allocator.hpp"
 #include "rtpar/team.hpp"
+#include "rtpar/time.hpp"
 
 using namespace std::chrono_literals;
 
@@ -141,6 +142,63 @@ TEST_CASE("team: sleeping policies survive many regions, with and without parkin
       if (i % 7 == 0) team->park();  // like the end of a job: next fork must wake sleepers
     }
     CHECK(total == 40'000);
+  }
+}
+
+TEST_CASE("team: self-timed release — periodic jobs, early forks, overruns, stale hints") {
+  // Lead and window sizes: the defaults, and none (the timer fires at the release, no spin).
+  for (const auto& [lead, window] : {std::pair{20us, 200us}, std::pair{0us, 0us}}) {
+    for (const rtpar::WaitPolicy& wait : kPolicies) {
+      const int members = wait.kind == rtpar::WaitKind::spin ? 2 : 3;
+      rtpar::TeamConfig config;
+      config.wait = wait;
+      config.release_lead = lead;
+      config.release_window = window;
+      for (int r = 0; r < members; ++r) config.members.push_back(rtpar::ThreadConfig{});
+      auto team = rtpar::make_team(config);
+      std::atomic<long> ran{0};
+      auto region = [&](int) { ran.fetch_add(1, std::memory_order_relaxed); };
+      long expected = 0;
+      // Periodic jobs as the executor runs them: expect the next release at the start of the job.
+      const std::int64_t period = 300'000;
+      std::int64_t release = rtpar::monotonic_now() + period;
+      for (int k = 0; k < 100; ++k, release += period) {
+        std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
+            std::chrono::nanoseconds(release)));
+        team->expect_release(release + period);
+        team->run(region);
+        team->run(region);  // a second region of the same job: a worker may sleep between them
+        expected += 2 * members;
+        team->park();
+      }
+      // An early fork: the workers sleep on a timer a minute away; the fork must wake them now.
+      team->expect_release(rtpar::monotonic_now() + 60'000'000'000);
+      team->park();
+      std::this_thread::sleep_for(2ms);
+      const auto t0 = std::chrono::steady_clock::now();
+      team->run(region);
+      expected += members;
+      CHECK(std::chrono::steady_clock::now() - t0 < 30s);  // a hang, not a timing claim
+      // An overrun: the release (and its window) pass while the job still runs.
+      team->expect_release(rtpar::monotonic_now() + 500'000);
+      team->run([&](int rank) {
+        region(rank);
+        if (rank == 0) std::this_thread::sleep_for(3ms);
+      });
+      team->run(region);
+      expected += 2 * members;
+      // A hint in the past, then none: the workers sleep until woken.
+      team->expect_release(rtpar::monotonic_now() - 1'000'000'000);
+      team->park();
+      std::this_thread::sleep_for(1ms);
+      team->run(region);
+      team->expect_release(0);
+      team->park();
+      std::this_thread::sleep_for(1ms);
+      team->run(region);
+      expected += 2 * members;
+      CHECK(ran.load() == expected);
+    }
   }
 }
 
