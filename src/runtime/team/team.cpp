@@ -1,7 +1,7 @@
 // team.cpp — rtpar's fork/join team: wait-free fork and join in the style of FJOS (fjos.md §III).
 //
 // Fork. Each worker waits on a slot of its own (one cache line, a signal_word.hpp word whose
-// payload is the region generation). The master writes the region pointer, resets the join count,
+// payload is the region generation). The master copies the region reference (two words) into it,
 // and publishes generation g+1 into the slots with release exchanges: into every worker's slot
 // directly, or — for sleeping policies in teams of at least `tree_wakeup_min` — only into the
 // slots of its children in a binary tree (children of rank r are 2r+1 and 2r+2); each woken worker
@@ -30,7 +30,7 @@
 // flag: nobody else can be asleep there.
 //
 // Memory-ordering invariants (each argued on its line; docs/internals/forkjoin.md):
-//  (1) fork: region pointer (plain) → release exchange of the slot → worker's acquire; transitive
+//  (1) fork: region reference (plain) → release exchange of the slot → worker's acquire; transitive
 //      along tree edges. A worker cannot miss a generation: the next fork starts only after the
 //      join completed, i.e. after every worker went back to its slot.
 //  (2) join: the arrivals form a release sequence on join_, so the master's acquire load of the
@@ -67,12 +67,18 @@ static_assert((kGenerationStep & detail::kSleeper) == 0 && (kArrival & detail::k
 inline constexpr std::uint32_t kUnparked = 0;  // a job runs: workers may spin per the policy
 inline constexpr std::uint32_t kParked = 1;    // between jobs: spinning workers go to sleep
 
+// kNoRegion is what a slot refers to before the first fork (never called).
+inline constexpr auto kNoRegion = [](int) {};
+
 // Slot is one worker's activation record on a cache line of its own: the fork word and the region
 // to run (FJOS's per-worker ring buffer of one entry), so a fork moves one line per worker and
 // workers never share a line.
 struct alignas(64) Slot {
   std::atomic<std::uint32_t> word{0};
-  const FunctionRef<void(int)>* region = nullptr;  // written by the master before it publishes `word`
+  // region is a copy of the region reference, written by the master before it publishes `word`:
+  // a copy, not a pointer to the master's FunctionRef, so that the worker reads everything the
+  // fork sends from this one line instead of also pulling a line of the master's stack.
+  FunctionRef<void(int)> region{kNoRegion};
 };
 
 class ForkJoinTeam final : public Team {
@@ -127,7 +133,7 @@ class ForkJoinTeam final : public Team {
       parked_.store(kUnparked, std::memory_order_relaxed);
     }
     // Plain: published by the release exchange of each slot (detail::publish, invariant 1).
-    for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = &fn;
+    for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = fn;
     generation_ += kGenerationStep;
     if (tree_) {
       wake_children(0, generation_);
@@ -266,7 +272,7 @@ class ForkJoinTeam final : public Team {
       // acquire (relaxed would do: the slot's acquire above already ordered shutdown's store).
       if (stop_.load(std::memory_order_acquire)) return;
       if (tree_) wake_children(rank, seen);
-      (*slots_[static_cast<std::size_t>(rank)].region)(rank);
+      slots_[static_cast<std::size_t>(rank)].region(rank);
       // acq_rel: the release half publishes our region writes to the master (invariant 2); the
       // acquire half is not needed (we read nothing through it) but costs nothing on x86.
       const std::uint32_t before = join_.fetch_add(kArrival, std::memory_order_acq_rel);
