@@ -1,9 +1,11 @@
-// calibrate.cpp — `rtpar calibrate`: measure fork/join cost per team size and wait policy on this
-// machine and write the overhead profile that analyses charge per fork (fjos.md §VI).
+// calibrate.cpp — `rtpar calibrate`: measure fork/join cost and release latency per team size and
+// wait policy on this machine and write the overhead profile that analyses charge (fjos.md §VI).
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/core.h>
@@ -12,6 +14,7 @@
 #include "platform/rt_thread.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
+#include "rtpar/time.hpp"
 #include "rtpar/tools/calibrate.hpp"
 
 namespace rtpar::cli {
@@ -20,6 +23,8 @@ namespace {
 struct CalibrateOptions {
   int threads = 0;
   int iters = 20'000;
+  int releases = 1'000;
+  std::string period = "1ms";
   bool fifo = false;
   std::string out;
 };
@@ -33,6 +38,12 @@ Command add_calibrate(CLI::App& app) {
   app.add_option("--iters", opts->iters, "Regions measured per configuration")
       ->check(CLI::Range(100, 10'000'000))
       ->capture_default_str();
+  app.add_option("--releases", opts->releases,
+                 "Periodic releases measured per configuration for the release latency (0 skips)")
+      ->check(CLI::Range(0, 10'000'000))
+      ->capture_default_str();
+  app.add_option("--period", opts->period, "Release period of the release-latency measurement")
+      ->capture_default_str();
   app.add_flag("--fifo", opts->fifo, "Measure at SCHED_FIFO priority 50");
   app.add_option("--out", opts->out, "Write the overhead profile (JSON) to this file");
   return [opts]() {
@@ -42,6 +53,17 @@ Command add_calibrate(CLI::App& app) {
       throw InputError(
           SourceLocation{"<command line>", 0, 0}, "--threads",
           fmt::format("{} threads but only {} CPUs are online", max_threads, cpus.size()));
+    }
+    Duration period{};
+    try {
+      period = parse_duration(opts->period);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
+                       "'" + opts->period + "': " + e.what());
+    }
+    if (period < std::chrono::microseconds(100) || period > std::chrono::seconds(1)) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
+                       "'" + opts->period + "': must be in 100us..1s");
     }
     char host[256] = "unknown";
     gethostname(host, sizeof(host) - 1);
@@ -54,8 +76,12 @@ Command add_calibrate(CLI::App& app) {
     master.sched = opts->fifo ? SchedClass::fifo : SchedClass::other;
     master.priority = 50;
     detail::apply_to_current_thread(master);
-    fmt::print("{:>7}  {:<6}  {:<6}  {:>9}  {:>8}  {:>8}  {:>9}  {:>9}\n", "threads", "wait",
-               "first", "mean ns", "p50", "p99", "p99.9", "max");
+    fmt::print("{:>7}  {:<6}  {:<7}  {:>9}  {:>8}  {:>8}  {:>9}  {:>9}\n", "threads", "wait",
+               "measure", "mean ns", "p50", "p99", "p99.9", "max");
+    const auto row = [](int threads, WaitKind wait, const char* what, const ForkJoinCost& c) {
+      fmt::print("{:>7}  {:<6}  {:<7}  {:>9.0f}  {:>8}  {:>8}  {:>9}  {:>9}\n", threads,
+                 to_string(wait), what, c.mean_ns, c.p50_ns, c.p99_ns, c.p999_ns, c.max_ns);
+    };
     for (int threads = 1; threads <= max_threads; ++threads) {
       for (const WaitPolicy wait :
            {WaitPolicy::spin(), WaitPolicy::block(), WaitPolicy::hybrid(Duration(50'000))}) {
@@ -72,9 +98,12 @@ Command add_calibrate(CLI::App& app) {
           }
           const ForkJoinCost c = measure_fork_join_cost(config, opts->iters, parked);
           profile.fork_join.push_back(c);
-          fmt::print("{:>7}  {:<6}  {:<6}  {:>9.0f}  {:>8}  {:>8}  {:>9}  {:>9}\n", threads,
-                     to_string(wait.kind), parked ? "parked" : "b2b", c.mean_ns, c.p50_ns, c.p99_ns,
-                     c.p999_ns, c.max_ns);
+          row(threads, wait.kind, parked ? "parked" : "b2b", c);
+          if (parked && opts->releases > 0) {
+            const ForkJoinCost r = measure_release_latency(config, opts->releases, period);
+            profile.release.push_back(r);
+            row(threads, wait.kind, "release", r);
+          }
         }
       }
     }

@@ -16,10 +16,14 @@
 
 namespace rtpar {
 
-std::optional<ForkJoinCharge> OverheadProfile::fork_join_bound(int threads, WaitKind wait) const {
+namespace {
+
+// bound_over is fork_join_bound's rule over any list of entries (fork_join or release).
+std::optional<ForkJoinCharge> bound_over(const std::vector<ForkJoinCost>& entries, int threads,
+                                         WaitKind wait) {
   // B(n): the worst p99.9 measured for a team of n with this policy, parked or not.
   std::map<int, std::int64_t> by_size;
-  for (const ForkJoinCost& c : fork_join) {
+  for (const ForkJoinCost& c : entries) {
     if (c.wait != wait) continue;
     const auto it = by_size.try_emplace(c.threads, 0).first;
     it->second = std::max({it->second, c.p999_ns, std::int64_t{0}});
@@ -48,9 +52,22 @@ std::optional<ForkJoinCharge> OverheadProfile::fork_join_bound(int threads, Wait
   return ForkJoinCharge{sat_narrow(std::max(blocks, linear)), largest, true};
 }
 
-std::string overhead_profile_json(const OverheadProfile& profile) {
+}  // namespace
+
+std::optional<ForkJoinCharge> OverheadProfile::fork_join_bound(int threads, WaitKind wait) const {
+  return bound_over(fork_join, threads, wait);
+}
+
+std::optional<ForkJoinCharge> OverheadProfile::release_bound(int threads, WaitKind wait) const {
+  return bound_over(release, threads, wait);
+}
+
+namespace {
+
+// entries_json renders fork_join or release entries.
+nlohmann::json entries_json(const std::vector<ForkJoinCost>& costs) {
   nlohmann::json entries = nlohmann::json::array();
-  for (const ForkJoinCost& c : profile.fork_join) {
+  for (const ForkJoinCost& c : costs) {
     nlohmann::json e = {{"threads", c.threads},
                         {"wait", to_string(c.wait)},
                         {"parked", c.parked},
@@ -65,7 +82,15 @@ std::string overhead_profile_json(const OverheadProfile& profile) {
     if (c.p99_ns != 0) e["p99_ns"] = c.p99_ns;
     entries.push_back(std::move(e));
   }
-  return nlohmann::json{{"machine", profile.machine}, {"fork_join", entries}}.dump(2);
+  return entries;
+}
+
+}  // namespace
+
+std::string overhead_profile_json(const OverheadProfile& profile) {
+  nlohmann::json doc{{"machine", profile.machine}, {"fork_join", entries_json(profile.fork_join)}};
+  if (!profile.release.empty()) doc["release"] = entries_json(profile.release);
+  return doc.dump(2);
 }
 
 namespace {
@@ -76,7 +101,7 @@ bool same_measurement(const ForkJoinCost& a, const ForkJoinCost& b) {
          a.p99_ns == b.p99_ns && a.p999_ns == b.p999_ns && a.max_ns == b.max_ns;
 }
 
-// read_entry is fork_join[i]: the fields, their ranges and the order of the percentiles.
+// read_entry is fork_join[i] or release[i]: the fields, their ranges and the order of the percentiles.
 ForkJoinCost read_entry(const model::JsonAt& e) {
   e.only_keys({"threads", "wait", "parked", "samples", "mean_ns", "p50_ns", "p99_ns", "p999_ns",
                "max_ns"});
@@ -109,31 +134,38 @@ ForkJoinCost read_entry(const model::JsonAt& e) {
   return c;
 }
 
+// read_entries reads the array `key` of root into out (at least `min_size` entries); two entries
+// for the same (threads, wait, parked) must agree.
+void read_entries(const model::JsonAt& root, const char* key, std::size_t min_size,
+                  std::vector<ForkJoinCost>& out) {
+  const model::JsonAt entries = root.member(key);
+  const std::size_t n = entries.array_size(min_size);
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::JsonAt e = entries.element(i);
+    const ForkJoinCost c = read_entry(e);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      const ForkJoinCost& o = out[j];
+      if (o.threads == c.threads && o.wait == c.wait && o.parked == c.parked &&
+          !same_measurement(o, c)) {
+        e.fail(fmt::format("contradicts {}[{}] (same threads, wait and parked, different costs)",
+                           key, j));
+      }
+    }
+    out.push_back(c);
+  }
+}
+
 }  // namespace
 
 OverheadProfile load_overhead_profile(const std::string& path) {
   const nlohmann::json doc = model::read_json_file(path, "overhead profile");
   const model::JsonAt root{doc, path, ""};
-  root.only_keys({"machine", "fork_join"});
+  root.only_keys({"machine", "fork_join", "release"});
   OverheadProfile profile;
   profile.source = path;
   if (root.has("machine")) profile.machine = root.member("machine").string();
-  const model::JsonAt entries = root.member("fork_join");
-  const std::size_t n = entries.array_size(1);
-  for (std::size_t i = 0; i < n; ++i) {
-    const model::JsonAt e = entries.element(i);
-    const ForkJoinCost c = read_entry(e);
-    for (std::size_t j = 0; j < profile.fork_join.size(); ++j) {
-      const ForkJoinCost& o = profile.fork_join[j];
-      if (o.threads == c.threads && o.wait == c.wait && o.parked == c.parked &&
-          !same_measurement(o, c)) {
-        e.fail(fmt::format("contradicts fork_join[{}] (same threads, wait and parked, different "
-                           "costs)",
-                           j));
-      }
-    }
-    profile.fork_join.push_back(c);
-  }
+  read_entries(root, "fork_join", 1, profile.fork_join);
+  if (root.has("release")) read_entries(root, "release", 1, profile.release);
   return profile;
 }
 

@@ -150,6 +150,10 @@ duration_overflow)
   expect_status 2 "$rtpar" calibrate --threads 0
   expect_status 2 "$rtpar" calibrate --threads -1
   expect_status 2 "$rtpar" calibrate --iters 99999999999999999999
+  expect_status 2 "$rtpar" calibrate --period 5us
+  expect_status 2 "$rtpar" calibrate --period soon
+  grep -q -- "--period" <<<"$err" || fail "unclear error: $err"
+  expect_status 2 "$rtpar" calibrate --releases -1
   ;;
 *)
   fail "unknown case"

@@ -151,6 +151,39 @@ TEST_CASE("overhead profile: the JSON file round-trips") {
   CHECK(rtpar::load_overhead_profile(twice.path).fork_join.size() == 2);
 }
 
+TEST_CASE("overhead profile: release latencies round-trip, are bounded like forks, are optional") {
+  using rtpar::WaitKind;
+  rtpar::OverheadProfile p;
+  p.fork_join = {entry(2, WaitKind::block, true, 60'000)};
+  CHECK_FALSE(p.release_bound(2, WaitKind::block).has_value());  // none measured
+  p.release = {entry(2, WaitKind::block, true, 90'000), entry(4, WaitKind::block, true, 150'000)};
+  CHECK(p.release_bound(2, WaitKind::block)->ns == 90'000);
+  CHECK(p.release_bound(3, WaitKind::block)->ns == 150'000);  // the nearest larger team
+  // Above the largest: max(⌈(8−1)/(4−1)⌉·150000, 150000 + 30000·(8−4)) = max(450000, 270000).
+  const auto x = p.release_bound(8, WaitKind::block);
+  REQUIRE(x.has_value());
+  CHECK(x->ns == 450'000);
+  CHECK(x->extrapolated);
+  CHECK_FALSE(p.release_bound(2, WaitKind::spin).has_value());
+  const ProfileFile file(rtpar::overhead_profile_json(p), "release.json");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  REQUIRE(back.release.size() == 2);
+  CHECK(back.release[1].threads == 4);
+  CHECK(back.release[1].p999_ns == 150'000);
+  CHECK(back.fork_join.size() == 1);
+  // Without release entries the key is not written, and a file without it loads.
+  p.release.clear();
+  CHECK(rtpar::overhead_profile_json(p).find("release") == std::string::npos);
+  // A bad release entry names its path.
+  const std::string e = rejection(
+      R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}],
+          "release": [{"threads": 2, "wait": "sometimes", "p999_ns": 5}]})");
+  CHECK(contains(e, "release[0].wait"));
+  CHECK(contains(rejection(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}],
+                               "release": []})"),
+                 "release"));
+}
+
 TEST_CASE("overhead profile: bad files are input errors naming the file and the JSON path") {
   const std::string ok = R"("threads": 2, "wait": "spin", "p999_ns": 5)";
   // The issue's unsound profile: p999_ns = 2^63 − 1 is far above 1 s per fork.

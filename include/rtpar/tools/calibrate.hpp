@@ -12,4 +12,13 @@ namespace rtpar {
 // sleeping workers — the cost a job's first region pays. Runs on the calling thread as master.
 ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bool parked);
 
+// measure_release_latency releases `releases` periodic jobs (after a few untimed ones), each an
+// empty region on a team built from config, as the executor does: the calling thread (the master)
+// sleeps until the absolute release, tells the team the next release (Team::expect_release, so
+// the workers time their own wake-up), runs the region and parks the team. Each sample is release
+// instant → region joined: the master's timer wake-up plus the first fork/join. Never spins
+// between jobs. The period must be longer than a region (a late job is measured late, not
+// skipped).
+ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period);
+
 }  // namespace rtpar

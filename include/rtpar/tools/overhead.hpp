@@ -11,7 +11,8 @@
 
 namespace rtpar {
 
-// ForkJoinCost is the measured cost of one empty fork/join region on a team of `threads`.
+// ForkJoinCost is the measured cost of one empty fork/join region on a team of `threads` — or, in
+// OverheadProfile::release, the release latency of a periodic job on such a team.
 struct ForkJoinCost {
   int threads = 1;
   WaitKind wait = WaitKind::hybrid;
@@ -44,6 +45,11 @@ struct OverheadProfile {
   std::string machine;  // free text: where it was measured
   std::string source;   // the file it was read from ("" when built in code), quoted in errors
   std::vector<ForkJoinCost> fork_join;
+  // release: the release latency of a periodic job on a team of `threads` — from the release
+  // instant until every member has run the job's first (empty) region and joined, i.e. the
+  // master's timer wake-up plus the first fork/join with the workers' self-timed release
+  // (Team::expect_release). `parked` is true (the workers sleep between jobs). Optional.
+  std::vector<ForkJoinCost> release;
 
   // fork_join_bound is the cost an analysis should charge per fork on a team of `threads` with
   // `wait`: the largest measured p99.9 over the entries for that size and policy (parked or not),
@@ -57,12 +63,17 @@ struct OverheadProfile {
   // for `wait` at all (no other policy's cost bounds it), or a team of n ≥ 2 when only teams of
   // one thread (which wake no worker) were measured. Callers refuse the profile then.
   [[nodiscard]] std::optional<ForkJoinCharge> fork_join_bound(int threads, WaitKind wait) const;
+  // release_bound is the release latency to charge a job on a team of `threads` with `wait`, from
+  // the `release` entries by the same rule (largest p99.9 of that size or the nearest larger one,
+  // extrapolated above the largest); std::nullopt when they cannot bound it.
+  [[nodiscard]] std::optional<ForkJoinCharge> release_bound(int threads, WaitKind wait) const;
 };
 
 // overhead_profile_json renders a profile as JSON (the file `rtpar calibrate --out` writes).
 std::string overhead_profile_json(const OverheadProfile& profile);
 
-// load_overhead_profile reads such a file strictly: every entry needs `threads` (1 ..
+// load_overhead_profile reads such a file strictly: every entry (of `fork_join`, and of the
+// optional `release`) needs `threads` (1 ..
 // kMaxProfiledThreads), `wait` (spin, block or hybrid) and `p999_ns`; `parked`, `samples`,
 // `mean_ns`, `p50_ns`, `p99_ns` and `max_ns` are optional; costs are integers in
 // 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max; no unknown field; at least one entry; two

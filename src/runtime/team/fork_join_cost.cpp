@@ -1,14 +1,46 @@
-// fork_join_cost.cpp — measure_fork_join_cost: timing empty fork/join regions on a real team,
-// for `rtpar calibrate` (rtpar/tools/calibrate.hpp).
+// fork_join_cost.cpp — measure_fork_join_cost and measure_release_latency: timing empty fork/join
+// regions on a real team, back to back, from parked workers, and at periodic releases, for
+// `rtpar calibrate` (rtpar/tools/calibrate.hpp).
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <vector>
 
 #include "rtpar/report.hpp"
 #include "rtpar/tools/calibrate.hpp"
 
 namespace rtpar {
+
+namespace {
+
+// summarize turns samples (sorted here) into the statistics of a profile entry.
+ForkJoinCost summarize(std::vector<std::int64_t>& samples, const TeamConfig& config, int threads,
+                       bool parked) {
+  std::sort(samples.begin(), samples.end());
+  ForkJoinCost cost;
+  cost.threads = threads;
+  cost.wait = config.wait.kind;
+  cost.parked = parked;
+  cost.samples = static_cast<std::int64_t>(samples.size());
+  double sum = 0;
+  for (std::int64_t s : samples) sum += static_cast<double>(s);
+  cost.mean_ns = samples.empty() ? 0 : sum / static_cast<double>(samples.size());
+  cost.p50_ns = percentile(samples, 0.50);
+  cost.p99_ns = percentile(samples, 0.99);
+  cost.p999_ns = percentile(samples, 0.999);
+  cost.max_ns = samples.empty() ? 0 : samples.back();
+  return cost;
+}
+
+// sleep_until_ns sleeps until the absolute CLOCK_MONOTONIC time t (restarted after signals).
+void sleep_until_ns(std::int64_t t) {
+  const timespec ts{static_cast<time_t>(t / 1'000'000'000), static_cast<long>(t % 1'000'000'000)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+}  // namespace
 
 ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bool parked) {
   auto team = make_team(config);
@@ -29,20 +61,24 @@ ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bo
     s = monotonic_now() - start;
   }
   team->park();
-  std::sort(samples.begin(), samples.end());
-  ForkJoinCost cost;
-  cost.threads = team->size();
-  cost.wait = config.wait.kind;
-  cost.parked = parked;
-  cost.samples = iterations;
-  double sum = 0;
-  for (std::int64_t s : samples) sum += static_cast<double>(s);
-  cost.mean_ns = samples.empty() ? 0 : sum / static_cast<double>(samples.size());
-  cost.p50_ns = percentile(samples, 0.50);
-  cost.p99_ns = percentile(samples, 0.99);
-  cost.p999_ns = percentile(samples, 0.999);
-  cost.max_ns = samples.empty() ? 0 : samples.back();
-  return cost;
+  return summarize(samples, config, team->size(), parked);
+}
+
+ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period) {
+  auto team = make_team(config);
+  constexpr int kWarmup = 5;  // untimed: the forecast learns the first-fork offset
+  std::vector<std::int64_t> samples(static_cast<std::size_t>(releases));
+  std::int64_t release = monotonic_now() + period.count();
+  for (int k = -kWarmup; k < releases; ++k, release += period.count()) {
+    sleep_until_ns(release);
+    team->expect_release(release + period.count());
+    team->run([](int) {});
+    const std::int64_t joined = monotonic_now();
+    team->park();
+    if (k >= 0) samples[static_cast<std::size_t>(k)] = joined - release;
+  }
+  team->expect_release(0);
+  return summarize(samples, config, team->size(), true);
 }
 
 }  // namespace rtpar

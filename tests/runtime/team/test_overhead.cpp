@@ -33,3 +33,19 @@ TEST_CASE("overhead: measured cost has ordered percentiles and the requested sam
     CHECK(c.mean_ns <= static_cast<double>(c.max_ns));
   }
 }
+
+TEST_CASE("overhead: release latency is measured from the release instant, every sample") {
+  for (const rtpar::WaitPolicy wait : {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(
+                                                                       rtpar::Duration(20'000))}) {
+    const rtpar::ForkJoinCost c =
+        rtpar::measure_release_latency(two_members(wait), 50, rtpar::Duration(2'000'000));
+    CHECK(c.threads == 2);
+    CHECK(c.samples == 50);
+    CHECK(c.wait == wait.kind);
+    CHECK(c.parked);
+    CHECK(c.p50_ns > 0);  // a wake-up takes time: never before the release
+    CHECK(c.p50_ns <= c.p99_ns);
+    CHECK(c.p99_ns <= c.p999_ns);
+    CHECK(c.p999_ns <= c.max_ns);
+  }
+}
