@@ -49,7 +49,8 @@ using rtpar_bench::row_index;
 
 // ForkjoinOptions are the command-line options.
 struct ForkjoinOptions {
-  int threads = 2;
+  std::string threads_spec = "2";  // --threads: N or LO..HI
+  int threads = 2;                 // the team size being measured (one of the spec's)
   std::int64_t iters = 100'000;
   bool fifo = false;
   int priority = 50;
@@ -231,11 +232,137 @@ std::vector<std::string> program_args(const ForkjoinOptions& o, const std::strin
   return args;
 }
 
+// run_size runs every program for the team size o.threads, then prints the table (or, with
+// --json, appends the size's document to docs); returns the exit status.
+int run_size(const ForkjoinOptions& o, Json& docs) {
+  const std::vector<int> cpus = measuring_cpus(o);
+  std::string cpu_list;
+  for (int c : cpus) cpu_list += (cpu_list.empty() ? "" : ",") + std::to_string(c);
+  const Duration period = validate(o);
+  const int rounds = static_cast<int>(std::min<std::int64_t>(o.rounds, o.iters));
+
+  // Locate the programs; a missing one is skipped with a message, not an error.
+  std::vector<std::pair<ProgramRun, fs::path>> runs;
+  Json skipped = Json::array();
+  std::set<std::string> reported;
+  for (const ProgramRun& run : program_runs(o)) {
+    if (auto path = rtpar_bench::find_program(run.program)) {
+      runs.emplace_back(run, *path);
+      continue;
+    }
+    if (reported.insert(run.program).second) {
+      std::string where;
+      for (const auto& d : rtpar_bench::program_dirs()) where += " " + d.string();
+      fmt::print(stderr, "rtpar bench forkjoin: skipping {}: not found in{}{}\n", run.program,
+                 where, run.program == "rtpar-bench-rtpar" ? "" : rtpar_bench::kPeerMissingHint);
+    }
+    skipped.push_back({{"program", run.label()}, {"reason", "not found"}});
+  }
+
+  // Back-to-back constructs run in `rounds` passes, every program once per pass, so a change of
+  // the host's state during the run (vCPUs moved) is spread over all runtimes instead of
+  // landing on one. The periodic variant then runs whole, one program at a time: split up, it
+  // would hide what spinning between releases does under RT throttling.
+  std::vector<std::pair<std::int64_t, std::int64_t>> passes;  // (iters, periodic releases)
+  passes.reserve(static_cast<std::size_t>(rounds) + 1);
+  for (int k = 0; k < rounds; ++k) passes.emplace_back(split(o.iters, rounds, k), 0);
+  if (o.periodic_releases > 0) passes.emplace_back(0, o.periodic_releases);
+  const rtpar_bench::ScratchDir scratch;
+  std::vector<rtpar_bench::Pool> pools;
+  std::vector<bool> dead(runs.size(), false);
+  int failed = 0, refused = 0;
+  const bool progress = !o.json && isatty(STDERR_FILENO);
+  for (std::size_t k = 0; k < passes.size(); ++k) {
+    const fs::path dir = scratch.path() / ("pass-" + std::to_string(k));
+    fs::create_directories(dir);
+    const auto args = program_args(o, cpu_list, period, passes[k], dir);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (dead[i]) continue;
+      const auto& [run, path] = runs[i];
+      if (progress) fmt::print(stderr, "pass {}/{}: {}\n", k + 1, passes.size(), run.label());
+      const std::int64_t steal_before = rtpar_bench::steal_ns(cpus);
+      const auto c = rtpar_bench::run_child(path, args, run.env, o.timeout_s);
+      const std::int64_t steal = rtpar_bench::steal_ns(cpus) - steal_before;
+      std::string why = c.failure(o.timeout_s);
+      if (why.empty()) {
+        const Json doc = Json::parse(c.out, nullptr, false);
+        why = doc.is_object() && doc.contains("results") && doc["results"].is_array()
+                  ? rtpar_bench::pool_run(doc, dir, steal, pools)
+                  : "printed no valid results JSON";
+      }
+      if (why.empty()) continue;
+      // A program that failed once is not run again: its rows would mix passes unevenly.
+      fmt::print(stderr, "rtpar bench forkjoin: {} failed: {}\n", run.label(), why);
+      skipped.push_back({{"program", run.label()}, {"reason", why}});
+      dead[i] = true;
+      ++failed;
+      refused += WIFEXITED(c.status) && WEXITSTATUS(c.status) == kExitEnvironment;
+    }
+  }
+
+  const std::int64_t stall_ns = rtpar_bench::stall_threshold_ns();
+  Json rows = Json::array();
+  for (const auto& p : pools) {
+    if (!o.samples.empty()) {
+      rtpar_bench::write_samples_csv(o.samples, p.row["runtime"], p.row["construct"], p.samples);
+    }
+    rows.push_back(rtpar_bench::pooled_row(p, stall_ns));
+  }
+  if (rows.empty()) {
+    throw EnvironmentError("no bench program produced results",
+                           refused > 0 && o.fifo
+                               ? "SCHED_FIFO needs root or CAP_SYS_NICE; or drop --fifo"
+                               : "build the bench/ programs (they install to libexec/rtpar)");
+  }
+  const Json goals = rtpar_bench::targets(rows);
+  const Json drift = rtpar_bench::probe_drift(rows);
+  if (o.json) {
+    const Json out = {{"results", rows},
+                      {"config",
+                       {{"threads", o.threads},
+                        {"cpus", cpu_list},
+                        {"iters", o.iters},
+                        {"rounds", rounds},
+                        {"sched", o.fifo ? "fifo" : "other"},
+                        {"priority", o.fifo ? o.priority : 0},
+                        {"periodic_releases", o.periodic_releases},
+                        {"period_ns", period.count()}}},
+                      {"probe", drift},
+                      {"targets", goals},
+                      {"skipped", skipped}};
+    docs.push_back(out);
+  } else {
+    render_human(o, rounds, rows, goals, drift);
+  }
+  return failed > 0 ? kExitFail : kExitOk;
+}
+
+// threads_range parses --threads: "N" or "LO..HI" (team sizes 2..64; each checked against the CPUs
+// when it is measured).
+std::pair<int, int> threads_range(const std::string& spec) {
+  const auto bad = [&] {
+    return InputError(SourceLocation{"<command line>", 0, 0}, "--threads",
+                      "'" + spec + "': expected N or LO..HI, team sizes in 2..64");
+  };
+  const auto number = [&](const std::string& t) {
+    if (t.empty() || t.size() > 2 || t.find_first_not_of("0123456789") != std::string::npos) {
+      throw bad();
+    }
+    return std::stoi(t);
+  };
+  const std::size_t dots = spec.find("..");
+  const int lo = number(dots == std::string::npos ? spec : spec.substr(0, dots));
+  const int hi = dots == std::string::npos ? lo : number(spec.substr(dots + 2));
+  if (lo < 2 || hi < lo || hi > 64) throw bad();
+  return {lo, hi};
+}
+
 }  // namespace
 
 Command add_bench_forkjoin(CLI::App& app) {
   auto o = std::make_shared<ForkjoinOptions>();
-  app.add_option("--threads", o->threads, "Team size including the master (2..CPUs)")
+  app.add_option("--threads", o->threads_spec,
+                 "Team size including the master (2..CPUs), or a range LO..HI measured in turn")
       ->capture_default_str();
   app.add_option("--iters", o->iters, "Timed back-to-back regions per runtime and construct")
       ->capture_default_str();
@@ -256,106 +383,26 @@ Command add_bench_forkjoin(CLI::App& app) {
       ->capture_default_str();
   app.add_flag("--json", o->json, "Print the merged results as JSON on stdout");
   return [o]() {
-    const std::vector<int> cpus = measuring_cpus(*o);
-    std::string cpu_list;
-    for (int c : cpus) cpu_list += (cpu_list.empty() ? "" : ",") + std::to_string(c);
-    const Duration period = validate(*o);
-    const int rounds = static_cast<int>(std::min<std::int64_t>(o->rounds, o->iters));
-
-    // Locate the programs; a missing one is skipped with a message, not an error.
-    std::vector<std::pair<ProgramRun, fs::path>> runs;
-    Json skipped = Json::array();
-    std::set<std::string> reported;
-    for (const ProgramRun& run : program_runs(*o)) {
-      if (auto path = rtpar_bench::find_program(run.program)) {
-        runs.emplace_back(run, *path);
-        continue;
-      }
-      if (reported.insert(run.program).second) {
-        std::string where;
-        for (const auto& d : rtpar_bench::program_dirs()) where += " " + d.string();
-        fmt::print(stderr, "rtpar bench forkjoin: skipping {}: not found in{}{}\n", run.program,
-                   where, run.program == "rtpar-bench-rtpar" ? "" : rtpar_bench::kPeerMissingHint);
-      }
-      skipped.push_back({{"program", run.label()}, {"reason", "not found"}});
+    const auto [lo, hi] = threads_range(o->threads_spec);
+    {  // every size and option is checked before anything is measured
+      ForkjoinOptions largest = *o;
+      largest.threads = hi;
+      (void)measuring_cpus(largest);
+      (void)validate(largest);
     }
-
-    // Back-to-back constructs run in `rounds` passes, every program once per pass, so a change of
-    // the host's state during the run (vCPUs moved) is spread over all runtimes instead of
-    // landing on one. The periodic variant then runs whole, one program at a time: split up, it
-    // would hide what spinning between releases does under RT throttling.
-    std::vector<std::pair<std::int64_t, std::int64_t>> passes;  // (iters, periodic releases)
-    passes.reserve(static_cast<std::size_t>(rounds) + 1);
-    for (int k = 0; k < rounds; ++k) passes.emplace_back(split(o->iters, rounds, k), 0);
-    if (o->periodic_releases > 0) passes.emplace_back(0, o->periodic_releases);
-    const rtpar_bench::ScratchDir scratch;
-    std::vector<rtpar_bench::Pool> pools;
-    std::vector<bool> dead(runs.size(), false);
-    int failed = 0, refused = 0;
-    const bool progress = !o->json && isatty(STDERR_FILENO);
-    for (std::size_t k = 0; k < passes.size(); ++k) {
-      const fs::path dir = scratch.path() / ("pass-" + std::to_string(k));
-      fs::create_directories(dir);
-      const auto args = program_args(*o, cpu_list, period, passes[k], dir);
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (dead[i]) continue;
-        const auto& [run, path] = runs[i];
-        if (progress) fmt::print(stderr, "pass {}/{}: {}\n", k + 1, passes.size(), run.label());
-        const std::int64_t steal_before = rtpar_bench::steal_ns(cpus);
-        const auto c = rtpar_bench::run_child(path, args, run.env, o->timeout_s);
-        const std::int64_t steal = rtpar_bench::steal_ns(cpus) - steal_before;
-        std::string why = c.failure(o->timeout_s);
-        if (why.empty()) {
-          const Json doc = Json::parse(c.out, nullptr, false);
-          why = doc.is_object() && doc.contains("results") && doc["results"].is_array()
-                    ? rtpar_bench::pool_run(doc, dir, steal, pools)
-                    : "printed no valid results JSON";
-        }
-        if (why.empty()) continue;
-        // A program that failed once is not run again: its rows would mix passes unevenly.
-        fmt::print(stderr, "rtpar bench forkjoin: {} failed: {}\n", run.label(), why);
-        skipped.push_back({{"program", run.label()}, {"reason", why}});
-        dead[i] = true;
-        ++failed;
-        refused += WIFEXITED(c.status) && WEXITSTATUS(c.status) == kExitEnvironment;
-      }
+    Json docs = Json::array();
+    int status = kExitOk;
+    for (int n = lo; n <= hi; ++n) {
+      ForkjoinOptions one = *o;
+      one.threads = n;
+      if (!o->json && hi > lo) fmt::print("{}== team size {} ==\n", n == lo ? "" : "\n", n);
+      status = std::max(status, run_size(one, docs));
     }
-
-    const std::int64_t stall_ns = rtpar_bench::stall_threshold_ns();
-    Json rows = Json::array();
-    for (const auto& p : pools) {
-      if (!o->samples.empty()) {
-        rtpar_bench::write_samples_csv(o->samples, p.row["runtime"], p.row["construct"], p.samples);
-      }
-      rows.push_back(rtpar_bench::pooled_row(p, stall_ns));
-    }
-    if (rows.empty()) {
-      throw EnvironmentError("no bench program produced results",
-                             refused > 0 && o->fifo
-                                 ? "SCHED_FIFO needs root or CAP_SYS_NICE; or drop --fifo"
-                                 : "build the bench/ programs (they install to libexec/rtpar)");
-    }
-    const Json goals = rtpar_bench::targets(rows);
-    const Json drift = rtpar_bench::probe_drift(rows);
     if (o->json) {
-      const Json out = {{"results", rows},
-                        {"config",
-                         {{"threads", o->threads},
-                          {"cpus", cpu_list},
-                          {"iters", o->iters},
-                          {"rounds", rounds},
-                          {"sched", o->fifo ? "fifo" : "other"},
-                          {"priority", o->fifo ? o->priority : 0},
-                          {"periodic_releases", o->periodic_releases},
-                          {"period_ns", period.count()}}},
-                        {"probe", drift},
-                        {"targets", goals},
-                        {"skipped", skipped}};
-      fmt::print("{}\n", out.dump(2));
-    } else {
-      render_human(*o, rounds, rows, goals, drift);
+      // One size: its document. Several: {"sizes": [one document per size, ascending]}.
+      fmt::print("{}\n", docs.size() == 1 ? docs[0].dump(2) : Json{{"sizes", docs}}.dump(2));
     }
-    return failed > 0 ? kExitFail : kExitOk;
+    return status;
   };
 }
 
