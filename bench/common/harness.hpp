@@ -41,8 +41,8 @@ std::vector<std::int64_t> time_back_to_back(std::int64_t iters, std::int64_t war
 struct PeriodicRun {
   std::vector<std::int64_t> region_ns;    // per release: the region's duration
   std::vector<std::int64_t> response_ns;  // per release: release instant → region end
-  std::int64_t overruns = 0;            // releases whose region ended after the next release
-  std::int64_t max_response_ns = 0;     // max over releases of (region end - release)
+  std::int64_t overruns = 0;              // releases whose region ended after the next release
+  std::int64_t max_response_ns = 0;       // max over releases of (region end - release)
 };
 
 // kPeriodicWarmupReleases are untimed releases first, so the loop starts from the steady state

@@ -37,8 +37,9 @@ inline std::optional<double> ratio(const std::map<Key, const Json*>& ix, const K
   return (*ia->second)[field].get<double>() / denom;
 }
 
-// targets evaluates the issues' goals (rtpar issue 3, item 4; issue 14) on the merged rows; each entry
-// names the goal, the measured value and the limit. Goals whose rows are missing are left out.
+// targets evaluates the issues' goals (rtpar issue 3, item 4; issue 14) on the merged rows; each
+// entry names the goal, the measured value and the limit. Goals whose rows are missing are left
+// out.
 inline Json targets(const Json& rows) {
   const auto ix = row_index(rows);
   Json out = Json::array();

@@ -4,7 +4,8 @@
 //
 // Prints {"results": [...]} on stdout (bench/common/result.hpp); run by `rtpar bench forkjoin`.
 // Rows: floor × {spin-pingpong, futex-pingpong, timer-wakeup}, then rtpar-<policy> × {region,
-// parallel_for, periodic-region, periodic-region-response}. Member r runs on the r-th allowed CPU (master = rank 0 = this thread).
+// parallel_for, periodic-region, periodic-region-response}. Member r runs on the r-th allowed CPU
+// (master = rank 0 = this thread).
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -70,11 +71,10 @@ void bench_policy(const Options& o, const std::vector<int>& cpus, rtpar::WaitPol
     t.park();
   }
   if (o.periodic_releases > 0) {
-    rec.add_periodic(
-           runtime, "periodic-region",
-           time_periodic(
-               o.periodic_releases, o.period_ns, empty_region, [&t] { t.park(); },
-               [&t](std::int64_t next) { t.expect_release(next); }))
+    rec.add_periodic(runtime, "periodic-region",
+                     time_periodic(
+                         o.periodic_releases, o.period_ns, empty_region, [&t] { t.park(); },
+                         [&t](std::int64_t next) { t.expect_release(next); }))
         .add("wait", std::string(wait_name));
   }
 }

@@ -101,10 +101,11 @@ bool same_measurement(const ForkJoinCost& a, const ForkJoinCost& b) {
          a.p99_ns == b.p99_ns && a.p999_ns == b.p999_ns && a.max_ns == b.max_ns;
 }
 
-// read_entry is fork_join[i] or release[i]: the fields, their ranges and the order of the percentiles.
+// read_entry is fork_join[i] or release[i]: the fields, their ranges and the order of the
+// percentiles.
 ForkJoinCost read_entry(const model::JsonAt& e) {
-  e.only_keys({"threads", "wait", "parked", "samples", "mean_ns", "p50_ns", "p99_ns", "p999_ns",
-               "max_ns"});
+  e.only_keys(
+      {"threads", "wait", "parked", "samples", "mean_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns"});
   ForkJoinCost c;
   c.threads = static_cast<int>(e.member("threads").integer(1, kMaxProfiledThreads, "threads"));
   const model::JsonAt wait = e.member("wait");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "omp/runtime.hpp"
+#include "platform/spin_wait.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar::omp {
@@ -240,7 +241,13 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
   if (t->busy_added != 0) busy_threads.fetch_add(t->busy_added, std::memory_order_relaxed);
   t->master_saved = save_context(ts);
   enter_member(ts, t, 0);
-  if (t->engine != nullptr) t->engine->start(*t->body);
+  if (t->engine != nullptr) {
+    // A real-time master parks the workers after every region (parallel_end); when its regions
+    // start periodically, the workers sleep on their own timers until the forecast next start
+    // instead of waiting for a futex wake-up (self-timed release, docs/internals/openmp.md).
+    if (t->fifo) t->engine->expect_release(t->period.observe(detail::spin_clock_ns()));
+    t->engine->start(*t->body);
+  }
 }
 
 void parallel_end() {

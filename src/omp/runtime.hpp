@@ -22,6 +22,7 @@
 #include "omp/icv.hpp"
 #include "omp/loop_state.hpp"
 #include "omp/task.hpp"
+#include "platform/period_forecast.hpp"
 #include "rtpar/function_ref.hpp"
 #include "rtpar/team.hpp"
 #include "runtime/team/signal_word.hpp"
@@ -83,6 +84,9 @@ struct TeamState {
   rtpar::Team* engine = nullptr;  // the workers (nullptr for a team of one)
   detail::WaitSpec wait;          // how members wait at barriers and in work shares
   bool fifo = false;              // the master ran at SCHED_FIFO when the team was created
+  // period: the starts of this team's regions, when its master is real-time (fifo), so that a
+  // periodic program's workers time their own wake-up for the next region (parallel.cpp).
+  detail::PeriodForecast period;
 
   // Barrier (barrier.cpp): arrivals, and the generation signal word waiters watch.
   alignas(64) std::atomic<std::uint32_t> barrier_count{0};

@@ -187,7 +187,8 @@ TEST_CASE("overhead profile: release latencies round-trip, are bounded like fork
 TEST_CASE("overhead profile: bad files are input errors naming the file and the JSON path") {
   const std::string ok = R"("threads": 2, "wait": "spin", "p999_ns": 5)";
   // The issue's unsound profile: p999_ns = 2^63 − 1 is far above 1 s per fork.
-  std::string e = rejection(with_entry(R"("threads": 2, "wait": "spin", "p999_ns": 9223372036854775807)"));
+  std::string e =
+      rejection(with_entry(R"("threads": 2, "wait": "spin", "p999_ns": 9223372036854775807)"));
   CHECK(contains(e, "fork_join[0].p999_ns: must be a non-negative integer ≤ 1000000000"));
   e = rejection(with_entry(R"("threads": 2, "wait": "spin", "p999_ns": -5)"));
   CHECK(contains(e, "fork_join[0].p999_ns"));

@@ -76,9 +76,10 @@ std::string overhead_profile_json(const OverheadProfile& profile);
 // optional `release`) needs `threads` (1 ..
 // kMaxProfiledThreads), `wait` (spin, block or hybrid) and `p999_ns`; `parked`, `samples`,
 // `mean_ns`, `p50_ns`, `p99_ns` and `max_ns` are optional; costs are integers in
-// 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max; no unknown field; at least one entry; two
-// entries for the same (threads, wait, parked) must agree. Anything else throws InputError naming
-// the file and the JSON path of the field (e.g. "fork_join[3].p999_ns").
+// 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max;
+// no unknown field; at least one entry; two entries for the same (threads, wait, parked) must
+// agree. Anything else throws InputError naming the file and the JSON path of the field (e.g.
+// "fork_join[3].p999_ns").
 OverheadProfile load_overhead_profile(const std::string& path);
 
 }  // namespace rtpar

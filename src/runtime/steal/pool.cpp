@@ -86,7 +86,7 @@ struct Pool::State {
   alignas(64) std::atomic<std::uint32_t> busy{0};
   std::atomic<bool> main_waiting{false};
   alignas(64) std::atomic<std::int64_t> next_release{0};  // expect_release's hint (0: none)
-  rtpar::detail::ReleaseForecast forecast;                 // run()'s thread only
+  rtpar::detail::ReleaseForecast forecast;                // run()'s thread only
   alignas(64) std::int64_t steal_cost_ns = 0;
   // The ticks → ns ratio, measured against CLOCK_MONOTONIC since construction (ref_*).
   std::int64_t ref_ticks = 0, ref_ns = 0;

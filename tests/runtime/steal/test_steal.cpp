@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
-#include "support/counting_allocator.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/time.hpp"
+#include "support/counting_allocator.hpp"
 
 namespace steal = rtpar::steal;
 

@@ -35,8 +35,8 @@ TEST_CASE("overhead: measured cost has ordered percentiles and the requested sam
 }
 
 TEST_CASE("overhead: release latency is measured from the release instant, every sample") {
-  for (const rtpar::WaitPolicy wait : {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(
-                                                                       rtpar::Duration(20'000))}) {
+  for (const rtpar::WaitPolicy wait :
+       {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(rtpar::Duration(20'000))}) {
     const rtpar::ForkJoinCost c =
         rtpar::measure_release_latency(two_members(wait), 50, rtpar::Duration(2'000'000));
     CHECK(c.threads == 2);

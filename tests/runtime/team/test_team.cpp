@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "support/counting_allocator.hpp"
 #include "rtpar/team.hpp"
 #include "rtpar/time.hpp"
+#include "support/counting_allocator.hpp"
 
 using namespace std::chrono_literals;
 
@@ -163,8 +163,8 @@ TEST_CASE("team: self-timed release — periodic jobs, early forks, overruns, st
       const std::int64_t period = 300'000;
       std::int64_t release = rtpar::monotonic_now() + period;
       for (int k = 0; k < 100; ++k, release += period) {
-        std::this_thread::sleep_until(std::chrono::steady_clock::time_point(
-            std::chrono::nanoseconds(release)));
+        std::this_thread::sleep_until(
+            std::chrono::steady_clock::time_point(std::chrono::nanoseconds(release)));
         team->expect_release(release + period);
         team->run(region);
         team->run(region);  // a second region of the same job: a worker may sleep between them
