@@ -417,7 +417,7 @@ void Pool::run(FunctionRef<void()> root) {
 
 // relaxed: a hint for sleeping workers (file comment).
 void Pool::expect_release(std::int64_t release_ns) noexcept {
-  state_->forecast.expect(release_ns);
+  state_->forecast.expect(release_ns, rtpar::detail::spin_clock_ns());
   state_->next_release.store(state_->forecast.forecast(), std::memory_order_relaxed);
 }
 

@@ -180,7 +180,7 @@ class ForkJoinTeam final : public Team {
 
   // relaxed: a hint for sleeping workers (invariant 3); written by the master only.
   void expect_release(std::int64_t release_ns) noexcept override {
-    forecast_.expect(release_ns);
+    forecast_.expect(release_ns, detail::spin_clock_ns());
     next_release_.store(forecast_.forecast(), std::memory_order_relaxed);
   }
 
