@@ -6,9 +6,12 @@
 // wake-up latency λ_k. An interval is T + λ_{k+1} − λ_k, so the median of the last kHistory
 // intervals is a robust estimate of T (one late wake-up makes one long and one short interval, both
 // outside the middle). The sequence counts as periodic when at least kHistory − 2 of those
-// intervals lie within max(kMinTolerance, T/8) of the median; the forecast of the next event is
-// then the last one plus the median, else 0 (none: the workers sleep until woken, as without a
-// forecast).
+// intervals lie within max(kMinTolerance, T/8) of the median, else the forecast is 0 (none: the
+// workers sleep until woken, as without a forecast). The forecast is the earliest projection of
+// the recent events onto the next one, min over j of t_{k−j} + (j+1)·T̂: projecting only the last
+// event would carry its wake-up latency λ_k into the forecast, and a worker aiming there would
+// arrive after a master that woke faster; the earliest projection tracks the release phase plus
+// the smallest recent λ.
 //
 // One owner (no atomics); observe costs a sort of 8 integers.
 #pragma once
@@ -47,7 +50,14 @@ class PeriodForecast {
     const std::int64_t tolerance = std::max(kMinTolerance, median / 8);
     std::size_t close = 0;
     for (const std::int64_t x : sorted) close += x >= median - tolerance && x <= median + tolerance;
-    return close + 2 >= kHistory ? now + median : 0;
+    if (close + 2 < kHistory) return 0;
+    // Walk back from the newest interval: t_{k−j} = now − (sum of the j newest intervals).
+    std::int64_t best = now + median, back = 0;
+    for (std::size_t j = 1; j <= kHistory; ++j) {
+      back += intervals_[(next_ + kHistory - j) % kHistory];
+      best = std::min(best, now - back + static_cast<std::int64_t>(j + 1) * median);
+    }
+    return best;
   }
 
  private:

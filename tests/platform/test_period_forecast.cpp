@@ -1,5 +1,6 @@
-// test_period_forecast.cpp — PeriodForecast: the median interval of the last 8 forecasts the next
-// event of a periodic sequence, despite a late wake-up; aperiodic sequences get no forecast.
+// test_period_forecast.cpp — PeriodForecast: the median interval of the last 8 and the earliest
+// projection forecast the next event of a periodic sequence, despite a late wake-up; aperiodic
+// sequences get no forecast.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -20,9 +21,13 @@ TEST_CASE("period forecast: periodic region starts with wake-up jitter") {
   }
   // Intervals: 1007, 995, 1035, 963 µs, twice; sorted median = (995 + 1007)/2 = 1001 µs.
   CHECK(got == t0 + 8 * period + lambda[0] + 1'001'000);
-  // One late wake-up (a 900 µs latency) makes one long and one short interval: still periodic.
+  // One late wake-up (a 900 µs latency) makes one long and one short interval: still periodic,
+  // and the forecast keeps to the release phase (the earliest projection) instead of carrying the
+  // late start over: next release + a few µs, not late start + 1 ms.
   got = f.observe(t0 + 9 * period + 900'000);
   CHECK(got != 0);
+  CHECK(got >= t0 + 10 * period);
+  CHECK(got < t0 + 10 * period + 100'000);
   got = f.observe(t0 + 10 * period + lambda[2]);
   CHECK(got != 0);
 }
