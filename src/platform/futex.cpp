@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <ctime>
 
 namespace rtpar::detail {
@@ -30,6 +31,12 @@ void futex_wait_until(std::atomic<std::uint32_t>& word, std::uint32_t expected,
 void futex_wake(std::atomic<std::uint32_t>& word, int count) noexcept {
   syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, count, nullptr,
           nullptr, 0);
+}
+
+void sleep_until(std::int64_t when) noexcept {
+  timespec ts{static_cast<time_t>(when / 1'000'000'000), static_cast<long>(when % 1'000'000'000)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
 }
 
 }  // namespace rtpar::detail

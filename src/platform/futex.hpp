@@ -23,4 +23,9 @@ void futex_wait_until(std::atomic<std::uint32_t>& word, std::uint32_t expected,
 // futex_wake wakes up to `count` threads sleeping on word (INT32_MAX for all).
 void futex_wake(std::atomic<std::uint32_t>& word, int count) noexcept;
 
+// sleep_until sleeps the calling thread until the absolute CLOCK_MONOTONIC time `when` (ns),
+// whatever happens meanwhile (clock_nanosleep TIMER_ABSTIME, restarted after signals). Beside the
+// futex waits because it is the other absolute-time sleep every layer above uses.
+void sleep_until(std::int64_t when) noexcept;
+
 }  // namespace rtpar::detail

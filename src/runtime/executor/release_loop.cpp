@@ -1,9 +1,5 @@
-// release_loop.cpp — see release_loop.hpp. The two absolute-time sleeps of the executor.
+// release_loop.cpp — see release_loop.hpp. The release sleep that a stop interrupts.
 #include "runtime/executor/release_loop.hpp"
-
-#include <time.h>
-
-#include <cerrno>
 
 #include "platform/futex.hpp"
 #include "rtpar/time.hpp"
@@ -22,14 +18,6 @@ bool ReleaseLoop::sleep_until_release(std::int64_t when) const noexcept {
   }
   // acquire: as above — the verdict the caller acts on.
   return stop.load(std::memory_order_acquire) == kStopClear;
-}
-
-void sleep_until(std::int64_t when) noexcept {
-  timespec ts{};
-  ts.tv_sec = when / 1'000'000'000;
-  ts.tv_nsec = when % 1'000'000'000;
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
 }
 
 }  // namespace rtpar::detail

@@ -53,8 +53,5 @@ class ReleaseLoop {
   std::int64_t skipped_ = 0;
 };
 
-// sleep_until sleeps the calling thread until the absolute CLOCK_MONOTONIC time `when` (ns),
-// whatever happens meanwhile (clock_nanosleep TIMER_ABSTIME, restarted after signals).
-void sleep_until(std::int64_t when) noexcept;
 
 }  // namespace rtpar::detail

@@ -4,9 +4,9 @@
 #include <time.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <vector>
 
+#include "platform/futex.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/tools/calibrate.hpp"
 
@@ -31,13 +31,6 @@ ForkJoinCost summarize(std::vector<std::int64_t>& samples, const TeamConfig& con
   cost.p999_ns = percentile(samples, 0.999);
   cost.max_ns = samples.empty() ? 0 : samples.back();
   return cost;
-}
-
-// sleep_until_ns sleeps until the absolute CLOCK_MONOTONIC time t (restarted after signals).
-void sleep_until_ns(std::int64_t t) {
-  const timespec ts{static_cast<time_t>(t / 1'000'000'000), static_cast<long>(t % 1'000'000'000)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
 }
 
 }  // namespace
@@ -70,7 +63,7 @@ ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Dur
   std::vector<std::int64_t> samples(static_cast<std::size_t>(releases));
   std::int64_t release = monotonic_now() + period.count();
   for (int k = -kWarmup; k < releases; ++k, release += period.count()) {
-    sleep_until_ns(release);
+    detail::sleep_until(release);
     team->expect_release(release + period.count());
     team->run([](int) {});
     const std::int64_t joined = monotonic_now();
