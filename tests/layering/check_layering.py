@@ -25,7 +25,7 @@ FLOORS = [
     ["core"],                                              # error, duration, clock, names, tables
     ["platform"],                                          # futex, threads, spin-wait, topology
     ["model"],                                             # task-set types and rules, structure
-    ["analysis/bounds"],                                   # RTA, RBF, EDF demand, FBB-FFD, ...
+    ["analysis/bounds", "gen"],                            # RTA, RBF, ...; task-set generators
     ["analysis/planners"],                                 # one file per planner
     ["sim"],                                               # discrete-event simulation of a Plan
     ["runtime/team", "runtime/steal", "runtime/channel"],  # parallel runtimes and channels
@@ -34,6 +34,7 @@ FLOORS = [
     ["load"],                                              # TOML -> TaskSet
     ["report"],                                            # stats output, JSON, CSV, trace
     ["api"],                                               # System, JobContext
+    ["experiment"],                                        # manifests, units, shards, merge
     ["cli"],                                               # the rtpar command
     ["bench", "fuzz"],                                     # rtpar-bench; libFuzzer targets
 ]
@@ -48,6 +49,7 @@ OWNERS = {
     "rtpar/taskset.hpp": "model", "rtpar/kernel_spec.hpp": "model", "rtpar/plan.hpp": "model", "rtpar/report.hpp": "model",
     "rtpar/tools/overhead.hpp": "model",
     "rtpar/tools/planners.hpp": "analysis/planners",
+    "rtpar/tools/generate.hpp": "gen",
     "rtpar/tools/simulate.hpp": "sim", "rtpar/simulate.hpp": "sim",
     "rtpar/team.hpp": "runtime/team", "rtpar/tools/calibrate.hpp": "runtime/team",
     "rtpar/overhead.hpp": "runtime/team",
