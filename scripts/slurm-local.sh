@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # slurm-local.sh — a real single-node Slurm cluster on this machine, for tests (docs/cluster.md).
 #
-#   scripts/slurm-local.sh start|stop|status|env [--dir DIR]
+#   scripts/slurm-local.sh start|stop|status|env|logs [--dir DIR]
 #
 # It runs Debian's daemons (packages slurm-wlm and munge: `scripts/setup.sh slurm`) directly,
 # without systemd or /etc: a private munged, slurmctld and slurmd, each with its own config, state,
@@ -15,13 +15,14 @@
 #           until none of them is left.
 #   status  the daemons and `sinfo`; exit 0 when all three run, 3 otherwise.
 #   env     prints `export SLURM_CONF=DIR/slurm.conf`.
+#   logs    prints the end of the daemons' logs (what start prints when it fails).
 #
 # Daemons must run as root (slurmd starts jobs as their user). Ports: the first free pair from
 # ${RTPAR_SLURM_PORT:-6817} up (slurmctld, slurmd = +1), so two clusters in two DIRs can coexist.
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start|stop|status|env [--dir DIR]" >&2
+  echo "usage: $0 start|stop|status|env|logs [--dir DIR]" >&2
   exit 2
 }
 
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
     *) usage ;;
   esac
 done
-case $cmd in start | stop | status | env) ;; *) usage ;; esac
+case $cmd in start | stop | status | env | logs) ;; *) usage ;; esac
 
 # Absolute, so that the paths written into slurm.conf and printed by `env` hold from any cwd.
 dir=$(realpath -m -- "$dir")
@@ -91,10 +92,10 @@ daemon_pid() {  # daemon_pid DAEMON
 
 running() { [ -n "$(daemon_pid "$1")" ]; }
 
-print_logs() {
+print_logs() {  # print_logs [TITLE]
   local d f
   {
-    echo "=== slurm-local: cluster in $dir failed; daemon logs follow ==="
+    echo "=== slurm-local: ${1:-cluster in $dir failed}; daemon logs follow ==="
     for d in munged slurmctld slurmd; do
       f=$(logfile "$d")
       echo "--- $d ($f) ---"
@@ -254,6 +255,9 @@ PlugStackConfig=$dir/plugstack.conf
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
+# A job whose dependency can no longer be satisfied (afterok on a failed job) is cancelled instead
+# of pending for ever, so that whoever waits for it sees it end.
+DependencyParameters=kill_invalid_depend
 # Short timeouts: a test waits on them. A node that went down comes back when slurmd registers.
 ReturnToService=2
 SlurmdTimeout=30
@@ -347,4 +351,5 @@ case $cmd in
   start) do_start ;;
   stop) do_stop; echo "slurm-local: stopped ($dir)" ;;
   status) do_status ;;
+  logs) print_logs "cluster in $dir" 2>&1 ;;
 esac
