@@ -81,7 +81,7 @@ daemon_pid() {  # daemon_pid DAEMON
   local f pid exe state
   f=$(pidfile "$1")
   [ -r "$f" ] || return 0
-  pid=$(tr -dc 0-9 <"$f")
+  pid=$(tr -dc 0-9 2>/dev/null <"$f") || return 0  # the daemon may remove it meanwhile
   [ -n "$pid" ] || return 0
   exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || return 0
   [ "$exe" = "$(binary "$1")" ] || return 0
