@@ -78,10 +78,17 @@ print_job() {
 # wait_job ID: waits until every task of job ID has ended (or the timeout), then succeeds only if
 # all of them COMPLETED (exit 0). Any other end (FAILED, CANCELLED, TIMEOUT, ...) fails.
 wait_job() {
-  local id=$1 deadline=$((SECONDS + job_timeout)) states
+  local id=$1 deadline=$((SECONDS + job_timeout)) states unknown=0
   while :; do
     states=$(job_states "$id") || true
-    [ -n "$states" ] || { echo "job $id: unknown to slurmctld" >&2; return 1; }
+    # Nothing: the controller did not answer (busy) or does not know the job; 30 s of that fail.
+    if [ -z "$states" ]; then
+      unknown=$((unknown + 1))
+      [ "$unknown" -lt 30 ] || { echo "job $id: unknown to slurmctld" >&2; return 1; }
+      sleep 1
+      continue
+    fi
+    unknown=0
     # A task still queued or running has one of these states.
     if ! grep -qE ' (PENDING|CONFIGURING|RUNNING|COMPLETING|SUSPENDED|REQUEUED|RESIZING|SIGNALING|STAGE_OUT)$' <<<"$states"; then
       break
