@@ -135,16 +135,16 @@ port_busy() {  # port_busy PORT: something listens on 127.0.0.1:PORT
 munge_ok() { munge -n -S "$sock" | unmunge -S "$sock"; }
 ctld_ok() { scontrol ping | grep -q 'is UP'; }
 node_state() { sinfo -h -N -n "$node" -o %T 2>/dev/null | head -n 1; }
-node_idle() { [ "$(node_state)" = idle ]; }
 
-# Waits for the node to be idle; a node that the controller marks down, drained or failing is
-# reported at once with its reason instead of after the whole timeout.
+# Waits for the node to be idle (or busy with jobs, when start finds the cluster already up); a
+# node that the controller marks drained or failing is reported at once instead of after the
+# whole timeout. A state ending in * is a node that does not respond (yet).
 wait_idle() {
   local deadline=$((SECONDS + timeout)) state
   while :; do
     state=$(node_state || true)
     case $state in
-      idle) return 0 ;;
+      idle | mixed | allocated | completing) return 0 ;;
       *drain* | fail*) die "node $node is $state" ;;
     esac
     if [ "$SECONDS" -ge "$deadline" ]; then
