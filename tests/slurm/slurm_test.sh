@@ -45,9 +45,14 @@ mkdir -p "$work"
 cleanup() {
   local rc=$?
   "$slurm_local" stop --dir "$cluster" || rc=1
+  # The short-path fallback outside WORK_DIR is not left behind after a pass.
+  if [ "$rc" -eq 0 ] && [ "${cluster#"$work"/}" = "$cluster" ]; then rm -rf "$cluster"; fi
   exit "$rc"
 }
 trap cleanup EXIT
+# Interrupted (Ctrl-C, a CI timeout): exit through the EXIT trap, so the daemons are stopped.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 echo "== starting the cluster in $cluster"
 "$slurm_local" start --dir "$cluster" || fail "the Slurm cluster did not start (logs above)"
