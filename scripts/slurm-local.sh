@@ -10,7 +10,7 @@
 # the default partition `local`. Clients find the cluster through SLURM_CONF: `eval "$(... env)"`.
 #
 #   start   idempotent; returns once the node is idle, or exits 1 after RTPAR_SLURM_TIMEOUT
-#           seconds (default 60) and prints the daemons' logs.
+#           seconds (default 60), printing the daemons' logs and stopping them.
 #   stop    cancels the jobs, stops the daemons started from DIR (by their pid files) and waits
 #           until none of them is left.
 #   status  the daemons and `sinfo`; exit 0 when all three run, 3 otherwise.
@@ -69,22 +69,25 @@ logfile() {  # logfile DAEMON
   esac
 }
 
-# The installed binary of a program: Debian installs slurmctld, slurmd and slurmstepd as
-# alternatives for /usr/sbin/slurmctld-wlm etc., and /proc/PID/exe names the target.
-binary() { readlink -f -- "$(command -v "$1")"; }
+# is_program PID NAME: process PID runs program NAME. Debian installs slurmctld, slurmd and
+# slurmstepd as alternatives for /usr/sbin/slurmctld-wlm etc., and /proc/PID/exe names the target.
+is_program() {
+  local exe
+  exe=$(readlink "/proc/$1/exe" 2>/dev/null) || return 1
+  case ${exe##*/} in "$2" | "$2-wlm") return 0 ;; *) return 1 ;; esac
+}
 
 # The pid of DAEMON if its pid file names a live process of that program, else nothing. The
 # program check guards against a stale pid file whose pid was reused; the state check matters
 # because PID 1 of a container need not reap orphans at once, and a dead daemon stays a zombie
 # for a while (seen here: `kill -0` succeeds on it).
 daemon_pid() {  # daemon_pid DAEMON
-  local f pid exe state
+  local f pid state
   f=$(pidfile "$1")
   [ -r "$f" ] || return 0
   pid=$(tr -dc 0-9 2>/dev/null <"$f") || return 0  # the daemon may remove it meanwhile
   [ -n "$pid" ] || return 0
-  exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || return 0
-  [ "$exe" = "$(binary "$1")" ] || return 0
+  is_program "$pid" "$1" || return 0
   state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || return 0
   [ "$state" != Z ] || return 0
   echo "$pid"
@@ -109,9 +112,18 @@ print_logs() {  # print_logs [TITLE]
   } >&2
 }
 
+# Set by start once it launches daemons: a start that fails stops what it started, so that it
+# leaves nothing running either way (the logs stay in DIR).
+stop_on_die=0
+
 die() {
   echo "slurm-local: $*" >&2
   print_logs
+  if [ "$stop_on_die" = 1 ]; then
+    stop_on_die=0
+    do_stop
+    echo "slurm-local: stopped the daemons; their logs stay in $dir" >&2
+  fi
   exit 1
 }
 
@@ -145,7 +157,7 @@ wait_idle() {
     state=$(node_state || true)
     case $state in
       idle | mixed | allocated | completing) return 0 ;;
-      *drain* | fail*) die "node $node is $state" ;;
+      *drain* | fail* | inval*) die "node $node is $state" ;;
     esac
     if [ "$SECONDS" -ge "$deadline" ]; then
       die "timed out after ${timeout}s waiting for node $node to be idle (state: ${state:-unknown})"
@@ -179,11 +191,9 @@ stop_daemon() {
 # The slurmstepd processes of this cluster: slurmd passes its environment, with our SLURM_CONF,
 # on to them. Matching on SLURM_CONF (not on the name) leaves other clusters' processes alone.
 stepd_pids() {
-  local p exe stepd
-  stepd=$(binary slurmstepd) || return 0
+  local p
   for p in /proc/[0-9]*; do
-    exe=$(readlink "$p/exe" 2>/dev/null) || continue
-    [ "$exe" = "$stepd" ] || continue
+    is_program "${p#/proc/}" slurmstepd || continue
     tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$conf" || continue
     echo "${p#/proc/}"
   done
@@ -300,6 +310,7 @@ do_start() {
   fi
   # Partly running (one daemon died, or a previous start failed): start over.
   do_stop
+  stop_on_die=1
 
   # munged insists that everyone can traverse its socket's directory, and that its key file is
   # private; the key itself is generated here, not taken from /etc/munge.
