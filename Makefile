@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build demo test sanitize-asan sanitize-tsan fuzz format tidy clean
+.PHONY: all setup build demo test test-slurm sanitize-asan sanitize-tsan fuzz format tidy clean
 
 all: build
 
@@ -24,6 +24,13 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# test-slurm: a real single-node Slurm cluster on this machine (scripts/slurm-local.sh, as root)
+# runs an array job, then a sharded smoke experiment whose merged CSV must equal a local run's
+# (docs/cluster.md). Slurm and munge are an optional package group: only this target installs them.
+test-slurm: build
+	scripts/setup.sh slurm
+	tests/slurm/slurm_test.sh $(BUILD)/rtpar $(CURDIR) $(BUILD)/slurm-test
 
 # The sanitizer builds leave out bench/ (peer programs, covered by the normal build's smoke tests)
 # to keep CI under 30 minutes on a 2-core runner.
