@@ -20,7 +20,7 @@ const std::vector<Entry>& entries() {
       {fjos_family(), generate_fjos},   {uunifast_family(), generate_uunifast},
       {sync_family(), generate_sync},   {dag_family(), generate_dag},
       {rtomp_family(), generate_rtomp}, {rtws_family(), generate_rtws},
-      {omprt_family(), generate_omprt},
+      {omprt_family(), generate_omprt}, {rtws_sync_family(), generate_rtws_sync},
   };
   return table;
 }

@@ -32,5 +32,8 @@ Generated generate_rtws(const ParamReader& params, std::uint64_t seed);
 // omprt_family / generate_omprt: OpenMP-RT §5.2 applications (O1–O4).
 FamilyInfo omprt_family();
 Generated generate_omprt(const ParamReader& params, std::uint64_t seed);
+// rtws_sync_family / generate_rtws_sync: RTWS synthetic synchronous types 1–3 (rtws.md §IV-A).
+FamilyInfo rtws_sync_family();
+Generated generate_rtws_sync(const ParamReader& params, std::uint64_t seed);
 
 }  // namespace rtpar::gen

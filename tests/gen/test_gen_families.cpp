@@ -213,3 +213,20 @@ TEST_CASE("gen rtws and omprt: paper rules") {
     CHECK(o6.set.tasks[i].period >= o.set.tasks[i].period);
   }
 }
+
+TEST_CASE("gen rtws-sync: types 1-3 of Table I") {
+  for (int type = 1; type <= 3; ++type) {
+    const auto g =
+        rtpar::gen::generate("rtws-sync", P({{"type", std::to_string(type).c_str()}}), 4);
+    REQUIRE(g.set.tasks.size() == 1);
+    const auto& t = g.set.tasks[0];
+    CHECK(t.segments.size() >= 10);
+    CHECK(t.segments.size() <= 20);
+    for (const auto& s : t.segments) {
+      CHECK(s.strands >= (type == 1 ? 100000 : type == 2 ? 10000 : 1000));
+      CHECK(s.strands <= (type == 1 ? 200000 : type == 2 ? 20000 : 2000));
+      CHECK(s.length.count() >= (type == 1 ? 5 : type == 2 ? 2000 : 20000));
+      CHECK(s.length.count() <= (type == 1 ? 10 : type == 2 ? 4500 : 50000));
+    }
+  }
+}
