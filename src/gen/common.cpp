@@ -100,9 +100,12 @@ Duration draw_deadline(const Common& c, Rng& rng, Duration period, Duration span
   return Duration(rng.uniform_int(lo, period.count()));
 }
 
-Duration work_for(double u, Duration period) {
+Duration work_for(double u, Duration period, const ParamReader& r) {
   const double w = std::floor(u * static_cast<double>(period.count()));
-  if (!(w < 9223372036854775808.0)) return Duration::max();
+  if (!(w < 9223372036854775808.0)) {
+    r.fail("period_max", fmt::format("a work of u = {} on a period of {} does not fit 64-bit ns", u,
+                                     format_duration(period)));
+  }
   return Duration(std::max<std::int64_t>(1, static_cast<std::int64_t>(w)));
 }
 

@@ -50,7 +50,8 @@ Duration draw_period(const Common& c, Rng& rng);
 Duration draw_deadline(const Common& c, Rng& rng, Duration period, Duration span);
 
 // work_for is the work of utilization u on period T: floor(u·T) ns, at least 1 ns, so the task's
-// utilization never exceeds the drawn u (except for the 1 ns floor).
-Duration work_for(double u, Duration period);
+// utilization never exceeds the drawn u (except for the 1 ns floor). Fails at
+// generator.period_max when the work does not fit 63-bit nanoseconds.
+Duration work_for(double u, Duration period, const ParamReader& r);
 
 }  // namespace rtpar::gen

@@ -44,7 +44,7 @@ Generated generate_dag(const ParamReader& r, std::uint64_t seed) {
   set.system = count_system(c.cores, 1, c.planner);
   for (std::size_t i = 0; i < u.size(); ++i) {
     const Duration period = draw_period(c, rng);
-    const Duration work = work_for(u[i], period);
+    const Duration work = work_for(u[i], period, r);
     for (std::int64_t tries = 0;; ++tries) {
       DagSpec dag =
           er ? erdos_renyi_dag(rng, static_cast<int>(rng.uniform_int(nodes_min, nodes_max)),

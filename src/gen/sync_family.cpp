@@ -37,7 +37,7 @@ Generated generate_sync(const ParamReader& r, std::uint64_t seed) {
   set.system = count_system(c.cores, 1, c.planner);
   for (std::size_t i = 0; i < u.size(); ++i) {
     const Duration period = draw_period(c, rng);
-    const auto target = static_cast<double>(work_for(u[i], period).count());
+    const auto target = static_cast<double>(work_for(u[i], period, r).count());
     for (std::int64_t tries = 0;; ++tries) {
       const auto count = static_cast<std::size_t>(rng.uniform_int(seg_min, seg_max));
       std::vector<SegmentSpec> segs(count);

@@ -34,7 +34,7 @@ Generated generate_uunifast(const ParamReader& r, std::uint64_t seed) {
   set.system = count_system(c.cores, 1, c.planner);
   for (std::size_t i = 0; i < u.size(); ++i) {
     const Duration period = draw_period(c, rng);
-    const Duration work = work_for(u[i], period);
+    const Duration work = work_for(u[i], period, r);
     const double ratio = rng.uniform_real(ratio_min, ratio_max);
     Duration span(std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::floor(ratio * static_cast<double>(work.count())))));
