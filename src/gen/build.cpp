@@ -2,7 +2,6 @@
 #include "gen/build.hpp"
 
 #include <cmath>
-#include <stdexcept>
 #include <utility>
 
 #include "core/checked_math.hpp"
@@ -86,8 +85,11 @@ TaskSet finish(TaskSet set, std::string_view family) {
   try {
     validate_taskset(set);
   } catch (const InputError& e) {
-    throw std::logic_error("generator " + std::string(family) +
-                           " built an invalid set: " + e.what());
+    // Each family checks its parameters, so this is reached only at their extremes (a work that
+    // overflows 63-bit ns, say): still bad input, named as such rather than a crash.
+    throw InputError(
+        {}, "generator",
+        "the parameters of \"" + std::string(family) + "\" give an invalid task set: " + e.what());
   }
   return set;
 }

@@ -39,8 +39,8 @@ std::optional<Duration> period_for(Duration work, double u);
 // task_name is "t<index>": names in generated files are short and sort with the index.
 std::string task_name(std::size_t index);
 
-// finish validates a generated set (validate_taskset) and names its source; a set the generator
-// built wrongly is a bug, so it surfaces as std::logic_error rather than as bad input.
+// finish validates a generated set (validate_taskset) and names its source; an invalid set (only
+// possible at extreme parameters) is an InputError at field "generator".
 TaskSet finish(TaskSet set, std::string_view family);
 
 }  // namespace rtpar::gen

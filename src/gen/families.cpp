@@ -17,7 +17,10 @@ struct Entry {
 // entries is built once (a function-local static: thread-safe initialisation, read-only after).
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
-      {fjos_family(), generate_fjos},
+      {fjos_family(), generate_fjos},   {uunifast_family(), generate_uunifast},
+      {sync_family(), generate_sync},   {dag_family(), generate_dag},
+      {rtomp_family(), generate_rtomp}, {rtws_family(), generate_rtws},
+      {omprt_family(), generate_omprt}, {rtws_sync_family(), generate_rtws_sync},
   };
   return table;
 }

@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 case $case_name in
 families)
   expect_status 0 "$rtpar" generate --list
-  families=$(grep -E '^[a-z]+:' <<<"$out" | cut -d: -f1)
+  families=$(grep -E '^[a-z-]+:' <<<"$out" | cut -d: -f1)
   [ -n "$families" ] || fail "no family listed: $out"
   for kind in $families; do
     expect_status 0 "$rtpar" generate "$kind" --seed 7 --count 2 --out sets
