@@ -23,4 +23,8 @@ Command add_bench_latency(CLI::App& app);
 // Fig. 4 reproduced on rtpar's channels (bench_channels.cpp).
 Command add_bench_channels(CLI::App& app);
 
+// add_bench_planners registers the options of `rtpar bench planners`: planning time of many task
+// sets in process, per planner (bench_planners.cpp).
+Command add_bench_planners(CLI::App& app);
+
 }  // namespace rtpar::bench

@@ -37,6 +37,10 @@ int main(int argc, char** argv) try {
       "omp", "OpenMP programs (gcc -fopenmp) on rtpar's libgomp.so.1 vs libgomp and LLVM libomp");
   commands.emplace_back(omp, add_bench_omp(*omp));
 
+  CLI::App* planners = app.add_subcommand(
+      "planners", "Planning time of many task sets, in process (sets/s, per-set p50/p99/max)");
+  commands.emplace_back(planners, add_bench_planners(*planners));
+
   return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.

@@ -1,5 +1,6 @@
 // rtpar/task_kinds.hpp — the enumerations of the task-set format (planner, fit, overrun policy,
-// runtime) and their spellings. One name table per enum lives in src/core/names.hpp.
+// runtime) and of planning (strand assignment), and their spellings. One name table per enum lives
+// in src/core/names.hpp.
 #pragma once
 
 namespace rtpar {
@@ -20,6 +21,13 @@ enum class FitKind {
   worst_fit,  // the least-loaded core that passes
 };
 
+// AssignKind is how fork-join-rta places strands on cores (PlanOptions::assign, --assign).
+enum class AssignKind {
+  greedy,  // fjos.md §VII: fewest cores per task, socket-aware, one RTA per candidate N (default)
+  worst_fit,  // fjos.md §VIII-A "Naive" (decision F11): each strand on the least-utilized core,
+              // then one RTA; no core-count search
+};
+
 // OverrunPolicy says what happens to releases that pass while the previous job is still running.
 enum class OverrunPolicy {
   queue,  // late jobs run back to back, each keeping its own release time (default)
@@ -37,5 +45,6 @@ const char* to_string(PlannerKind kind) noexcept;
 const char* to_string(OverrunPolicy policy) noexcept;
 const char* to_string(RuntimeKind kind) noexcept;
 const char* to_string(FitKind kind) noexcept;
+const char* to_string(AssignKind kind) noexcept;
 
 }  // namespace rtpar

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/bounds/light_first_fit.hpp"
+#include "core/names.hpp"
 #include "platform/interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/report_io.hpp"
@@ -117,8 +118,8 @@ std::string resolved_kernels_text(const TaskSet& set) {
   std::string text;
   for (const TaskSpec& t : set.tasks) {
     if (t.kernel_spec.source != KernelSource::library) continue;
-    text += "kernel of task \"" + t.name + "\": " + t.kernel + " resolved: " +
-            t.kernel_spec.library + " exports " + t.kernel_spec.symbol +
+    text += "kernel of task \"" + t.name + "\": " + t.kernel +
+            " resolved: " + t.kernel_spec.library + " exports " + t.kernel_spec.symbol +
             " (read from its ELF symbol table; not loaded)\n";
   }
   return text;
@@ -144,6 +145,11 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
                  "Run report (report.json of `rtpar run --out`) whose measured work and burdened "
                  "span federated-ws uses where larger than declared")
       ->type_name("REPORT")
+      ->check(non_empty());
+  app.add_option("--assign", flags.assign,
+                 "fork-join-rta's strand assignment: greedy (fjos.md §VII, default) or worst-fit "
+                 "(each strand on the least-utilized core, then one RTA: FJOS's Naive)")
+      ->type_name("KIND")
       ->check(non_empty());
   add_interference_flag(app, flags.interference);
 }
@@ -176,6 +182,14 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
   if (!flags.measured.empty()) {
     planning->measured = load_measured_profile(flags.measured);
     planning->options.measured = &*planning->measured;
+  }
+  if (!flags.assign.empty()) {
+    const auto assign = names::value_of(names::kAssigns, flags.assign);
+    if (!assign) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--assign",
+                       "unknown assignment '" + flags.assign + "' (expected greedy or worst-fit)");
+    }
+    planning->options.assign = *assign;
   }
   planning->options.interference =
       resolve_interference(flags.interference, set, planning->options.target);

@@ -1,5 +1,5 @@
 // plan_options.hpp — the planning options `rtpar check` and `rtpar simulate` share:
-// --planner NAME|all, --target SPEC, --overhead FILE and --measured REPORT.
+// --planner NAME|all, --target SPEC, --overhead FILE, --measured REPORT and --assign KIND.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -23,6 +23,7 @@ struct PlanningFlags {
   std::string target;    // e.g. "40c4s"; empty: the file's machine
   std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
   std::string measured;  // run report with online work/span (rtpar run --out); empty: none
+  std::string assign;    // fork-join-rta's strand assignment: greedy | worst-fit; empty: greedy
   // interference: machine | default | none | Q/P (e.g. 50ms/1s); empty: read and state, not charge
   std::string interference;
 };

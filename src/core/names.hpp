@@ -27,6 +27,10 @@ inline constexpr std::pair<std::string_view, FitKind> kFits[] = {{"fbb-ffd", Fit
                                                                  {"first-fit", FitKind::first_fit},
                                                                  {"worst-fit", FitKind::worst_fit}};
 
+// kAssigns spells AssignKind (`--assign` of check and simulate).
+inline constexpr std::pair<std::string_view, AssignKind> kAssigns[] = {
+    {"greedy", AssignKind::greedy}, {"worst-fit", AssignKind::worst_fit}};
+
 // kRuntimes spells RuntimeKind ([[task]] runtime).
 inline constexpr std::pair<std::string_view, RuntimeKind> kRuntimes[] = {
     {"team", RuntimeKind::team}, {"steal", RuntimeKind::steal}};

@@ -43,6 +43,11 @@ struct PlanOptions {
   // as a highest-priority server (docs/analysis.md "Kernel interference"; every planner does).
   // Other states are only stated in the plan.
   KernelInterference interference;
+  // assign: how fork-join-rta places strands. greedy (default) is fjos.md §VII's fewest-cores
+  // search; worst_fit is §VIII-A's "Naive" (decision F11): tasks by priority, stage by stage,
+  // each strand on the least-utilized core (ties: lower CPU id), then one RTA. Other planners
+  // ignore it.
+  AssignKind assign = AssignKind::greedy;
 };
 
 // plan_taskset runs the planner named by set.system.planner. It never touches threads.
@@ -61,5 +66,14 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options);
 Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options);
 // plan_partitioned implements OpenMP-RT partitioned EDF / fixed priority (openmp-rt.md §3.2–3.3).
 Plan plan_partitioned(const TaskSet& set, const PlanOptions& options);
+
+// augmentation_bound_holds is the resource-augmentation bound test of a parallel scheduler with
+// bound b (decision F10; fjos.md §VIII-A Fig. 6 "PST" b = 5, Saifullah et al. RTSS'11, and
+// "PSCPS" b = 3.73, Kim et al. ICCPS'13): true iff U = Σ C_i/T_i ≤ cores/b and L_i ≤ D_i/b for
+// every task. Decided exactly: b is taken to 6 decimals as the fraction round(b·10^6)/10^6 (3.73 is
+// 373/100), and a comparison that 128 bits cannot decide exactly is "does not hold". Throws
+// std::invalid_argument for a b that is not finite, not in (0, 10^6], or 0 at 6 decimals, or
+// cores < 0. An empty set holds.
+bool augmentation_bound_holds(const TaskSet& set, int cores, double b);
 
 }  // namespace rtpar

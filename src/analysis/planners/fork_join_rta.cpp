@@ -12,6 +12,11 @@
 //  7. the RTA of the task on that placement (lower-priority tasks cannot change the bounds of
 //     higher-priority ones under partitioned FP, so only the new task is analysed);
 //  8. failure ⇒ N + 1 and back to 4; success ⇒ next task.
+// PlanOptions::assign = worst_fit replaces steps 3–6 and 8 by fjos.md §VIII-A's "Naive" (decision
+// F11, worst_fit_assign.hpp): every strand, stage by stage, on the least-utilized core, then step 7
+// once; a task that fails is not retried, its strands stay placed, and the tasks of lower priority
+// sharing one of its cores are reported "not analysed" (no bound can include it). The plan is
+// schedulable iff every task passes.
 // Overheads (fjos.md §VI): a stage that runs on more than one core pays the measured fork/join
 // cost for a team of N once on every aggregate strand (the parent's and each worker's), because
 // on a shared core all of them delay other tasks. The cost is OverheadProfile::fork_join_bound(N,
@@ -31,12 +36,14 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "analysis/bounds/fork_join_stage_rta.hpp"
 #include "analysis/bounds/stages.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "analysis/planners/worst_fit_assign.hpp"
 #include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/error.hpp"
@@ -241,6 +248,42 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
   fj_options.server = analysis::charged_server(options);
   plan.schedulable = !set.tasks.empty() && !machine.cpus.empty();
   if (machine.cpus.empty()) plan.notes.push_back("no real-time cores to assign");
+  if (options.assign == AssignKind::worst_fit && !machine.cpus.empty()) {
+    plan.notes.push_back(
+        "assign = worst-fit: each strand on the least-utilized core (ties: lower CPU id), then "
+        "one fork/join RTA per task (fjos.md §VIII-A \"Naive\"; no core-count search)");
+  }
+
+  std::vector<analysis::WorstFitCores> worst_fit;  // assign = worst-fit: the cores' utilization
+  std::set<int> unbounded;  // worst-fit: cores holding strands of a task without a bound
+  // accept records placed[i] (analysed, response bound r) as admitted on `cores`: the index, the
+  // change log, the task's plan (strand k of stage j on cpu_of(j, k)) and the cores' loads.
+  const auto accept = [&](std::size_t i, const std::vector<SegmentSpec>& stages,
+                          const std::vector<int>& cores, std::int64_t r, const auto& cpu_of) {
+    accepted.add(&placed[i]);
+    changes.record(placed[i]);
+    analysed_at[i] = changes.now();  // its own addition is not a change of its inputs
+    TaskPlan& tp = tasks[i];
+    tp.cores = cores;
+    std::sort(tp.cores.begin(), tp.cores.end());
+    tp.cores_needed = static_cast<int>(cores.size());
+    tp.response_bound_ns = r;
+    for (std::size_t j = 0; j < stages.size(); ++j) {
+      SegmentPlan sp;
+      sp.length_ns = stages[j].length.count();
+      sp.deadline_ns = placed[i].finish[j];
+      for (std::int64_t k = 0; k < stages[j].strands; ++k) {
+        sp.strands.push_back(StrandPlan{cpu_of(j, k), priority[i]});
+      }
+      tp.segments.push_back(std::move(sp));
+    }
+    for (const analysis::FjStage& stage : placed[i].stages) {
+      for (const analysis::FjGroup& g : stage.groups) {
+        machine.load_num[cpu_index(machine, g.core)] +=
+            ceil_div(static_cast<__int128>(g.wcet) * kScale, set.tasks[i].period.count());
+      }
+    }
+  };
 
   for (const std::size_t i : order) {
     const TaskSpec& task = set.tasks[i];
@@ -254,6 +297,58 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
     if (!stages) {
       tp.reason = why;
       plan.schedulable = false;
+      continue;
+    }
+    if (options.assign == AssignKind::worst_fit && machine.cpus.empty()) {
+      tp.reason = "no real-time cores to place strands on";
+      plan.schedulable = false;
+      continue;
+    }
+    if (options.assign == AssignKind::worst_fit) {
+      // fjos.md §VIII-A "Naive" (F11): every strand on the least-utilized core, then one RTA.
+      if (worst_fit.empty()) worst_fit.emplace_back(machine.cpus);
+      const analysis::StrandCores strands =
+          analysis::worst_fit_strands(*stages, task.period.count(), worst_fit.front());
+      const std::vector<int> cores = analysis::distinct_cores(strands);
+      const auto n = static_cast<std::int64_t>(cores.size());
+      const Charge charge = charge_for(set, task, options, n);
+      std::optional<analysis::FjTask> candidate =
+          analysis::aggregate_strands(*stages, strands, charge.ns);
+      const bool blocked = std::any_of(cores.begin(), cores.end(),
+                                       [&](int cpu) { return unbounded.count(cpu) != 0; });
+      std::optional<std::int64_t> r;
+      if (candidate && !blocked) {
+        candidate->period = task.period.count();
+        candidate->deadline = task.deadline.count();
+        candidate->priority = priority[i];
+        r = analysis::fj_analyse_indexed(*candidate, accepted, fj_options);
+      }
+      if (!r) {
+        // Its strands stay where worst-fit put them, without a bound: the tasks of lower
+        // priority on these cores cannot be bounded either.
+        unbounded.insert(cores.begin(), cores.end());
+        tp.reason = !candidate ? fmt::format(
+                                     "bound overflows: on its worst-fit placement ({} "
+                                     "cores) a core's strands plus fork/join overhead "
+                                     "exceed 2^63 ns",
+                                     n)
+                    : blocked ? std::string(
+                                    "not analysed: a task of higher priority on its "
+                                    "worst-fit cores has no bound")
+                              : fmt::format(
+                                    "its worst-fit placement on {} cores fails the "
+                                    "fork/join RTA (deadline {})",
+                                    n, format_duration(task.deadline));
+        plan.schedulable = false;
+        continue;
+      }
+      if (charge.measured && charge.measured->extrapolated) {
+        plan.notes.push_back(extrapolation_note(task, n, *charge.measured, *options.overhead));
+      }
+      placed[i] = std::move(*candidate);
+      accept(i, *stages, cores, *r, [&](std::size_t j, std::int64_t k) {
+        return strands[j][static_cast<std::size_t>(k)];
+      });
       continue;
     }
     std::int64_t widest = 0;
@@ -291,28 +386,8 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         plan.notes.push_back(extrapolation_note(task, n, *charge.measured, *options.overhead));
       }
       placed[i] = std::move(*candidate);
-      accepted.add(&placed[i]);
-      changes.record(placed[i]);
-      analysed_at[i] = changes.now();  // its own addition is not a change of its inputs
-      tp.cores = cores;
-      std::sort(tp.cores.begin(), tp.cores.end());
-      tp.cores_needed = static_cast<int>(n);
-      tp.response_bound_ns = *r;
-      for (std::size_t j = 0; j < stages->size(); ++j) {
-        SegmentPlan sp;
-        sp.length_ns = (*stages)[j].length.count();
-        sp.deadline_ns = placed[i].finish[j];
-        for (std::int64_t k = 0; k < (*stages)[j].strands; ++k) {
-          sp.strands.push_back(StrandPlan{cores[static_cast<std::size_t>(k % n)], priority[i]});
-        }
-        tp.segments.push_back(std::move(sp));
-      }
-      for (const analysis::FjStage& stage : placed[i].stages) {
-        for (const analysis::FjGroup& g : stage.groups) {
-          machine.load_num[cpu_index(machine, g.core)] +=
-              ceil_div(static_cast<__int128>(g.wcet) * kScale, task.period.count());
-        }
-      }
+      accept(i, *stages, cores, *r,
+             [&](std::size_t, std::int64_t k) { return cores[static_cast<std::size_t>(k % n)]; });
     }
     if (!done && first_extrapolated) {
       plan.notes.push_back(fmt::format(
