@@ -4,6 +4,8 @@
 // push the set past the target, and T = D = C/u. The profiles are a parameter because they must
 // be measured on the machine at hand (WS13); the default is the one public Cilkprof number the
 // design quotes (Cholesky n = 1600), to be replaced by measured values.
+#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -230,3 +230,25 @@ TEST_CASE("gen rtws-sync: types 1-3 of Table I") {
     }
   }
 }
+
+TEST_CASE("gen families: golden checksums of seed 1") {
+  // FNV-1a of each family's default set at seed 1. They change only when the engine, a
+  // distribution, libm (glibc is the reference) or a generator changes, and every experiment's
+  // sets change with them.
+  auto fnv = [](const std::string& text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+    return h;
+  };
+  const std::pair<const char*, std::uint64_t> golden[] = {
+      {"fjos", 14129616660744548789ULL},  {"uunifast", 6374043154954639600ULL},
+      {"sync", 9455093964632373674ULL},   {"dag", 188793523651707251ULL},
+      {"rtomp", 1371973142791174688ULL},  {"rtws", 3156954875908812892ULL},
+      {"omprt", 10295308035586547437ULL}, {"rtws-sync", 13315457948881281273ULL},
+  };
+  CHECK(rtpar::gen::families().size() == std::size(golden));
+  for (const auto& [name, sum] : golden) {
+    CAPTURE(name);
+    CHECK(fnv(rtpar::gen::to_toml(rtpar::gen::generate(name, {}, 1).set, "")) == sum);
+  }
+}
