@@ -243,7 +243,7 @@ TEST_CASE("gen families: golden checksums of seed 1") {
   const std::pair<const char*, std::uint64_t> golden[] = {
       {"fjos", 14129616660744548789ULL},  {"uunifast", 6374043154954639600ULL},
       {"sync", 9455093964632373674ULL},   {"dag", 188793523651707251ULL},
-      {"rtomp", 1371973142791174688ULL},  {"rtws", 3156954875908812892ULL},
+      {"rtomp", 1371973142791174688ULL},  {"rtws", 13421240219254692709ULL},
       {"omprt", 10295308035586547437ULL}, {"rtws-sync", 13315457948881281273ULL},
   };
   CHECK(rtpar::gen::families().size() == std::size(golden));
@@ -251,4 +251,22 @@ TEST_CASE("gen families: golden checksums of seed 1") {
     CAPTURE(name);
     CHECK(fnv(rtpar::gen::to_toml(rtpar::gen::generate(name, {}, 1).set, "")) == sum);
   }
+}
+
+TEST_CASE("gen rtws: mixed draws a benchmark first, then a size") {
+  const auto profiles = "a-1:10ms:1ms,a-2:20ms:2ms,a-3:30ms:3ms,b-1:40ms:4ms";
+  int b = 0, all = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    const auto g =
+        rtpar::gen::generate("rtws", P({{"profiles", profiles}, {"total_util", "20"}}), seed);
+    for (const auto& t : g.set.tasks) {
+      b += t.work == std::chrono::milliseconds(40);
+      ++all;
+    }
+  }
+  CHECK(static_cast<double>(b) / all == doctest::Approx(0.5).epsilon(0.1));
+  CHECK_THROWS_AS(
+      rtpar::gen::generate("rtws", P({{"profiles", profiles}, {"benchmark", "heat"}}), 1),
+      rtpar::InputError);
+  CHECK_THROWS_AS(rtpar::gen::generate("rtws", P({{"profiles", "a-1:1ms"}}), 1), rtpar::InputError);
 }
