@@ -270,3 +270,25 @@ TEST_CASE("gen rtws: mixed draws a benchmark first, then a size") {
       rtpar::InputError);
   CHECK_THROWS_AS(rtpar::gen::generate("rtws", P({{"profiles", "a-1:1ms"}}), 1), rtpar::InputError);
 }
+
+TEST_CASE("gen rtomp: every Table I timescale row") {
+  // {T_min ms, T_max ms, min segment µs, average segment µs} as printed (rounded) in Table I.
+  const double rows[][4] = {
+      {2048, 65536, 100000, 400000}, {32, 1024, 1563, 6250}, {16, 512, 781, 3125},
+      {8, 256, 391, 1563},           {4, 128, 195, 781},     {2, 64, 98, 391}};
+  for (const auto& row : rows) {
+    CAPTURE(row[0]);
+    const std::string ts = std::to_string(static_cast<int>(row[0]));
+    const auto g = rtpar::gen::generate("rtomp", P({{"timescale", ts.c_str()}}), 1);
+    std::int64_t shortest = INT64_MAX;
+    for (const auto& t : g.set.tasks) {
+      CHECK(t.period.count() >= static_cast<std::int64_t>(row[0] * 1e6));
+      CHECK(t.period.count() <= static_cast<std::int64_t>(row[1] * 1e6));
+      for (const auto& seg : t.segments) shortest = std::min(shortest, seg.length.count());
+    }
+    const double unit_us = row[0] * 1000 / 2048;
+    CHECK(100 * unit_us == doctest::Approx(row[2]).epsilon(0.02));
+    CHECK(400 * unit_us == doctest::Approx(row[3]).epsilon(0.02));
+    CHECK(static_cast<double>(shortest) >= 100 * unit_us * 1000 - 1);
+  }
+}
