@@ -16,9 +16,6 @@
 #include "rtpar/error.hpp"
 #include "rtpar/tools/generate.hpp"
 
-// derive_seed lives in the gen layer's private header; the CLI is above it and may include it.
-#include "gen/rng.hpp"
-
 namespace rtpar::cli {
 
 namespace {

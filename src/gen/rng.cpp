@@ -1,4 +1,6 @@
 // rng.cpp — xoshiro256**, splitmix64 and the in-house distributions (rng.hpp).
+#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+
 #include "gen/rng.hpp"
 
 #include <cmath>

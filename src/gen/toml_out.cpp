@@ -70,6 +70,21 @@ bool implied_kernel(const TaskSpec& t) {
   return t.kernel == "spin" || t.kernel.empty();
 }
 
+// write_steal writes the non-default fields of a task's work-stealing budget as `steal = {...}`.
+void write_steal(std::string& out, const StealConfig& s) {
+  const StealConfig d;
+  std::string fields;
+  auto add = [&](const std::string& f) { fields += (fields.empty() ? "" : ", ") + f; };
+  if (s.max_depth != d.max_depth) add(fmt::format("max_depth = {}", s.max_depth));
+  if (s.stack_bytes != d.stack_bytes) add(fmt::format("stack_bytes = {}", s.stack_bytes));
+  if (s.frames_per_worker != d.frames_per_worker) {
+    add(fmt::format("frames_per_worker = {}", s.frames_per_worker));
+  }
+  if (s.profile_depth != d.profile_depth) add(fmt::format("profile_depth = {}", s.profile_depth));
+  if (s.idle_spin_ns != d.idle_spin_ns) add("idle_spin = " + dur(Duration(s.idle_spin_ns)));
+  if (!fields.empty()) out += "steal = { " + fields + " }\n";
+}
+
 // write_task writes one [[task]] with its segments or nodes.
 void write_task(std::string& out, const TaskSpec& t) {
   out += "\n[[task]]\n";
@@ -96,6 +111,7 @@ void write_task(std::string& out, const TaskSpec& t) {
     }
   }
   if (t.runtime != RuntimeKind::team) out += "runtime = " + quoted(to_string(t.runtime)) + "\n";
+  write_steal(out, t.steal);
   if (!t.places.empty()) out += "places = " + int_list(t.places) + "\n";
   if (t.threads != 0) out += fmt::format("threads = {}\n", t.threads);
   if (t.overrun != OverrunPolicy::queue) out += "overrun = " + quoted(to_string(t.overrun)) + "\n";

@@ -230,3 +230,65 @@ TEST_CASE("gen rtws-sync: types 1-3 of Table I") {
     }
   }
 }
+
+TEST_CASE("gen families: golden checksums of seed 1") {
+  // FNV-1a of each family's default set at seed 1. They change only when the engine, a
+  // distribution, libm (glibc is the reference) or a generator changes, and every experiment's
+  // sets change with them.
+  auto fnv = [](const std::string& text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+    return h;
+  };
+  const std::pair<const char*, std::uint64_t> golden[] = {
+      {"fjos", 14129616660744548789ULL},  {"uunifast", 6374043154954639600ULL},
+      {"sync", 9455093964632373674ULL},   {"dag", 188793523651707251ULL},
+      {"rtomp", 1371973142791174688ULL},  {"rtws", 13421240219254692709ULL},
+      {"omprt", 10295308035586547437ULL}, {"rtws-sync", 13315457948881281273ULL},
+  };
+  CHECK(rtpar::gen::families().size() == std::size(golden));
+  for (const auto& [name, sum] : golden) {
+    CAPTURE(name);
+    CHECK(fnv(rtpar::gen::to_toml(rtpar::gen::generate(name, {}, 1).set, "")) == sum);
+  }
+}
+
+TEST_CASE("gen rtws: mixed draws a benchmark first, then a size") {
+  const auto profiles = "a-1:10ms:1ms,a-2:20ms:2ms,a-3:30ms:3ms,b-1:40ms:4ms";
+  int b = 0, all = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    const auto g =
+        rtpar::gen::generate("rtws", P({{"profiles", profiles}, {"total_util", "20"}}), seed);
+    for (const auto& t : g.set.tasks) {
+      b += t.work == std::chrono::milliseconds(40);
+      ++all;
+    }
+  }
+  CHECK(static_cast<double>(b) / all == doctest::Approx(0.5).epsilon(0.1));
+  CHECK_THROWS_AS(
+      rtpar::gen::generate("rtws", P({{"profiles", profiles}, {"benchmark", "heat"}}), 1),
+      rtpar::InputError);
+  CHECK_THROWS_AS(rtpar::gen::generate("rtws", P({{"profiles", "a-1:1ms"}}), 1), rtpar::InputError);
+}
+
+TEST_CASE("gen rtomp: every Table I timescale row") {
+  // {T_min ms, T_max ms, min segment µs, average segment µs} as printed (rounded) in Table I.
+  const double rows[][4] = {
+      {2048, 65536, 100000, 400000}, {32, 1024, 1563, 6250}, {16, 512, 781, 3125},
+      {8, 256, 391, 1563},           {4, 128, 195, 781},     {2, 64, 98, 391}};
+  for (const auto& row : rows) {
+    CAPTURE(row[0]);
+    const std::string ts = std::to_string(static_cast<int>(row[0]));
+    const auto g = rtpar::gen::generate("rtomp", P({{"timescale", ts.c_str()}}), 1);
+    std::int64_t shortest = INT64_MAX;
+    for (const auto& t : g.set.tasks) {
+      CHECK(t.period.count() >= static_cast<std::int64_t>(row[0] * 1e6));
+      CHECK(t.period.count() <= static_cast<std::int64_t>(row[1] * 1e6));
+      for (const auto& seg : t.segments) shortest = std::min(shortest, seg.length.count());
+    }
+    const double unit_us = row[0] * 1000 / 2048;
+    CHECK(100 * unit_us == doctest::Approx(row[2]).epsilon(0.02));
+    CHECK(400 * unit_us == doctest::Approx(row[3]).epsilon(0.02));
+    CHECK(static_cast<double>(shortest) >= 100 * unit_us * 1000 - 1);
+  }
+}

@@ -184,3 +184,62 @@ TEST_CASE("gen fjos: to_toml round trip") {
     CHECK(rtpar::gen::to_toml(back, "fjos seed\nsecond line") == text);
   }
 }
+
+TEST_CASE("gen to_toml: every field a generator may set round-trips") {
+  const std::string text = R"([system]
+cores = [0, 2, 3]
+planner = "partitioned"
+fit = "worst-fit"
+delta = 2.25
+nonrt_cores = [3]
+fork_join_overhead = "3us"
+memory_limit = 1048576
+
+[[task]]
+name = "a"
+period = "10ms"
+deadline = "8ms"
+phase = "1ms"
+work = "2ms"
+span = "1ms"
+priority = 40
+places = [0, 2]
+threads = 2
+overrun = "skip"
+wait = "spin"
+
+[[task]]
+name = "b"
+period = "20ms"
+work = "1ms"
+runtime = "steal"
+steal = { max_depth = 64, idle_spin = "5us" }
+places = [2]
+
+[[task]]
+name = "c"
+period = "30ms"
+wait_spin = "10us"
+[[task.node]]
+name = "x"
+length = "1ms"
+[[task.node]]
+name = "y"
+length = "2ms"
+after = ["x"]
+
+[[channel]]
+name = "ch"
+kind = "retry"
+size = 64
+numtries = 3
+writer = "a"
+readers = ["b", "nonrt"]
+)";
+  const rtpar::TaskSet set = rtpar::parse_taskset(text, "<fields>");
+  const std::string out = rtpar::gen::to_toml(set, "");
+  CHECK(out == text);
+  const rtpar::TaskSet back = rtpar::parse_taskset(out, "<fields>");
+  CHECK(back.tasks[1].steal.max_depth == 64);
+  CHECK(back.system.fork_join_overhead == std::chrono::microseconds(3));
+}

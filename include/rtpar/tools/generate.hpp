@@ -38,6 +38,11 @@ struct Generated {
 // key, or a malformed or out-of-range value. Re-entrant: no global state.
 Generated generate(std::string_view family, const Params& params, std::uint64_t seed);
 
+// derive_seed is the seed of set `index` of a sequence seeded with `seed`: the index-th output of
+// splitmix64 started at `seed`. `rtpar generate --seed N --count K` draws set i from
+// derive_seed(N, i), so a sequence's prefix does not depend on K.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) noexcept;
+
 // ParamInfo describes one parameter of a family: its name, default (as written) and meaning.
 struct ParamInfo {
   std::string name, default_value, help;
