@@ -29,4 +29,8 @@ Command add_omp(CLI::App& app);
 // --out DIR [--list]` (generate.cpp).
 Command add_generate(CLI::App& app);
 
+// add_experiment registers `rtpar experiment list|show|points|run|merge|plot|status|estimate|emit|
+// slurm` (experiment.cpp, docs/experiments.md).
+Command add_experiment(CLI::App& app);
+
 }  // namespace rtpar::cli

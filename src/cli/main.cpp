@@ -36,6 +36,10 @@ int main(int argc, char** argv) try {
       app.add_subcommand("omp", "Run an unchanged OpenMP program on rtpar's OpenMP runtime");
   commands.emplace_back(omp, add_omp(*omp));
 
+  CLI::App* experiment = app.add_subcommand(
+      "experiment", "Reproducible studies over generated task sets (manifests, shards, merge)");
+  commands.emplace_back(experiment, add_experiment(*experiment));
+
   return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {
   // Building the command line itself failed (out of memory, say): still no uncaught exception.

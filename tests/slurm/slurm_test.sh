@@ -134,15 +134,6 @@ done
 echo "PASS: cluster ran array job $array_id (4 tasks, 4 files)"
 
 # ---- 2. the experiment round trip -----------------------------------------------------------
-# TODO(lead): remove this guard once `rtpar experiment` has landed, so that a broken subcommand
-# fails the test instead of skipping it. Exit 0 alone proves nothing: CLI11 answers
-# `rtpar experiment --help` with the top-level help (exit 0) when there is no such subcommand,
-# and that help does not name it.
-if ! help=$("$rtpar" experiment --help 2>&1) || ! grep -q experiment <<<"$help"; then
-  echo "SKIP experiment round trip: rtpar experiment not built"
-  exit 0
-fi
-
 echo "== part 2: $name, smoke scale: local --jobs 2 vs. Slurm (4 shards)"
 [ -f "$manifest" ] || fail "no manifest $manifest"
 local_out=$work/local

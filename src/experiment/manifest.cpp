@@ -1,0 +1,417 @@
+// manifest.cpp — strict reading of experiment manifests (format: docs/experiments.md).
+#include "experiment/manifest.hpp"
+
+#include <fmt/core.h>
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "core/names.hpp"
+#include "experiment/units.hpp"
+#include "load/toml_fields.hpp"
+
+namespace rtpar::experiment {
+
+namespace {
+
+using model::TableReader;
+
+// kMaxTrials bounds trials per point: far above any paper (1000) and small enough that the unit
+// count of any sweep fits comfortably in 64 bits.
+constexpr std::int64_t kMaxTrials = 10'000'000;
+
+// csv_safe says whether a name can be written into a CSV cell unquoted: names are identifiers,
+// not prose, so a comma or quote is a mistake rather than something to escape.
+bool csv_safe(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.' || c == '+' || c == ' ' || c == '%';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// scalar_text is a generator parameter's value as text: the generator parses it (durations with
+// units, numbers, names), so a manifest and `rtpar generate --param` say the same thing alike.
+std::string scalar_text(const toml::node& value, const TableReader& table, std::string_view key) {
+  if (const auto* s = value.as_string()) return s->get();
+  if (const auto* i = value.as_integer()) return std::to_string(i->get());
+  if (const auto* f = value.as_floating_point()) return fmt::format("{}", f->get());
+  if (const auto* b = value.as_boolean()) return b->get() ? "true" : "false";
+  table.fail(&value, key, "expected a string, number or boolean");
+}
+
+// name_value reads a required CSV-safe name.
+std::string name_value(const TableReader& table, std::string_view key) {
+  const std::optional<std::string> v = table.string(key);
+  if (!v) table.fail(nullptr, key, "missing (required)");
+  if (!csv_safe(*v)) {
+    table.fail(table.node(key), key,
+               "must be non-empty and use only letters, digits, space and - _ . + %");
+  }
+  return *v;
+}
+
+// values_of reads a sweep: a "START:STOP:STEP" string or an array of scalars.
+std::vector<std::string> values_of(const TableReader& table, std::string_view key) {
+  const toml::node* node = table.node(key);
+  if (node == nullptr) table.fail(nullptr, key, "missing (required)");
+  std::vector<std::string> out;
+  if (const auto* s = node->as_string()) {
+    std::optional<std::vector<std::string>> r = x_range(s->get());
+    if (!r) table.fail(node, key, "expected \"START:STOP:STEP\" (integers, STOP inclusive)");
+    out = std::move(*r);
+  } else if (const auto* a = node->as_array()) {
+    for (const toml::node& e : *a) out.push_back(scalar_text(e, table, key));
+  } else {
+    table.fail(node, key, "expected \"START:STOP:STEP\" or an array of values");
+  }
+  if (out.empty()) table.fail(node, key, "the sweep has no value");
+  std::set<std::string> seen;
+  for (const std::string& v : out) {
+    if (!csv_safe(v)) table.fail(node, key, "value \"" + v + "\" is not a plain name or number");
+    if (!seen.insert(v).second) table.fail(node, key, "value \"" + v + "\" appears twice");
+  }
+  return out;
+}
+
+// params_of collects every key of table except those in `skip` as generator parameters.
+gen::Params params_of(const toml::table& t, const TableReader& table,
+                      std::initializer_list<std::string_view> skip) {
+  gen::Params params;
+  for (const auto& [key, value] : t) {
+    bool skipped = false;
+    for (const std::string_view s : skip) skipped = skipped || key.str() == s;
+    if (skipped) continue;
+    params[std::string(key.str())] = gen::Param{scalar_text(value, table, key.str()),
+                                                model::location(table.file(), value.source())};
+  }
+  return params;
+}
+
+// table_at returns the sub-table key of root (nullptr when absent); not a table is an error.
+const toml::table* table_at(const toml::table& root, std::string_view key,
+                            const std::string& file) {
+  const toml::node* n = root.get(key);
+  if (n == nullptr) return nullptr;
+  if (!n->is_table()) {
+    throw InputError(model::location(file, n->source()), std::string(key), "expected a table");
+  }
+  return n->as_table();
+}
+
+// tables_at returns the array of tables key of root (empty when absent).
+std::vector<const toml::table*> tables_at(const toml::table& root, std::string_view key,
+                                          const std::string& file) {
+  std::vector<const toml::table*> out;
+  const toml::node* n = root.get(key);
+  if (n == nullptr) return out;
+  const toml::array* a = n->as_array();
+  if (a == nullptr) {
+    throw InputError(model::location(file, n->source()), std::string(key),
+                     "expected an array of tables ([[" + std::string(key) + "]])");
+  }
+  for (const toml::node& e : *a) {
+    if (!e.is_table()) {
+      throw InputError(model::location(file, e.source()), std::string(key),
+                       "expected an array of tables ([[" + std::string(key) + "]])");
+    }
+    out.push_back(e.as_table());
+  }
+  return out;
+}
+
+// read_series reads one [[series]] table.
+Series read_series(const TableReader& t) {
+  t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait"});
+  Series s;
+  s.where = t.where();
+  s.name = name_value(t, "name");
+  const std::optional<std::string> planner = t.string("planner");
+  const std::optional<std::string> bound = t.string("bound");
+  if (planner.has_value() == bound.has_value()) {
+    t.fail(nullptr, "planner", "give exactly one of `planner` (a planner name) or `bound` (b)");
+  }
+  if (planner) {
+    const std::optional<PlannerKind> k = names::value_of(names::kPlanners, *planner);
+    if (!k) t.fail(t.node("planner"), "planner", "unknown planner \"" + *planner + "\"");
+    s.planner = *k;
+  } else {
+    s.kind = SeriesKind::bound;
+    s.bound = *bound;
+    double b = 0;
+    const auto [end, ec] = std::from_chars(bound->data(), bound->data() + bound->size(), b);
+    if (ec != std::errc() || end != bound->data() + bound->size() || !(b >= 1.0) || b > 1000) {
+      t.fail(t.node("bound"), "bound", "expected a decimal b in [1, 1000], e.g. \"3.73\"");
+    }
+  }
+  if (const std::optional<std::string> target = t.string("target")) {
+    try {
+      s.target = parse_target(*target);
+    } catch (const std::exception& e) {
+      t.fail(t.node("target"), "target", e.what());
+    }
+    s.target_spec = *target;
+  }
+  if (const std::optional<std::string> fit = t.string("fit")) {
+    s.fit = names::value_of(names::kFits, *fit);
+    if (!s.fit) t.fail(t.node("fit"), "fit", "unknown fit \"" + *fit + "\"");
+  }
+  if (const std::optional<std::string> assign = t.string("assign")) {
+    s.assign = names::value_of(names::kAssigns, *assign);
+    if (!s.assign) t.fail(t.node("assign"), "assign", "unknown assignment \"" + *assign + "\"");
+  }
+  if (const std::optional<std::string> path = t.string("overhead")) {
+    const std::filesystem::path file = std::filesystem::path(t.file()).parent_path() / *path;
+    s.overhead_path = file.lexically_normal().string();
+    s.overhead = std::make_shared<const OverheadProfile>(load_overhead_profile(s.overhead_path));
+  }
+  if (const std::optional<std::string> wait = t.string("wait")) {
+    s.wait = names::value_of(names::kWaits, *wait);
+    if (!s.wait) t.fail(t.node("wait"), "wait", "expected spin, block or hybrid");
+  }
+  if (s.kind == SeriesKind::bound && (s.target || s.fit || s.assign || s.overhead || s.wait)) {
+    t.fail(nullptr, "bound", "a bound series takes no target, fit, assign, overhead or wait");
+  }
+  return s;
+}
+
+// read_expect reads one [[expect]] table.
+Expect read_expect(const TableReader& t) {
+  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales"});
+  Expect e;
+  e.where = t.where();
+  const std::optional<std::string> kind = t.string("kind");
+  if (kind == "breakdown_ratio") {
+    e.kind = ExpectKind::breakdown_ratio;
+  } else if (kind == "dominates") {
+    e.kind = ExpectKind::dominates;
+  } else {
+    t.fail(t.node("kind"), "kind", "expected \"breakdown_ratio\" or \"dominates\"");
+  }
+  e.series = name_value(t, "series");
+  e.over = name_value(t, "over");
+  e.panel = t.string("panel").value_or("");
+  e.quote = t.string("quote").value_or("");
+  if (const toml::node* n = t.node("scales")) {
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->empty())
+      t.fail(n, "scales", "expected a non-empty array of scale names");
+    e.scales.clear();
+    for (const toml::node& x : *a) {
+      if (!x.is_string()) t.fail(&x, "scales", "expected a non-empty array of scale names");
+      e.scales.push_back(x.as_string()->get());
+    }
+  }
+  for (const auto& [key, out] : {std::pair{"factor", &e.factor}, std::pair{"level", &e.level}}) {
+    const toml::node* n = t.node(key);
+    if (n == nullptr) continue;
+    if (!n->is_number()) t.fail(n, key, "expected a number");
+    *out = n->value<double>().value_or(0);
+    if (!(*out > 0) || *out > 1000) t.fail(n, key, "must be in (0, 1000]");
+  }
+  return e;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> x_range(std::string_view spec) {
+  std::int64_t v[3] = {0, 0, 0};
+  const char* p = spec.data();
+  const char* end = spec.data() + spec.size();
+  for (int i = 0; i < 3; ++i) {
+    const auto [next, ec] = std::from_chars(p, end, v[i]);
+    if (ec != std::errc() || next == p) return std::nullopt;
+    p = next;
+    if (i < 2) {
+      if (p == end || *p != ':') return std::nullopt;
+      ++p;
+    }
+  }
+  if (p != end || v[0] < 0 || v[2] <= 0 || v[1] < v[0] || (v[1] - v[0]) / v[2] > 100'000) {
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  for (std::int64_t x = v[0]; x <= v[1]; x += v[2]) out.push_back(std::to_string(x));
+  return out;
+}
+
+Manifest parse_manifest(std::string_view text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw InputError(model::location(source, e.source()), "", std::string(e.description()));
+  }
+  model::FieldLocations locations;
+  Manifest m;
+  m.source = source;
+  m.text = std::string(text);
+  m.inputs_hash = fnv1a64(text);
+  {
+    const TableReader top(root, source, "", locations);
+    top.allow_only(
+        {"experiment", "generator", "panel", "sweep", "series", "scale", "plot", "expect"});
+  }
+  const toml::table* exp = table_at(root, "experiment", source);
+  if (exp == nullptr) throw InputError({source, 1, 1}, "experiment", "missing [experiment] table");
+  {
+    const TableReader t(*exp, source, "experiment", locations);
+    t.allow_only({"name", "paper", "item", "class", "decisions", "seed"});
+    m.name = name_value(t, "name");
+    if (m.name.find(' ') != std::string::npos || m.name.find('%') != std::string::npos) {
+      t.fail(t.node("name"), "name", "a file name: letters, digits and - _ . + only");
+    }
+    m.paper = t.string("paper").value_or("none");
+    m.item = t.string("item").value_or("");
+    m.klass = t.string("class").value_or("analysis");
+    if (m.klass != "analysis") {
+      t.fail(t.node("class"), "class",
+             "this version runs only class = \"analysis\" (simulation and runtime manifests "
+             "are not implemented yet)");
+    }
+    if (const toml::node* d = t.node("decisions")) {
+      const toml::array* a = d->as_array();
+      if (a == nullptr) t.fail(d, "decisions", "expected an array of strings");
+      for (const toml::node& e : *a) {
+        if (!e.is_string()) t.fail(&e, "decisions", "expected an array of strings");
+        m.decisions.push_back(e.as_string()->get());
+      }
+    }
+    if (const std::optional<std::int64_t> seed = t.integer("seed")) {
+      if (*seed < 0) t.fail(t.node("seed"), "seed", "must be ≥ 0");
+      m.seed = static_cast<std::uint64_t>(*seed);
+    }
+  }
+  const toml::table* g = table_at(root, "generator", source);
+  if (g == nullptr) throw InputError({source, 1, 1}, "generator", "missing [generator] table");
+  {
+    const TableReader t(*g, source, "generator", locations);
+    m.family = name_value(t, "family");
+    m.params = params_of(*g, t, {"family"});
+  }
+  for (const toml::table* p : tables_at(root, "panel", source)) {
+    const TableReader t(*p, source, fmt::format("panel[{}]", m.panels.size()), locations);
+    Panel panel;
+    panel.where = t.where();
+    panel.name = name_value(t, "name");
+    panel.family = t.string("family").value_or("");
+    panel.params = params_of(*p, t, {"name", "family"});
+    for (const Panel& q : m.panels) {
+      if (q.name == panel.name) t.fail(t.node("name"), "name", "two panels named " + q.name);
+    }
+    m.panels.push_back(std::move(panel));
+  }
+  if (m.panels.empty()) m.panels.push_back(Panel{"default", "", {}, {source, 1, 1}});
+  const toml::table* sweep = table_at(root, "sweep", source);
+  if (sweep == nullptr) throw InputError({source, 1, 1}, "sweep", "missing [sweep] table");
+  {
+    const TableReader t(*sweep, source, "sweep", locations);
+    t.allow_only({"x", "values", "percent_of"});
+    m.x_name = name_value(t, "x");
+    m.x_values = values_of(t, "values");
+    m.x_percent_of = t.string("percent_of").value_or("");
+    if (!m.x_percent_of.empty()) {
+      for (const std::string& v : m.x_values) {
+        std::int64_t pct = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), pct);
+        if (ec != std::errc() || end != v.data() + v.size() || pct < 0 || pct > 100000) {
+          t.fail(t.node("values"), "values", "with percent_of, x values are integer percentages");
+        }
+      }
+    }
+  }
+  for (const toml::table* s : tables_at(root, "series", source)) {
+    const TableReader t(*s, source, fmt::format("series[{}]", m.series.size()), locations);
+    Series series = read_series(t);
+    for (const Series& q : m.series) {
+      if (q.name == series.name) t.fail(t.node("name"), "name", "two series named " + q.name);
+    }
+    if (!series.overhead_path.empty()) {
+      std::ifstream in(series.overhead_path, std::ios::binary);
+      std::ostringstream profile;
+      profile << in.rdbuf();
+      m.inputs_hash = fnv1a64(fmt::format("{:016x}{}", m.inputs_hash, profile.str()));
+    }
+    m.series.push_back(std::move(series));
+  }
+  if (m.series.empty())
+    throw InputError({source, 1, 1}, "series", "no [[series]]: nothing to compare");
+  if (const toml::table* scales = table_at(root, "scale", source)) {
+    for (const auto& [key, value] : *scales) {
+      const std::string name(key.str());
+      if (!value.is_table()) {
+        throw InputError(model::location(source, value.source()), "scale." + name,
+                         "expected a table ([scale." + name + "])");
+      }
+      const TableReader t(*value.as_table(), source, "scale." + name, locations);
+      t.allow_only({"trials", "values"});
+      Scale scale;
+      const std::optional<std::int64_t> trials = t.integer("trials");
+      if (!trials) t.fail(nullptr, "trials", "missing (required)");
+      if (*trials < 1 || *trials > kMaxTrials) {
+        t.fail(t.node("trials"), "trials", fmt::format("must be in 1..{}", kMaxTrials));
+      }
+      scale.trials = *trials;
+      if (t.node("values") != nullptr) scale.x = values_of(t, "values");
+      m.scales[name] = std::move(scale);
+    }
+  }
+  for (const char* required : {"paper", "smoke"}) {
+    if (m.scales.count(required) == 0) {
+      throw InputError({source, 1, 1}, std::string("scale.") + required,
+                       std::string("missing [scale.") + required +
+                           "] (every manifest has a "
+                           "paper scale and a smoke scale that CI runs)");
+    }
+  }
+  if (const toml::table* plot = table_at(root, "plot", source)) {
+    const TableReader t(*plot, source, "plot", locations);
+    t.allow_only({"title", "x_label", "y_label", "log_x"});
+    m.plot.title = t.string("title").value_or(m.name);
+    m.plot.x_label = t.string("x_label").value_or(m.x_name);
+    m.plot.y_label = t.string("y_label").value_or(m.plot.y_label);
+    if (const toml::node* n = t.node("log_x")) {
+      if (!n->is_boolean()) t.fail(n, "log_x", "expected true or false");
+      m.plot.log_x = n->as_boolean()->get();
+    }
+  } else {
+    m.plot.title = m.name;
+    m.plot.x_label = m.x_name;
+  }
+  for (const toml::table* e : tables_at(root, "expect", source)) {
+    const TableReader t(*e, source, fmt::format("expect[{}]", m.expects.size()), locations);
+    Expect expect = read_expect(t);
+    for (const std::string* s : {&expect.series, &expect.over}) {
+      bool found = false;
+      for (const Series& q : m.series) found = found || q.name == *s;
+      if (!found) t.fail(nullptr, "series", "no series named " + *s);
+    }
+    if (!expect.panel.empty()) {
+      bool found = false;
+      for (const Panel& q : m.panels) found = found || q.name == expect.panel;
+      if (!found) t.fail(t.node("panel"), "panel", "no panel named " + expect.panel);
+    }
+    for (const std::string& scale : expect.scales) {
+      if (m.scales.count(scale) == 0) t.fail(t.node("scales"), "scales", "no scale named " + scale);
+    }
+    m.expects.push_back(std::move(expect));
+  }
+  return m;
+}
+
+Manifest load_manifest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, 0, 0}, "", "cannot read the manifest");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_manifest(text.str(), path);
+}
+
+}  // namespace rtpar::experiment

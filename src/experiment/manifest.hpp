@@ -1,0 +1,135 @@
+// manifest.hpp — an experiment manifest (experiments/NAME.toml, docs/experiments.md): the complete,
+// reviewable description of one study — generator, sweep, series, scales, plot and expectations.
+//
+// The format is strict like the task-set format: unknown keys, wrong types and out-of-range values
+// are errors naming file, line, column and field, so a misspelt `trails = 1000` can never run a
+// study at the default size.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rtpar/error.hpp"
+#include "rtpar/task_kinds.hpp"
+#include "rtpar/tools/generate.hpp"
+#include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/topology.hpp"
+
+namespace rtpar::experiment {
+
+// Panel is one sub-figure: its generator parameters override the manifest's [generator] table
+// (a panel may also name another generator family, e.g. DAG tasks beside synchronous ones).
+struct Panel {
+  std::string name;
+  std::string family;  // empty: the manifest's family
+  gen::Params params;  // overrides, as written
+  SourceLocation where;
+};
+
+// SeriesKind says how a series judges a trial's task set.
+enum class SeriesKind {
+  planner,  // admission control by one rtpar planner: schedulable iff the Plan says so
+  bound,    // a resource-augmentation bound test (fjos.md Fig. 6: PST b = 5, PSCPS b = 3.73)
+};
+
+// Series is one curve: the same task set of every trial is judged by each series (paired).
+struct Series {
+  std::string name;
+  SeriesKind kind = SeriesKind::planner;
+  PlannerKind planner = PlannerKind::fork_join_rta;  // kind planner
+  std::optional<Topology> target;                    // analyse for this machine (e.g. 40c4s)
+  std::string target_spec;                           // as written, for `show`
+  std::optional<FitKind> fit;                        // decomposition: overrides system.fit
+  std::optional<AssignKind> assign;                  // fork-join-rta: greedy or worst-fit
+  std::string bound;                                 // kind bound: b as written ("3.73")
+  // overhead: a measured profile (`rtpar calibrate --out`) charged by the planner, read once when
+  // the manifest is loaded (path relative to the manifest's directory).
+  std::shared_ptr<const OverheadProfile> overhead;
+  std::string overhead_path;
+  std::optional<WaitKind> wait;  // every task's wait policy for this series (selects the profile)
+  SourceLocation where;
+};
+
+// ExpectKind is the shape of one expectation check on the aggregated curves.
+enum class ExpectKind {
+  breakdown_ratio,  // breakdown(series) ≥ factor × breakdown(over) in a panel
+  dominates,        // value(series) ≥ value(over) at every x of every panel
+};
+
+// Expect is one expectation: the paper's claim, checked on the merged result (expect.txt). A
+// failed expectation is reported (exit status 1), never hidden and never hiding the results.
+struct Expect {
+  ExpectKind kind = ExpectKind::dominates;
+  std::string series;
+  std::string over;
+  double factor = 1.0;  // breakdown_ratio
+  double level = 0.5;   // breakdown_ratio: the fraction whose crossing defines breakdown
+  std::string panel;    // breakdown_ratio: which panel (empty: the first)
+  std::string quote;    // the paper's words, printed beside PASS/FAIL
+  // scales at which the claim is checked (default paper and quick): a smoke run's handful of
+  // trials cannot show a paper's trend, and says SKIP instead of a meaningless FAIL.
+  std::vector<std::string> scales{"paper", "quick"};
+  SourceLocation where;
+};
+
+// Scale is one named size of the study (paper, quick, smoke): how many trials per point, and
+// optionally a coarser x sweep.
+struct Scale {
+  std::int64_t trials = 0;
+  std::optional<std::vector<std::string>> x;
+};
+
+// PlotSpec is the [plot] table, passed to tools/plot_experiment.py.
+struct PlotSpec {
+  std::string title;
+  std::string x_label;
+  std::string y_label = "schedulable fraction";
+  bool log_x = false;
+};
+
+// Manifest is a loaded, validated experiment manifest.
+struct Manifest {
+  std::string name;   // [experiment] name: also the output file name
+  std::string paper;  // the paper it reproduces (a path under shared/papers, or "none")
+  std::string item;   // figure or table ("Fig. 6")
+  std::string klass;  // analysis (the only class this version runs)
+  std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
+  std::uint64_t seed = 1;              // default base seed
+  std::string family;                  // [generator] family
+  gen::Params params;                  // [generator] parameters besides family
+  std::vector<Panel> panels;           // at least one
+  std::string x_name;                  // the generator parameter the sweep varies
+  std::vector<std::string> x_values;   // the paper-scale sweep, as generator values
+  // x_percent_of: when set, x is a percentage of this (integer) generator parameter, e.g. total
+  // utilization in % of `cores`, so panels of 8 and 64 cores share one x axis; the generator gets
+  // x × value / 100 (written exactly, as a decimal).
+  std::string x_percent_of;
+  std::vector<Series> series;
+  std::map<std::string, Scale, std::less<>> scales;  // must hold "paper" and "smoke"
+  PlotSpec plot;
+  std::vector<Expect> expects;
+  std::string source;  // the file it was read from
+  std::string text;    // the file's text: copied into results so any shard can re-read it
+  // inputs_hash identifies everything the results depend on besides the code: the manifest's
+  // text and every overhead profile it reads (FNV-1a 64), so shards of a study whose profile
+  // changed in between are never merged.
+  std::uint64_t inputs_hash = 0;
+};
+
+// load_manifest reads and validates a manifest file. Throws InputError.
+Manifest load_manifest(const std::string& path);
+
+// parse_manifest is load_manifest on text in memory; `source` names it in errors.
+Manifest parse_manifest(std::string_view text, const std::string& source);
+
+// x_range expands a sweep spec "START:STOP:STEP" (non-negative integers, STOP inclusive) into its
+// values; nullopt when spec is not of that form or describes no value.
+std::optional<std::vector<std::string>> x_range(std::string_view spec);
+
+}  // namespace rtpar::experiment

@@ -1,0 +1,264 @@
+// merge.cpp — raw rows → aggregated CSV, expectations and plot description.
+#include "experiment/merge.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "experiment/raw_rows.hpp"
+#include "experiment/runner.hpp"
+
+namespace rtpar::experiment {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// raw_files lists DIR/raw/*.csv in name order (the order never changes the result).
+std::vector<fs::path> raw_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  if (!fs::is_directory(dir / "raw")) return files;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir / "raw")) {
+    if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// write_file replaces p with text (through a temporary file and a rename).
+void write_file(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, p);
+}
+
+// number parses an x value as a number (nullopt for names such as "fbb-ffd").
+std::optional<double> number(const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') return std::nullopt;
+  return v;
+}
+
+// list renders the first few unit indices of v.
+std::string list(const std::vector<std::uint64_t>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size() && i < 20; ++i)
+    out += (i ? ", " : "") + std::to_string(v[i]);
+  if (v.size() > 20) out += fmt::format(", ... ({} in all)", v.size());
+  return out;
+}
+
+// fraction is a cell's admitted fraction among the trials the series could judge.
+std::optional<double> fraction(const Cell& c) {
+  const std::int64_t n = c.admitted + c.rejected;
+  if (n == 0) return std::nullopt;
+  return static_cast<double>(c.admitted) / static_cast<double>(n);
+}
+
+}  // namespace
+
+Wilson wilson95(std::int64_t k, std::int64_t n) {
+  constexpr double z = 1.959963984540054;
+  const double nn = static_cast<double>(n);
+  const double p = static_cast<double>(k) / nn;
+  const double denom = 1 + z * z / nn;
+  const double centre = (p + z * z / (2 * nn)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
+  // At k = 0 and k = n the bound on that side is exactly 0 or 1; say so rather than trust rounding.
+  const double low = k == 0 ? 0.0 : std::max(0.0, centre - half);
+  const double high = k == n ? 1.0 : std::min(1.0, centre + half);
+  return Wilson{p, low, high};
+}
+
+double breakdown(const std::vector<double>& x, const std::vector<double>& value, double level) {
+  if (x.empty()) return 0;
+  if (value[0] < level) return x[0];
+  for (std::size_t i = 1; i < x.size(); ++i) {
+    if (value[i] < level) {
+      const double t = (value[i - 1] - level) / (value[i - 1] - value[i]);
+      return x[i - 1] + t * (x[i] - x[i - 1]);
+    }
+  }
+  return x.back();
+}
+
+Coverage coverage(const Resolved& r, const fs::path& dir) {
+  Coverage c;
+  std::vector<std::uint8_t> seen(r.units(), 0);
+  for (const fs::path& f : raw_files(dir)) {
+    std::set<std::uint64_t> units;
+    for (const RawRow& row : read_raw(f, r)) units.insert(row.unit);
+    for (const std::uint64_t u : units) {
+      if (seen[u] != 0) c.duplicated.push_back(u);
+      seen[u] = 1;
+    }
+  }
+  for (std::uint64_t u = 0; u < r.units(); ++u) {
+    if (seen[u] != 0) {
+      ++c.present;
+    } else {
+      c.missing.push_back(u);
+    }
+  }
+  std::sort(c.duplicated.begin(), c.duplicated.end());
+  return c;
+}
+
+MergeResult merge_study(const fs::path& dir, bool allow_partial) {
+  const Resolved r = load_study(dir);
+  const Manifest& m = r.manifest;
+  MergeResult result;
+  result.coverage = coverage(r, dir);
+  const Coverage& cov = result.coverage;
+  if (!cov.duplicated.empty()) {
+    throw InputError(
+        {(dir / "raw").string(), 0, 0}, "",
+        "units computed twice (two runs over the same units?): " + list(cov.duplicated));
+  }
+  if (!cov.missing.empty() && !allow_partial) {
+    throw InputError({(dir / "raw").string(), 0, 0}, "",
+                     fmt::format("{} of {} units missing: {} (run the missing shards, or merge "
+                                 "with --allow-partial)",
+                                 cov.missing.size(), r.units(), list(cov.missing)));
+  }
+  // Aggregate: cells[point][series]; per-unit generator columns counted once per unit.
+  std::vector<std::vector<Cell>> cells(r.points.size(), std::vector<Cell>(m.series.size()));
+  std::vector<std::int64_t> units_at(r.points.size(), 0);
+  std::vector<double> tasks_at(r.points.size(), 0);
+  std::vector<double> util_at(r.points.size(), 0);
+  for (const fs::path& f : raw_files(dir)) {
+    for (const RawRow& row : read_raw(f, r)) {
+      const std::size_t p = r.unit(row.unit).point;
+      Cell& cell = cells[p][row.series];
+      if (row.verdict == Verdict::admitted) ++cell.admitted;
+      if (row.verdict == Verdict::rejected) ++cell.rejected;
+      if (row.verdict == Verdict::not_applicable) ++cell.not_applicable;
+      if (row.series == 0) {
+        ++units_at[p];
+        tasks_at[p] += static_cast<double>(row.tasks);
+        util_at[p] += row.total_util;
+      }
+    }
+  }
+  std::string csv =
+      "experiment,panel,x,series,n,admitted,rejected,not_applicable,value,ci_low,ci_high,"
+      "mean_tasks,mean_total_util\n";
+  for (std::size_t p = 0; p < r.points.size(); ++p) {
+    for (std::size_t s = 0; s < m.series.size(); ++s) {
+      const Cell& c = cells[p][s];
+      const std::int64_t n = c.admitted + c.rejected;
+      std::string value = ",,";
+      if (n > 0) {
+        const Wilson w = wilson95(c.admitted, n);
+        value = fmt::format("{:.6f},{:.6f},{:.6f}", w.value, w.low, w.high);
+      }
+      const double units = static_cast<double>(std::max<std::int64_t>(1, units_at[p]));
+      csv += fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f}\n", m.name, r.panel_of(p).name,
+                         r.points[p].x, m.series[s].name, n, c.admitted, c.rejected,
+                         c.not_applicable, value, tasks_at[p] / units, util_at[p] / units);
+    }
+  }
+  result.csv = dir / (m.name + ".csv");
+  write_file(result.csv, csv);
+
+  // Expectations, on the fractions of each panel's points in sweep order.
+  const auto curve = [&](std::size_t panel, std::size_t series, std::vector<double>& xs,
+                         std::vector<double>& vs) {
+    for (std::size_t p = 0; p < r.points.size(); ++p) {
+      if (r.points[p].panel != panel) continue;
+      const std::optional<double> x = number(r.points[p].x);
+      const std::optional<double> v = fraction(cells[p][series]);
+      if (!x || !v) continue;
+      xs.push_back(*x);
+      vs.push_back(*v);
+    }
+  };
+  const auto series_index = [&](const std::string& name) {
+    for (std::size_t s = 0; s < m.series.size(); ++s) {
+      if (m.series[s].name == name) return s;
+    }
+    return std::size_t{0};
+  };
+  for (const Expect& e : m.expects) {
+    if (std::find(e.scales.begin(), e.scales.end(), r.scale) == e.scales.end()) {
+      result.expects.push_back(fmt::format("SKIP at scale {} (checked at {}): {}", r.scale,
+                                           fmt::join(e.scales, ", "), e.quote));
+      continue;
+    }
+    const std::size_t a = series_index(e.series);
+    const std::size_t b = series_index(e.over);
+    bool pass = true;
+    std::string what;
+    if (e.kind == ExpectKind::breakdown_ratio) {
+      std::size_t panel = 0;
+      for (std::size_t p = 0; p < m.panels.size(); ++p) {
+        if (m.panels[p].name == e.panel) panel = p;
+      }
+      std::vector<double> xa, va, xb, vb;
+      curve(panel, a, xa, va);
+      curve(panel, b, xb, vb);
+      const double ba = breakdown(xa, va, e.level);
+      const double bb = breakdown(xb, vb, e.level);
+      pass = !xa.empty() && !xb.empty() && ba >= e.factor * bb;
+      what =
+          fmt::format("breakdown({}) = {:.2f} >= {} x breakdown({}) = {:.2f} (level {}, panel {})",
+                      e.series, ba, e.factor, e.over, bb, e.level, m.panels[panel].name);
+    } else {
+      int worse = 0;
+      int compared = 0;
+      for (std::size_t p = 0; p < r.points.size(); ++p) {
+        const std::optional<double> va = fraction(cells[p][a]);
+        const std::optional<double> vb = fraction(cells[p][b]);
+        if (!va || !vb) continue;
+        ++compared;
+        if (*va < *vb) ++worse;
+      }
+      pass = compared > 0 && worse == 0;
+      what = fmt::format("{} >= {} at every point ({} of {} points below)", e.series, e.over, worse,
+                         compared);
+    }
+    if (!pass) ++result.failed;
+    result.expects.push_back(fmt::format("{} {}{}", pass ? "PASS" : "FAIL", what,
+                                         e.quote.empty() ? "" : "  — \"" + e.quote + "\""));
+  }
+  std::string expect_text;
+  if (!cov.missing.empty()) {
+    expect_text += fmt::format("PARTIAL {} of {} units missing: expectations on partial data\n",
+                               cov.missing.size(), r.units());
+  }
+  for (const std::string& line : result.expects) expect_text += line + "\n";
+  write_file(dir / "expect.txt", expect_text);
+
+  // The plot's description for tools/plot_experiment.py.
+  nlohmann::json plot;
+  plot["title"] = m.plot.title;
+  plot["x_label"] = m.plot.x_label;
+  plot["y_label"] = m.plot.y_label;
+  plot["log_x"] = m.plot.log_x;
+  plot["paper"] = m.paper;
+  plot["item"] = m.item;
+  plot["scale"] = r.scale;
+  plot["trials"] = r.trials;
+  plot["panels"] = nlohmann::json::array();
+  for (const Panel& p : m.panels) plot["panels"].push_back(p.name);
+  plot["series"] = nlohmann::json::array();
+  for (const Series& s : m.series) plot["series"].push_back(s.name);
+  write_file(dir / (m.name + ".plot.json"), plot.dump(2) + "\n");
+  return result;
+}
+
+}  // namespace rtpar::experiment

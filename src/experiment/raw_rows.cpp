@@ -1,0 +1,125 @@
+// raw_rows.cpp — writing and reading the raw rows of a run.
+#include "experiment/raw_rows.hpp"
+
+#include <fmt/core.h>
+
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace rtpar::experiment {
+
+namespace {
+
+constexpr const char* kColumns =
+    "experiment,scale,seed,panel,x,trial,unit,unit_seed,series,verdict,gen_tasks,gen_total_util,"
+    "gen_redraws,elapsed_us";
+constexpr std::size_t kColumnCount = 14;
+
+// split_csv splits a row at commas (raw cells are CSV-safe names and numbers: never quoted).
+std::vector<std::string_view> split_csv(std::string_view line) {
+  std::vector<std::string_view> cells;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= line.size(); ++i) {
+    if (i == line.size() || line[i] == ',') {
+      cells.push_back(line.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return cells;
+}
+
+// integer parses a whole cell as an integer of type T.
+template <typename T>
+bool integer(std::string_view cell, T& out) {
+  const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), out);
+  return ec == std::errc() && end == cell.data() + cell.size();
+}
+
+}  // namespace
+
+std::string raw_signature(const Resolved& r) {
+  return fmt::format("# rtpar-experiment v1 name={} scale={} seed={} trials={} manifest={:016x}",
+                     r.manifest.name, r.scale, r.seed, r.trials, r.manifest.inputs_hash);
+}
+
+std::string raw_header(const Resolved& r) { return raw_signature(r) + "\n" + kColumns + "\n"; }
+
+std::string raw_lines(const Resolved& r, const UnitResult& result) {
+  std::string out;
+  const Point& p = r.points[result.unit.point];
+  for (std::size_t s = 0; s < result.series.size(); ++s) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}\n", r.manifest.name, r.scale,
+                       r.seed, r.manifest.panels[p.panel].name, p.x, result.unit.trial,
+                       result.unit.index, result.seed, r.manifest.series[s].name,
+                       verdict_name(result.series[s].verdict), result.tasks, result.total_util,
+                       result.redraws, result.series[s].elapsed_us);
+  }
+  return out;
+}
+
+std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& r) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string name = file.string();
+  if (!in) throw InputError({name, 0, 0}, "", "cannot read this raw file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  // Lines are the complete ones only: a last line without its newline was cut by a kill, and its
+  // unit is then incomplete (dropped below with the rest of that unit).
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0, nl; (nl = text.find('\n', start)) != std::string::npos;
+       start = nl + 1) {
+    lines.emplace_back(text.data() + start, nl - start);
+  }
+  if (lines.empty() || lines[0] != raw_signature(r)) {
+    throw InputError({name, 1, 1}, "",
+                     "written for another study (or another manifest version): expected \"" +
+                         raw_signature(r) + "\"");
+  }
+  if (lines.size() < 2 || lines[1] != kColumns) {
+    throw InputError({name, 2, 1}, "", "expected the raw CSV header");
+  }
+  std::map<std::string_view, std::size_t> series_index;
+  for (std::size_t s = 0; s < r.manifest.series.size(); ++s) {
+    series_index[r.manifest.series[s].name] = s;
+  }
+  std::vector<RawRow> rows;
+  std::map<std::uint64_t, std::size_t> per_unit;
+  for (std::size_t i = 2; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const int number = static_cast<int>(i) + 1;
+    const std::vector<std::string_view> c = split_csv(line);
+    RawRow row;
+    const auto bad = [&](const std::string& why) {
+      throw InputError({name, number, 1}, "", "malformed raw row: " + why);
+    };
+    if (c.size() != kColumnCount) bad(fmt::format("{} cells, expected {}", c.size(), kColumnCount));
+    if (!integer(c[6], row.unit) || row.unit >= r.units()) bad("unit");
+    const auto s = series_index.find(c[8]);
+    if (s == series_index.end()) bad("unknown series \"" + std::string(c[8]) + "\"");
+    row.series = s->second;
+    if (c[9] == "admitted") {
+      row.verdict = Verdict::admitted;
+    } else if (c[9] == "rejected") {
+      row.verdict = Verdict::rejected;
+    } else if (c[9] == "n/a") {
+      row.verdict = Verdict::not_applicable;
+    } else {
+      bad("verdict");
+    }
+    if (!integer(c[10], row.tasks) || !integer(c[12], row.redraws)) bad("generator columns");
+    row.total_util = std::strtod(std::string(c[11]).c_str(), nullptr);
+    row.line = std::string(line);
+    ++per_unit[row.unit];
+    rows.push_back(std::move(row));
+  }
+  std::vector<RawRow> complete;
+  for (RawRow& row : rows) {
+    if (per_unit[row.unit] == r.manifest.series.size()) complete.push_back(std::move(row));
+  }
+  return complete;
+}
+
+}  // namespace rtpar::experiment

@@ -1,0 +1,43 @@
+// raw_rows.hpp — the raw rows a run writes (DIR/raw/*.csv): one line per (unit, series), flushed
+// unit by unit, so a killed shard loses at most the unit it was computing.
+//
+// Format (docs/experiments.md "Outputs"): a first line `# rtpar-experiment v1 name=... scale=...
+// seed=... manifest=HEX`, which merge checks is the same in every file; then the CSV header and
+// the rows. Shards never aggregate: merge does, once every unit is in.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "experiment/trial.hpp"
+
+namespace rtpar::experiment {
+
+// raw_signature is the first line of every raw file of a resolved study (no newline).
+std::string raw_signature(const Resolved& r);
+
+// raw_header is the signature line and the CSV header line, each ending in a newline.
+std::string raw_header(const Resolved& r);
+
+// raw_lines renders one unit's rows, one per series, each ending in a newline.
+std::string raw_lines(const Resolved& r, const UnitResult& result);
+
+// RawRow is one parsed raw row (timing left out: no comparison may depend on it).
+struct RawRow {
+  std::uint64_t unit = 0;
+  std::size_t series = 0;  // index into the manifest's series
+  Verdict verdict = Verdict::rejected;
+  std::int64_t tasks = 0;
+  double total_util = 0;
+  std::int64_t redraws = 0;
+  std::string line;  // the row as written, for rewriting a resumed file
+};
+
+// read_raw reads one raw file of study r. Keeps only units whose rows are all present (a run
+// killed mid-unit leaves a partial one, which a resume recomputes). Throws InputError naming the
+// file for another study's file or a malformed row.
+std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& r);
+
+}  // namespace rtpar::experiment

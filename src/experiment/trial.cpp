@@ -1,0 +1,79 @@
+// trial.cpp — generate one unit's task set and judge it by every series (paired comparison).
+#include "experiment/trial.hpp"
+
+#include <chrono>
+#include <cstdlib>
+
+namespace rtpar::experiment {
+
+const char* verdict_name(Verdict v) noexcept {
+  switch (v) {
+    case Verdict::admitted:
+      return "admitted";
+    case Verdict::rejected:
+      return "rejected";
+    case Verdict::not_applicable:
+      return "n/a";
+  }
+  return "unknown";
+}
+
+gen::Generated generate_unit(const Resolved& r, const Unit& u) {
+  return gen::generate(unit_family(r, u), unit_params(r, u), unit_seed(r, u));
+}
+
+namespace {
+
+// judge applies one series to a generated set.
+Verdict judge(const Series& s, const TaskSet& set) {
+  if (s.kind == SeriesKind::bound) {
+    const int cores = static_cast<int>(set.system.cores.size());
+    return augmentation_bound_holds(set, cores, std::strtod(s.bound.c_str(), nullptr))
+               ? Verdict::admitted
+               : Verdict::rejected;
+  }
+  PlanOptions options;
+  if (s.target) options.target = &*s.target;
+  if (s.assign) options.assign = *s.assign;
+  options.overhead = s.overhead.get();
+  try {
+    if (s.fit || s.wait) {
+      // fit and wait are settings of the set itself: judge a copy with them changed.
+      TaskSet copy = set;
+      if (s.fit) copy.system.fit = *s.fit;
+      if (s.wait) {
+        for (TaskSpec& t : copy.tasks) t.wait.kind = *s.wait;
+      }
+      return plan_with(s.planner, copy, options).schedulable ? Verdict::admitted
+                                                             : Verdict::rejected;
+    }
+    return plan_with(s.planner, set, options).schedulable ? Verdict::admitted : Verdict::rejected;
+  } catch (const InputError&) {
+    // A planner that does not model the set's form refuses it as input: not a rejection.
+    return Verdict::not_applicable;
+  }
+}
+
+}  // namespace
+
+UnitResult run_unit(const Resolved& r, const Unit& u) {
+  UnitResult out;
+  out.unit = u;
+  out.seed = unit_seed(r, u);
+  const gen::Generated g = generate_unit(r, u);
+  out.tasks = static_cast<std::int64_t>(g.set.tasks.size());
+  out.redraws = g.redraws;
+  for (const TaskSpec& t : g.set.tasks) out.total_util += t.utilization();
+  for (const Series& s : r.manifest.series) {
+    const auto start = std::chrono::steady_clock::now();
+    SeriesResult result;
+    result.verdict = judge(s, g.set);
+    result.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+    out.series.push_back(result);
+  }
+  return out;
+}
+
+}  // namespace rtpar::experiment

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# experiment_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — `rtpar experiment`: any split of a study
+# (threads, shards, points, a resumed kill) merges to the same bytes; every emitted unit gets the
+# verdict its row says; bad manifests and options exit 2 naming the field.
+set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
+case_name=$1 rtpar=$2 src=$3 work=$4
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+manifest=$src/experiments/fjos-fig6.toml
+
+case $case_name in
+shards_equal)
+  # One process with 2 threads against 7 shards run separately (in reverse order), merged.
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out one --no-plot
+  for k in 6 5 4 3 2 1 0; do
+    expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 1 --shard "$k/7" --out seven
+  done
+  expect_status 0 "$rtpar" experiment status seven
+  expect_status 0 "$rtpar" experiment merge seven
+  cmp one/fjos-fig6.csv seven/fjos-fig6.csv || fail "7 shards differ from 1: $(diff one/fjos-fig6.csv seven/fjos-fig6.csv | head)"
+  # Per point too.
+  points=$("$rtpar" experiment points "$manifest" --scale smoke | wc -l)
+  for ((p = 0; p < points; p++)); do
+    expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --point "$p" --out bypoint
+  done
+  expect_status 0 "$rtpar" experiment merge bypoint
+  cmp one/fjos-fig6.csv bypoint/fjos-fig6.csv || fail "per-point run differs"
+  # The raw rows themselves agree (sorted, timing column dropped).
+  strip() { tail -q -n +3 "$@" | cut -d, -f1-13 | sort; }
+  [ "$(strip one/raw/*.csv)" = "$(strip seven/raw/*.csv)" ] || fail "raw rows differ"
+  ;;
+partial_and_resume)
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out full --no-plot
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --shard 0/2 --out cut
+  # Shard 1 is missing: merge refuses and names the missing units; status says so too.
+  expect_status 2 "$rtpar" experiment merge cut
+  grep -q "units missing" <<<"$err" || fail "merge did not name the missing units: $err"
+  expect_status 1 "$rtpar" experiment status cut
+  # A kill mid-unit: cut shard 0's file inside its last line, then resume it and run shard 1.
+  f=cut/raw/shard-0000-of-0002.csv
+  size=$(stat -c %s "$f")
+  truncate -s $((size - 7)) "$f"
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --shard 0/2 --out cut --resume
+  grep -q "resumed" <<<"$out" || fail "no resume summary: $out"
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --shard 1/2 --out cut
+  expect_status 0 "$rtpar" experiment merge cut
+  cmp full/fjos-fig6.csv cut/fjos-fig6.csv || fail "resumed run differs"
+  # An all-units run into the directory of a complete sharded run: its merge finds duplicates.
+  expect_status 2 "$rtpar" experiment run "$manifest" --scale smoke --out cut --no-plot --jobs 1
+  grep -q "computed twice" <<<"$err" || fail "duplicates not reported: $err"
+  # Another study into the same directory is refused.
+  expect_status 2 "$rtpar" experiment run "$manifest" --scale smoke --seed 9 --out cut
+  grep -q "another study" <<<"$err" || fail "mixed studies: $err"
+  ;;
+emit_agrees)
+  # The task set of a unit, written out, gets from `rtpar check` the verdict of the unit's row.
+  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out e --no-plot
+  checked=0
+  while IFS=, read -r _ _ _ _ _ trial unit _ series verdict _; do
+    [ "$series" = "SA-RTA" ] || continue
+    trials=$(grep -o 'trials=[0-9]*' e/raw/all.csv | head -1 | cut -d= -f2)
+    point=$((unit / trials))
+    expect_status 0 "$rtpar" experiment emit "$manifest" --scale smoke --point "$point" --trial "$trial" --out u.toml
+    "$rtpar" check u.toml --planner fork-join-rta --target 40c4s >/dev/null 2>check.err
+    got=$?
+    want=1; [ "$verdict" = admitted ] && want=0
+    [ "$got" -eq "$want" ] || fail "unit $unit: row says $verdict, check exits $got: $(cat check.err)"
+    checked=$((checked + 1))
+  done < <(tail -n +3 e/raw/all.csv)
+  [ "$checked" -gt 0 ] || fail "no SA-RTA row checked"
+  ;;
+bad_input)
+  cp "$manifest" m.toml
+  sed -i 's/^trials = 3$/trails = 3/' m.toml
+  expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+  grep -q 'm.toml:[0-9]*:[0-9]*' <<<"$err" && grep -q "trails" <<<"$err" || fail "no location/field: $err"
+  [ ! -e x ] || fail "a bad manifest created its output directory"
+  expect_status 2 "$rtpar" experiment run "$manifest" --scale nosuch --out x
+  grep -q "smoke" <<<"$err" || fail "the scales are not listed: $err"
+  expect_status 2 "$rtpar" experiment run "$manifest" --scale smoke --shard 7/7 --out x
+  expect_status 2 "$rtpar" experiment run "$manifest" --scale smoke --shard 1/ --out x
+  expect_status 2 "$rtpar" experiment run nosuch-experiment --out x
+  expect_status 2 "$rtpar" experiment merge /nonexistent-dir
+  ;;
+all_smoke)
+  # Every manifest in experiments/ runs at its smoke scale (CI's check that none has rotted).
+  n=0
+  for m in "$src"/experiments/*.toml; do
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --jobs 2 --out "smoke-$(basename "$m" .toml)" --no-plot
+    n=$((n + 1))
+  done
+  [ "$n" -ge 4 ] || fail "only $n manifests found"
+  expect_status 0 "$rtpar" experiment list
+  [ "$(wc -l <<<"$out")" -eq "$n" ] || fail "list shows $(wc -l <<<"$out") of $n manifests: $out"
+  ;;
+slurm_script)
+  expect_status 0 "$rtpar" experiment slurm "$manifest" --scale smoke --shards 4 --out /tmp/x --max-parallel 2
+  grep -q -- '--array=0-3%2' <<<"$out" || fail "no array line: $out"
+  grep -q -- '--dependency=afterok' <<<"$out" || fail "no dependent merge: $out"
+  bash -n <(echo "$out") || fail "the script is not valid bash"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS [$case_name]"

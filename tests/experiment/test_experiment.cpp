@@ -1,0 +1,152 @@
+// test_experiment.cpp — manifests (strict), units and seeds, Wilson intervals and breakdown.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "experiment/manifest.hpp"
+#include "experiment/merge.hpp"
+#include "experiment/units.hpp"
+
+using namespace rtpar;
+using namespace rtpar::experiment;
+
+namespace {
+
+// kMinimal is the smallest valid manifest; tests append or replace lines in it.
+const std::string kMinimal = R"([experiment]
+name = "t"
+[generator]
+family = "fjos"
+cores = 8
+[sweep]
+x = "total_util_pct"
+values = "10:30:10"
+[[series]]
+name = "A"
+planner = "fork-join-rta"
+[[series]]
+name = "B"
+bound = "3.73"
+[scale.paper]
+trials = 4
+[scale.smoke]
+trials = 2
+values = [10]
+)";
+
+// error_of parses text and returns the InputError's "field: message" (empty when it parses).
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_manifest(text, "m.toml");
+  } catch (const InputError& e) {
+    return e.field() + ": " + e.message() + " @" + std::to_string(e.where().line);
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("experiment: x_range expands START:STOP:STEP inclusively and refuses the rest") {
+  CHECK(*x_range("5:20:5") == std::vector<std::string>{"5", "10", "15", "20"});
+  CHECK(*x_range("7:7:1") == std::vector<std::string>{"7"});
+  CHECK(*x_range("0:10:4") == std::vector<std::string>{"0", "4", "8"});  // STOP not on the grid
+  CHECK_FALSE(x_range("5:1:1"));
+  CHECK_FALSE(x_range("1:5:0"));
+  CHECK_FALSE(x_range("-1:5:1"));
+  CHECK_FALSE(x_range("1:5"));
+  CHECK_FALSE(x_range("1:5:1:"));
+  CHECK_FALSE(x_range("a:5:1"));
+}
+
+TEST_CASE("experiment: a minimal manifest reads with defaults") {
+  const Manifest m = parse_manifest(kMinimal, "m.toml");
+  CHECK(m.name == "t");
+  CHECK(m.klass == "analysis");
+  CHECK(m.seed == 1);
+  REQUIRE(m.panels.size() == 1);
+  CHECK(m.panels[0].name == "default");
+  CHECK(m.x_values == std::vector<std::string>{"10", "20", "30"});
+  REQUIRE(m.series.size() == 2);
+  CHECK(m.series[1].kind == SeriesKind::bound);
+  CHECK(m.params.at("cores").value == "8");
+  const Resolved r = resolve(m, "paper", std::nullopt);
+  CHECK(r.units() == 12);
+  CHECK(r.unit(5).point == 1);
+  CHECK(r.unit(5).trial == 1);
+  const Resolved smoke = resolve(m, "smoke", 9);
+  CHECK(smoke.units() == 2);
+  CHECK(smoke.seed == 9);
+  CHECK_THROWS_AS((void)resolve(m, "quick", std::nullopt), InputError);
+}
+
+TEST_CASE("experiment: manifests are strict and errors name the field and line") {
+  CHECK(error_of(kMinimal).empty());
+  std::string t = kMinimal;
+  t.replace(t.find("trials = 4"), 10, "trails = 4");
+  CHECK(error_of(t).find("scale.paper.trails") != std::string::npos);
+  CHECK(error_of(t).find("@16") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("planner = \"fork-join-rta\""), 25, "planner = \"nope\"");
+  CHECK(error_of(t).find("series[0].planner") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("bound = \"3.73\""), 14, "bound = \"0.5\"");
+  CHECK(error_of(t).find("series[1].bound") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("[scale.smoke]"), 13, "[scale.smok]");
+  CHECK(error_of(t).find("scale.smoke") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("name = \"B\""), 10, "name = \"A\"");
+  CHECK(error_of(t).find("two series named A") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("values = \"10:30:10\""), 19, "values = [10, 10]");
+  CHECK(error_of(t).find("appears twice") != std::string::npos);
+  t = kMinimal + "[[expect]]\nkind = \"dominates\"\nseries = \"A\"\nover = \"C\"\n";
+  CHECK(error_of(t).find("no series named C") != std::string::npos);
+  t = kMinimal + "[plot]\nlog_x = 1\n";
+  CHECK(error_of(t).find("plot.log_x") != std::string::npos);
+  t = kMinimal;
+  t.replace(t.find("name = \"A\""), 10, "name = \"A,B\"");
+  CHECK(error_of(t).find("series[0].name") != std::string::npos);
+  CHECK(error_of("[experiment\n").find("@1") != std::string::npos);  // TOML syntax: located
+}
+
+TEST_CASE("experiment: unit seeds depend only on the unit's identity") {
+  const Resolved a = resolve(parse_manifest(kMinimal, "m.toml"), "paper", std::nullopt);
+  const Resolved b = resolve(parse_manifest(kMinimal, "other.toml"), "paper", std::nullopt);
+  for (std::uint64_t i = 0; i < a.units(); ++i) {
+    CHECK(unit_seed(a, a.unit(i)) == unit_seed(b, b.unit(i)));
+    if (i > 0) CHECK(unit_seed(a, a.unit(i)) != unit_seed(a, a.unit(i - 1)));
+  }
+  // The key is "NAME|panel|x|trial": a different seed or name changes every unit's seed.
+  const Resolved c = resolve(parse_manifest(kMinimal, "m.toml"), "paper", 2);
+  CHECK(unit_seed(a, a.unit(0)) != unit_seed(c, c.unit(0)));
+  // FNV-1a 64 of "a" (the published test vector).
+  CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cULL);
+  CHECK(fnv1a64("") == 0xcbf29ce484222325ULL);
+}
+
+TEST_CASE("experiment: Wilson 95% intervals on worked examples and at the boundaries") {
+  Wilson w = wilson95(5, 10);
+  CHECK(w.value == doctest::Approx(0.5));
+  CHECK(w.low == doctest::Approx(0.236593).epsilon(1e-5));
+  CHECK(w.high == doctest::Approx(0.763407).epsilon(1e-5));
+  w = wilson95(0, 10);
+  CHECK(w.low == 0.0);
+  CHECK(w.high == doctest::Approx(0.277530).epsilon(1e-5));
+  w = wilson95(10, 10);
+  CHECK(w.low == doctest::Approx(0.722470).epsilon(1e-5));
+  CHECK(w.high == 1.0);
+  w = wilson95(1, 1);
+  CHECK(w.low > 0.0);
+  CHECK(w.high == 1.0);
+}
+
+TEST_CASE("experiment: breakdown interpolates the first crossing below the level") {
+  const std::vector<double> x{10, 20, 30, 40};
+  CHECK(breakdown(x, {1.0, 0.8, 0.2, 0.0}, 0.5) == doctest::Approx(25.0));
+  CHECK(breakdown(x, {1.0, 0.5, 0.4, 0.0}, 0.5) ==
+        doctest::Approx(20.0));                            // at the level: not below
+  CHECK(breakdown(x, {1.0, 1.0, 1.0, 1.0}, 0.5) == 40.0);  // never below: the last x
+  CHECK(breakdown(x, {0.4, 0.1, 0.0, 0.0}, 0.5) == 10.0);  // starts below: the first x
+  CHECK(breakdown({}, {}, 0.5) == 0.0);
+}
