@@ -33,18 +33,6 @@ std::vector<fs::path> raw_files(const fs::path& dir) {
   return files;
 }
 
-// write_file replaces p with text (through a temporary file and a rename).
-void write_file(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
-}
-
 // number parses an x value as a number (nullopt for names such as "fbb-ffd").
 std::optional<double> number(const std::string& s) {
   char* end = nullptr;
@@ -173,7 +161,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
     }
   }
   result.csv = dir / (m.name + ".csv");
-  write_file(result.csv, csv);
+  write_atomically(result.csv, csv);
 
   // Expectations, on the fractions of each panel's points in sweep order.
   const auto curve = [&](std::size_t panel, std::size_t series, std::vector<double>& xs,
@@ -241,7 +229,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
                                cov.missing.size(), r.units());
   }
   for (const std::string& line : result.expects) expect_text += line + "\n";
-  write_file(dir / "expect.txt", expect_text);
+  write_atomically(dir / "expect.txt", expect_text);
 
   // The plot's description for tools/plot_experiment.py.
   nlohmann::json plot;
@@ -257,7 +245,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
   for (const Panel& p : m.panels) plot["panels"].push_back(p.name);
   plot["series"] = nlohmann::json::array();
   for (const Series& s : m.series) plot["series"].push_back(s.name);
-  write_file(dir / (m.name + ".plot.json"), plot.dump(2) + "\n");
+  write_atomically(dir / (m.name + ".plot.json"), plot.dump(2) + "\n");
   return result;
 }
 

@@ -31,19 +31,6 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-// write_atomically writes text to p through a temporary file and a rename: a reader (another
-// shard of the same study on a cluster) sees the old file or the new one, never half of one.
-void write_atomically(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + fmt::format(".tmp.{}", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
-}
-
 // study_text is DIR/study.txt: the scale and seed of the study the directory holds.
 std::string study_text(const Resolved& r) {
   return fmt::format("name = {}\nscale = {}\nseed = {}\nsource = {}\n", r.manifest.name, r.scale,
@@ -70,6 +57,17 @@ std::string format_eta(double s) {
 }
 
 }  // namespace
+
+void write_atomically(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + fmt::format(".tmp.{}", static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, p);
+}
 
 void prepare_study_dir(const Resolved& r, const fs::path& dir) {
   fs::create_directories(dir / "raw");

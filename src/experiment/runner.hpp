@@ -36,6 +36,11 @@ struct RunSummary {
   std::filesystem::path raw;   // the raw file written
 };
 
+// write_atomically writes text to p through a temporary file (named with the process id) and a
+// rename: a reader, or another shard of the same study on a cluster, sees the old file or the new
+// one, never half of one.
+void write_atomically(const std::filesystem::path& p, const std::string& text);
+
 // prepare_study_dir creates DIR and DIR/raw and records the study in DIR/experiment.toml (the
 // manifest text) and DIR/study.txt (scale and seed), so merge and status need nothing else. A DIR
 // that holds another study is refused (InputError), never mixed.
