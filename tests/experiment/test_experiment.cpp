@@ -150,3 +150,22 @@ TEST_CASE("experiment: breakdown interpolates the first crossing below the level
   CHECK(breakdown(x, {0.4, 0.1, 0.0, 0.0}, 0.5) == 10.0);  // starts below: the first x
   CHECK(breakdown({}, {}, 0.5) == 0.0);
 }
+
+TEST_CASE("experiment: percent_of gives the generator x% of a parameter, exactly") {
+  std::string t = kMinimal;
+  t.replace(t.find("x = \"total_util_pct\""), 20, "x = \"total_util\"\npercent_of = \"cores\"");
+  t.replace(t.find("values = \"10:30:10\""), 19, "values = [5, 30, 100]");
+  const Resolved r = resolve(parse_manifest(t, "m.toml"), "paper", std::nullopt);
+  CHECK(unit_params(r, r.unit(0)).at("total_util").value == "0.40");   // 5% of 8
+  CHECK(unit_params(r, r.unit(4)).at("total_util").value == "2.40");   // 30% of 8
+  CHECK(unit_params(r, r.unit(8)).at("total_util").value == "8.00");   // 100% of 8
+  CHECK(r.points[1].x == "30");  // the CSV keeps the percentage
+  // x must then be an integer percentage; the parameter must be an integer.
+  std::string bad = t;
+  bad.replace(bad.find("values = [5, 30, 100]"), 21, "values = [\"2.5\"]");
+  CHECK(error_of(bad).find("integer percentages") != std::string::npos);
+  bad = t;
+  bad.replace(bad.find("cores = 8"), 9, "cores = \"eight\"");
+  const Resolved rb = resolve(parse_manifest(bad, "m.toml"), "paper", std::nullopt);
+  CHECK_THROWS_AS((void)unit_params(rb, rb.unit(0)), InputError);
+}
