@@ -260,12 +260,13 @@ Command add_experiment(CLI::App& app) {
         if (s.kind == SeriesKind::bound) {
           fmt::print("  {:<12} bound b = {}\n", s.name, s.bound);
         } else {
-          fmt::print("  {:<12} planner {}{}{}{}{}{}\n", s.name, to_string(s.planner),
+          fmt::print("  {:<12} planner {}{}{}{}{}{}{}\n", s.name, to_string(s.planner),
                      s.target ? " target " + s.target_spec : "",
                      s.fit ? std::string(" fit ") + to_string(*s.fit) : "",
                      s.assign ? std::string(" assign ") + to_string(*s.assign) : "",
                      s.wait ? std::string(" wait ") + to_string(*s.wait) : "",
-                     s.overhead ? " overhead " + s.overhead_path : "");
+                     s.overhead ? " overhead " + s.overhead_path : "",
+                     s.back_to_back ? " (back-to-back entries)" : "");
         }
       }
       fmt::print("scale       {}, seed {}: {}\n", r.scale, r.seed, units_text(r));

@@ -129,7 +129,8 @@ std::vector<const toml::table*> tables_at(const toml::table& root, std::string_v
 
 // read_series reads one [[series]] table.
 Series read_series(const TableReader& t) {
-  t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait"});
+  t.allow_only(
+      {"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait", "back_to_back"});
   Series s;
   s.where = t.where();
   s.name = name_value(t, "name");
@@ -170,7 +171,20 @@ Series read_series(const TableReader& t) {
   if (const std::optional<std::string> path = t.string("overhead")) {
     const std::filesystem::path file = std::filesystem::path(t.file()).parent_path() / *path;
     s.overhead_path = file.lexically_normal().string();
-    s.overhead = std::make_shared<const OverheadProfile>(load_overhead_profile(s.overhead_path));
+    OverheadProfile profile = load_overhead_profile(s.overhead_path);
+    if (const toml::node* n = t.node("back_to_back")) {
+      if (!n->is_boolean()) t.fail(n, "back_to_back", "expected true or false");
+      s.back_to_back = n->as_boolean()->get();
+    }
+    if (s.back_to_back) {
+      std::erase_if(profile.fork_join, [](const ForkJoinCost& c) { return c.parked; });
+      if (profile.fork_join.empty()) {
+        t.fail(t.node("back_to_back"), "back_to_back", "the profile has no back-to-back entry");
+      }
+    }
+    s.overhead = std::make_shared<const OverheadProfile>(std::move(profile));
+  } else if (t.node("back_to_back") != nullptr) {
+    t.fail(t.node("back_to_back"), "back_to_back", "needs an `overhead` profile");
   }
   if (const std::optional<std::string> wait = t.string("wait")) {
     s.wait = names::value_of(names::kWaits, *wait);

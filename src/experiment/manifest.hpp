@@ -53,6 +53,10 @@ struct Series {
   std::shared_ptr<const OverheadProfile> overhead;
   std::string overhead_path;
   std::optional<WaitKind> wait;  // every task's wait policy for this series (selects the profile)
+  // back_to_back: charge only the profile's back-to-back entries (workers awake, as in FJOS's
+  // Fig. 4 microbenchmark of consecutive empty regions) and not the parked ones (a job's first
+  // fork after its workers slept). The paper's methodology, optimistic for a first fork.
+  bool back_to_back = false;
   SourceLocation where;
 };
 
