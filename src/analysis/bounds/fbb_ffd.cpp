@@ -55,21 +55,24 @@ __int128 own_interference(std::span<const CoreSegment> own, const FbbStrand& s,
   return std::max(case_a, case_b);
 }
 
-// LoadMemo is one core's last core_interference result (in its two parts, SplitLoad) and the
-// strand fields it was computed for; `own_stale`: s's own task gained a strand there since, so
-// only the own part must be computed again (the other tasks' entries did not change).
-// core_interference is a pure function of the core's members and of the strand's task, segment,
-// offset, window, period and WCET; fbb_order visits the strands of one segment one after another,
-// all with the same fields, so between two of them only the core that took the first changes. A
-// core whose members did not change since its last evaluation for equal fields gets its memo: the
-// same value, so the same placements, with one evaluation per core and segment instead of one per
-// core and strand.
+// LoadMemo is one core's last core_interference result, in its two parts (SplitLoad), with what
+// each part was computed for. core_interference is a pure function of the core's members and of
+// the strand's fields (task, segment, offset, window, period, WCET):
+//   - the other-task part reads only the other tasks' entries, s's task and s's window: it stays
+//     valid while no strand of another task joins the core, for strands of the same task and
+//     window (the strands of one segment, and the next segments of the same task with the same
+//     window, which fbb_order visits one after another: it sorts by window, then task);
+//   - the own part reads s's task's entries, whether another task is present and all of s's
+//     fields: it is computed again after any strand joins the core, or for other fields.
+// A memo hit is the same value, so the same placements, with far fewer evaluations.
 struct LoadMemo {
-  bool valid = false;
-  bool own_stale = false;
-  FbbStrand key;
-  __int128 own = 0;
+  bool others_valid = false;
+  std::size_t others_task = 0;
+  std::int64_t others_window = 0;
   __int128 others = 0;
+  bool own_valid = false;
+  FbbStrand own_key;
+  __int128 own = 0;
 };
 
 // same_fields says whether two strands give core_interference the same inputs.
@@ -201,16 +204,20 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     for (std::size_t q = first; q < n; ++q) {
       const std::vector<CoreSegment>& members = on[q];
       LoadMemo& m = memo[q];
-      if (!m.valid || !same_fields(m.key, s)) {
-        const SplitLoad split = split_interference(members, s, fit);
+      const bool others_hit =
+          m.others_valid && m.others_task == s.task && m.others_window == s.window;
+      const bool own_hit = m.own_valid && same_fields(m.own_key, s);
+      if (!others_hit || !own_hit) {
+        const SplitLoad split = split_interference(members, s, fit, others_hit);
+        if (!others_hit) {
+          m.others = split.others;
+          m.others_valid = true;
+          m.others_task = s.task;
+          m.others_window = s.window;
+        }
         m.own = split.own;
-        m.others = split.others;
-        m.key = s;
-        m.valid = true;
-        m.own_stale = false;
-      } else if (m.own_stale) {
-        m.own = split_interference(members, s, fit, true).own;
-        m.own_stale = false;
+        m.own_valid = true;
+        m.own_key = s;
       }
       const __int128 load = m.own + m.others;
       // Load condition d − Σ RBF ≥ e (rt-openmp.md §IV-A), minus the server's I(d) when charged.
@@ -241,8 +248,11 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
       resume = Resume{true, s, static_cast<std::size_t>(chosen), blocked_by_level};
     }
     std::vector<CoreSegment>& members = on[static_cast<std::size_t>(chosen)];
-    // Only s's task changes on this core: the memo's other-task part stays valid for s's fields.
-    memo[static_cast<std::size_t>(chosen)].own_stale = true;
+    // s's task gains a strand here: the own part changes; the other-task part does not for s's
+    // task, and is dropped if it was kept for another task (for which s's task is "other").
+    LoadMemo& changed = memo[static_cast<std::size_t>(chosen)];
+    changed.own_valid = false;
+    if (changed.others_task != s.task) changed.others_valid = false;
     auto it = std::find_if(members.begin(), members.end(), [&](const CoreSegment& c) {
       return c.task == s.task && c.segment == s.segment;
     });
