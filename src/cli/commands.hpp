@@ -25,4 +25,8 @@ Command add_calibrate(CLI::App& app);
 // PROGRAM [ARGS]` (omp.cpp).
 Command add_omp(CLI::App& app);
 
+// add_generate registers `rtpar generate KIND [--param key=value]... --seed N [--count K]
+// --out DIR [--list]` (generate.cpp).
+Command add_generate(CLI::App& app);
+
 }  // namespace rtpar::cli

@@ -25,6 +25,9 @@ int main(int argc, char** argv) try {
   CLI::App* calibrate =
       app.add_subcommand("calibrate", "Measure fork/join cost per team size for the analysis");
   commands.emplace_back(calibrate, add_calibrate(*calibrate));
+  CLI::App* generate =
+      app.add_subcommand("generate", "Draw task sets with a deterministic generator");
+  commands.emplace_back(generate, add_generate(*generate));
   // `rtpar bench ...` runs rtpar-bench (bench.cpp): the benchmarks are a program of their own.
   CLI::App* bench = app.add_subcommand("bench", "Benchmarks against peer runtimes (same run)");
   commands.emplace_back(bench, add_bench(*bench));

@@ -1,0 +1,74 @@
+// dag_family.cpp — the `dag` family: analysis-only DAG tasks, Erdős–Rényi over a fixed
+// topological order or nested fork/join, node lengths scaled so that C = floor-rounded u·T; a
+// DAG whose longest path exceeds the deadline is redrawn (counted).
+#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+
+#include <fmt/core.h>
+
+#include "gen/build.hpp"
+#include "gen/common.hpp"
+#include "gen/dag_shapes.hpp"
+#include "gen/families.hpp"
+#include "model/structure.hpp"
+
+namespace rtpar::gen {
+
+FamilyInfo dag_family() {
+  FamilyInfo f{"dag", "DAG tasks (analysis only): Erdős–Rényi or nested fork/join",
+               common_params("6", "4", "4", "federated")};
+  f.params.push_back({"shape", "erdos-renyi", "\"erdos-renyi\" or \"nested-fork-join\""});
+  f.params.push_back({"nodes_min", "5", "erdos-renyi: fewest nodes"});
+  f.params.push_back({"nodes_max", "20", "erdos-renyi: most nodes"});
+  f.params.push_back({"edge_prob", "0.2", "erdos-renyi: probability of each forward edge"});
+  f.params.push_back({"depth", "2", "nested-fork-join: nesting levels below the root fork"});
+  f.params.push_back({"branches_min", "2", "nested-fork-join: fewest branches per fork"});
+  f.params.push_back({"branches_max", "5", "nested-fork-join: most branches per fork"});
+  f.params.push_back({"fork_prob", "0.5", "nested-fork-join: probability a branch forks again"});
+  return f;
+}
+
+Generated generate_dag(const ParamReader& r, std::uint64_t seed) {
+  const Common c = read_common(r);
+  const bool er = r.choice("shape", {"erdos-renyi", "nested-fork-join"}) == "erdos-renyi";
+  const auto nodes_min = static_cast<int>(r.integer("nodes_min", 1, 10000));
+  const auto nodes_max = static_cast<int>(r.integer("nodes_max", 1, 10000));
+  if (nodes_max < nodes_min) r.fail("nodes_max", "must be >= nodes_min");
+  const double edge_prob = r.real("edge_prob", 0, 1);
+  const auto depth = static_cast<int>(r.integer("depth", 1, 8));
+  const auto br_min = static_cast<int>(r.integer("branches_min", 1, 64));
+  const auto br_max = static_cast<int>(r.integer("branches_max", 1, 64));
+  if (br_max < br_min) r.fail("branches_max", "must be >= branches_min");
+  const double fork_prob = r.real("fork_prob", 0, 1);
+  Rng rng(seed);
+  Generated out;
+  const std::vector<double> u = draw_utilizations(c, r, rng, &out.redraws);
+  TaskSet set;
+  set.system = count_system(c.cores, 1, c.planner);
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    const Duration period = draw_period(c, rng);
+    const Duration work = work_for(u[i], period, r);
+    for (std::int64_t tries = 0;; ++tries) {
+      DagSpec dag =
+          er ? erdos_renyi_dag(rng, static_cast<int>(rng.uniform_int(nodes_min, nodes_max)),
+                               edge_prob)
+             : nested_fork_join_dag(rng, depth, br_min, br_max, fork_prob);
+      scale_dag(dag, work);
+      if (model::dag_span(dag) <= period) {
+        TaskSpec t = dag_task(task_name(i), std::move(dag));
+        t.period = period;
+        t.deadline = draw_deadline(c, rng, period, t.span);
+        set.tasks.push_back(std::move(t));
+        break;
+      }
+      if (++out.redraws, tries >= c.max_redraws) {
+        r.fail("util_max", fmt::format("task {}: no DAG with longest path <= period in {} draws "
+                                       "(u = {:.3f}); lower util_max or raise edges/branches",
+                                       i, tries + 1, u[i]));
+      }
+    }
+  }
+  out.set = finish(std::move(set), "dag");
+  return out;
+}
+
+}  // namespace rtpar::gen

@@ -1,0 +1,47 @@
+// families.cpp — the table of generator families and generate(), which dispatches to them.
+#include <string>
+
+#include "gen/families.hpp"
+#include "gen/params.hpp"
+
+namespace rtpar::gen {
+
+namespace {
+
+// Entry pairs a family's description with its draw function.
+struct Entry {
+  FamilyInfo info;
+  Generated (*draw)(const ParamReader&, std::uint64_t);
+};
+
+// entries is built once (a function-local static: thread-safe initialisation, read-only after).
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> table = {
+      {fjos_family(), generate_fjos},   {uunifast_family(), generate_uunifast},
+      {sync_family(), generate_sync},   {dag_family(), generate_dag},
+      {rtomp_family(), generate_rtomp}, {rtws_family(), generate_rtws},
+      {omprt_family(), generate_omprt}, {rtws_sync_family(), generate_rtws_sync},
+  };
+  return table;
+}
+
+}  // namespace
+
+const std::vector<FamilyInfo>& families() {
+  static const std::vector<FamilyInfo> infos = [] {
+    std::vector<FamilyInfo> v;
+    for (const Entry& e : entries()) v.push_back(e.info);
+    return v;
+  }();
+  return infos;
+}
+
+Generated generate(std::string_view family, const Params& params, std::uint64_t seed) {
+  const FamilyInfo& info = find_family(family);
+  for (const Entry& e : entries()) {
+    if (e.info.name == info.name) return e.draw(ParamReader(e.info, params), seed);
+  }
+  return {};  // unreachable: find_family found it in the same table
+}
+
+}  // namespace rtpar::gen
