@@ -70,7 +70,7 @@ __int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d) {
   for (std::size_t g = 0; g < k; ++g) {
     const __int128 limit = static_cast<__int128>(segs[g].offset) + d;
     while (end < g + k && position(end) < limit) {
-      running += segs[end % k].work;
+      running += segs[end < k ? end : end - k].work;  // end < 2k: no division
       ++end;
     }
     burst = std::max(burst, running);
