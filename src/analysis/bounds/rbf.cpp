@@ -7,8 +7,25 @@
 
 namespace rtpar::analysis {
 
+namespace {
+
+// ceil_scaled is ⌈d·work/T⌉ (d, work ≥ 0, T > 0), exactly: in 64-bit unsigned arithmetic when
+// d·work fits (the common case, a hardware division), else in __int128.
+__int128 ceil_scaled(std::int64_t d, __int128 work, std::int64_t period) {
+  std::uint64_t product = 0;
+  if (d >= 0 && work >= 0 && work <= kInt64Max &&
+      !__builtin_mul_overflow(static_cast<std::uint64_t>(d), static_cast<std::uint64_t>(work),
+                              &product)) {
+    const auto t = static_cast<std::uint64_t>(period);
+    return product / t + (product % t != 0 ? 1 : 0);
+  }
+  return ceil_div(static_cast<__int128>(d) * work, period);
+}
+
+}  // namespace
+
 __int128 rbf_fbb(__int128 work, std::int64_t period, std::int64_t d) {
-  return work + ceil_div(static_cast<__int128>(d) * work, period);
+  return work + ceil_scaled(d, work, period);
 }
 
 namespace {
@@ -83,7 +100,7 @@ __int128 rbf_star(std::span<const CoreSegment> segs, std::int64_t d) {
   if (segs.empty()) return 0;
   __int128 work = 0;
   for (const CoreSegment& p : segs) work += p.work;
-  return offset_burst(segs, d) + ceil_div(static_cast<__int128>(d) * work, segs.front().period);
+  return offset_burst(segs, d) + ceil_scaled(d, work, segs.front().period);
 }
 
 }  // namespace rtpar::analysis
