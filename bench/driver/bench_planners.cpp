@@ -2,7 +2,9 @@
 // process and single-threaded (the schedulability studies of shared/design/experiments.md §2.1
 // plan 1000 systems per utilization point; the target is ≤ 1 s per point at 40 cores).
 //
-// The sets are read first (TOML files, or every *.toml of a directory, in name order); only the
+// The sets are made first — read (TOML files, or every *.toml of a directory, in name order) or
+// drawn by a generator (--generate fjos --param total_util_pct=60 --sets 1000 --seed 1: set k is
+// rtpar::gen::generate(family, params, seed + k)); only the
 // planning is timed: per planner, each set once per repetition, with the wall clock and the
 // thread's CPU clock (on a loaded machine the CPU time is what the planner costs; the wall time
 // adds the waits for a core). The digest is FNV-1a over every plan's verdict, response bounds and
@@ -24,6 +26,7 @@
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/generate.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/topology.hpp"
 
@@ -34,6 +37,10 @@ namespace {
 // PlannersOptions are the option values of `rtpar bench planners`.
 struct PlannersOptions {
   std::vector<std::string> inputs;
+  std::string generate;             // generator family; empty: read `inputs`
+  std::vector<std::string> params;  // KEY=VALUE generator parameters
+  int sets = 1000;
+  std::uint64_t seed = 1;
   std::vector<std::string> planners{"fork-join-rta"};
   std::string assign = "greedy";
   std::string target;
@@ -106,14 +113,36 @@ PlannerKind planner_of(const std::string& name) {
                    "unknown planner '" + name + "'");
 }
 
-int run_planners(const PlannersOptions& o) {
+// make_sets reads the input files, or draws o.sets sets from the generator.
+std::vector<TaskSet> make_sets(const PlannersOptions& o) {
+  std::vector<TaskSet> sets;
+  if (!o.generate.empty()) {
+    gen::Params params;
+    for (const std::string& kv : o.params) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw InputError(SourceLocation{"<command line>", 0, 0}, "--param",
+                         "'" + kv + "': expected KEY=VALUE");
+      }
+      params[kv.substr(0, eq)] = gen::Param{kv.substr(eq + 1), SourceLocation{}};
+    }
+    for (int k = 0; k < o.sets; ++k) {
+      sets.push_back(gen::generate(o.generate, params, o.seed + static_cast<std::uint64_t>(k)).set);
+    }
+    return sets;
+  }
   const std::vector<std::string> files = input_files(o.inputs);
   if (files.empty()) {
-    throw InputError(SourceLocation{"<command line>", 0, 0}, "INPUTS", "no task-set file given");
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "INPUTS",
+                     "no task-set file given (or --generate FAMILY)");
   }
-  std::vector<TaskSet> sets;
   sets.reserve(files.size());
   for (const std::string& f : files) sets.push_back(load_taskset(f));
+  return sets;
+}
+
+int run_planners(const PlannersOptions& o) {
+  const std::vector<TaskSet> sets = make_sets(o);
   std::optional<Topology> target;
   PlanOptions options;
   if (!o.target.empty()) {
@@ -174,8 +203,15 @@ int run_planners(const PlannersOptions& o) {
 
 Command add_bench_planners(CLI::App& app) {
   auto opts = std::make_shared<PlannersOptions>();
-  app.add_option("INPUTS", opts->inputs, "Task-set files, or directories of *.toml files")
-      ->required();
+  app.add_option("INPUTS", opts->inputs, "Task-set files, or directories of *.toml files");
+  app.add_option("--generate", opts->generate,
+                 "Draw the sets with this generator family instead (rtpar generate --list)");
+  app.add_option("--param", opts->params, "Generator parameter KEY=VALUE (repeatable)");
+  app.add_option("--sets", opts->sets, "Sets to draw with --generate")
+      ->check(CLI::Range(1, 10'000'000))
+      ->capture_default_str();
+  app.add_option("--seed", opts->seed, "Seed of the first drawn set (set k: seed + k)")
+      ->capture_default_str();
   app.add_option("--planner", opts->planners, "Planners to time, in turn")->capture_default_str();
   app.add_option("--assign", opts->assign, "fork-join-rta's strand assignment")
       ->check(CLI::IsMember({"greedy", "worst-fit"}))

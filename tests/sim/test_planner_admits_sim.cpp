@@ -1,12 +1,13 @@
 // test_planner_admits_sim.cpp — every planner against the simulator: for random small task sets,
-// each plan a planner admits must, simulated over its hyperperiod (rtpar/tools/simulate.hpp), miss no
-// deadline, and no simulated response may exceed the bound the plan states. The simulator runs
+// each plan a planner admits must, simulated over its hyperperiod (rtpar/tools/simulate.hpp), miss
+// no deadline, and no simulated response may exceed the bound the plan states. The simulator runs
 // the declared worst-case lengths in one legal schedule (src/sim/engine.hpp), so a failure here
 // is a concrete counterexample to the planner's analysis (or to the simulator's model); the
 // failing set is printed as a task-set file to reproduce it with `rtpar check` / `rtpar simulate`.
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -171,14 +172,17 @@ std::string to_toml(const TaskSet& set) {
 // Admitted counts the admitted plans per planner (indexed like kPlanners).
 using Admitted = std::array<int, std::size(kPlanners)>;
 
-// check_admitted_plans plans `set` with every planner and simulates each admitted plan, counting
-// them in `admitted`. Failures are reported with the set and the plan.
-void check_admitted_plans(const TaskSet& set, Admitted& admitted) {
+// check_admitted_plans plans `set` with every planner (or only `only`) and simulates each admitted
+// plan, counting them in `admitted`. Failures are reported with the set and the plan.
+void check_admitted_plans(const TaskSet& set, Admitted& admitted,
+                          const rtpar::PlanOptions& options = {},
+                          std::optional<PlannerKind> only = std::nullopt) {
   for (std::size_t k = 0; k < admitted.size(); ++k) {
     const PlannerKind kind = kPlanners[k];
+    if (only && kind != *only) continue;
     Plan plan;
     try {
-      plan = rtpar::plan_with(kind, set);
+      plan = rtpar::plan_with(kind, set, options);
     } catch (const std::exception& e) {
       FAIL_CHECK(fmt::format("planner {} threw on a valid set: {}\n{}", rtpar::to_string(kind),
                              e.what(), to_toml(set)));
@@ -239,6 +243,20 @@ TEST_CASE("planners vs simulation: admitted random sets never miss (places, prio
     INFO("planner ", std::string(rtpar::to_string(kPlanners[k])));
     CHECK(admitted[k] >= 20);
   }
+}
+
+TEST_CASE("planners vs simulation: fork-join-rta's worst-fit plans never miss either") {
+  // assign = worst-fit (fjos.md §VIII-A "Naive"): its own placements, the same RTA.
+  Rng rng{std::mt19937_64(20261124)};
+  Admitted admitted{};
+  rtpar::PlanOptions options;
+  options.assign = rtpar::AssignKind::worst_fit;
+  for (int i = 0; i < 300; ++i) {
+    const TaskSet set = random_set(rng, /*partitioned=*/false);
+    rtpar::validate_taskset(set);
+    check_admitted_plans(set, admitted, options, PlannerKind::fork_join_rta);
+  }
+  CHECK(admitted[3] >= 20);  // kPlanners[3] is fork-join-rta
 }
 
 TEST_CASE("planners vs simulation: equal priorities on one core block each other") {

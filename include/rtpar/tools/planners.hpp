@@ -70,10 +70,11 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options);
 // augmentation_bound_holds is the resource-augmentation bound test of a parallel scheduler with
 // bound b (decision F10; fjos.md §VIII-A Fig. 6 "PST" b = 5, Saifullah et al. RTSS'11, and
 // "PSCPS" b = 3.73, Kim et al. ICCPS'13): true iff U = Σ C_i/T_i ≤ cores/b and L_i ≤ D_i/b for
-// every task. Decided exactly: b is taken to 6 decimals as the fraction round(b·10^6)/10^6 (3.73 is
-// 373/100), and a comparison that 128 bits cannot decide exactly is "does not hold". Throws
-// std::invalid_argument for a b that is not finite, not in (0, 10^6], or 0 at 6 decimals, or
-// cores < 0. An empty set holds.
+// every task (equality holds). Decided exactly: b is taken to 6 decimals as the fraction
+// round(b·10^6)/10^6 (3.73 is 373/100), and a comparison that 128 bits cannot decide exactly is
+// "does not hold" (docs/analysis.md). Throws std::invalid_argument for a b that is not finite, not
+// in (0, 10^6], or 0 at 6 decimals, or cores < 0; InputError for task parameters the planners
+// refuse (as plan_taskset). An empty set holds.
 bool augmentation_bound_holds(const TaskSet& set, int cores, double b);
 
 }  // namespace rtpar

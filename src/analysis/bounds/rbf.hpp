@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace rtpar::analysis {
@@ -32,12 +33,12 @@ __int128 rbf_fbb(__int128 work, std::int64_t period, std::int64_t d);
 // (rt-openmp.md §IV-A: the work released within d of a window starting at segment l's release).
 // The paper writes "≤ d"; rtpar counts only releases inside the half-open window [t, t + d),
 // which is all a job of relative deadline d can meet. 0 when segs is empty.
-__int128 offset_burst(const std::vector<CoreSegment>& segs, std::int64_t d);
+__int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d);
 
 // rbf_star is RT-OpenMP's offset-aware RBF*_q(τ_j^decom, d) of one task j on core q
 // (rt-openmp.md §IV-A):  offset_burst(segs, d) + ⌈d · Σ_p e_{j,p}·m_{j,p,q} / T_j⌉.
 // It bounds the work j's strands on q release in ANY half-open interval of length d, for any
 // sporadic release of j whose segments are released at their offsets (docs: the proof).
-__int128 rbf_star(const std::vector<CoreSegment>& segs, std::int64_t d);
+__int128 rbf_star(std::span<const CoreSegment> segs, std::int64_t d);
 
 }  // namespace rtpar::analysis
