@@ -136,11 +136,11 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
     }
   }
   write_atomically(summary.raw, kept);
-  std::vector<std::uint64_t> todo;
+  std::vector<std::uint64_t> pending;
   for (const std::uint64_t i : mine) {
-    if (done.count(i) == 0) todo.push_back(i);
+    if (done.count(i) == 0) pending.push_back(i);
   }
-  summary.resumed = mine.size() - todo.size();
+  summary.resumed = mine.size() - pending.size();
 
   std::FILE* out = std::fopen(summary.raw.c_str(), "ab");
   if (out == nullptr) throw std::runtime_error("cannot append to " + summary.raw.string());
@@ -152,9 +152,9 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
   const auto worker = [&] {
     for (;;) {
       const std::size_t k = next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= todo.size() || stop.load(std::memory_order_relaxed)) return;
+      if (k >= pending.size() || stop.load(std::memory_order_relaxed)) return;
       try {
-        const std::string lines = raw_lines(r, run_unit(r, r.unit(todo[k])));
+        const std::string lines = raw_lines(r, run_unit(r, r.unit(pending[k])));
         const std::lock_guard<std::mutex> lock(write_mutex);
         // One unit's rows in one write, flushed: a kill leaves whole units plus at most one cut.
         if (std::fwrite(lines.data(), 1, lines.size(), out) != lines.size() ||
@@ -170,19 +170,19 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
       finished.fetch_add(1, std::memory_order_relaxed);
     }
   };
-  const int jobs = std::max(1, std::min<int>(config.jobs, static_cast<int>(todo.size())));
+  const int jobs = std::max(1, std::min<int>(config.jobs, static_cast<int>(pending.size())));
   std::vector<std::thread> threads;
   for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
   if (config.progress) {
-    while (finished.load() < todo.size() && !stop.load()) {
+    while (finished.load() < pending.size() && !stop.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
       const double elapsed =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::size_t f = finished.load();
       const double rate = elapsed > 0 ? static_cast<double>(f) / elapsed : 0;
       const std::string eta =
-          rate > 0 ? format_eta(static_cast<double>(todo.size() - f) / rate) : "?";
-      std::fprintf(stderr, "\r  %zu/%zu units  %.1f/s  ETA %s   ", f, todo.size(), rate,
+          rate > 0 ? format_eta(static_cast<double>(pending.size() - f) / rate) : "?";
+      std::fprintf(stderr, "\r  %zu/%zu units  %.1f/s  ETA %s   ", f, pending.size(), rate,
                    eta.c_str());
     }
     std::fprintf(stderr, "\n");
