@@ -19,6 +19,8 @@ enum class KernelSource {
   none,     // no code: an analysis-only task (an explicit DAG without a kernel), or bound in code
   builtin,  // a built-in kernel: spin, segments, matmul, fib, uts, heat
   library,  // `lib:PATH:SYMBOL`: a C-ABI function of a shared object (rtpar/rtpar_kernel.h)
+  openmp,   // `omp:PATH:SYMBOL`: the same, built with gcc -fopenmp: its regions run on rtpar's
+            // OpenMP runtime, on the task's planned cores (docs/openmp.md, "OpenMP tasks")
 };
 
 // KernelArg is one validated argument of a built-in kernel, defaults filled in.
@@ -33,8 +35,8 @@ struct KernelSpec {
   KernelSource source = KernelSource::none;
   std::string name;             // built-in kernel name ("spin", "matmul", ...)
   std::vector<KernelArg> args;  // built-in: its arguments, in the kernel's order
-  std::string library;          // library: the shared object, the path made absolute
-  std::string symbol;           // library: the exported function called once per job
+  std::string library;          // library/openmp: the shared object, the path made absolute
+  std::string symbol;           // library/openmp: the exported function called once per job
   SourceLocation where;         // the `kernel` value in the file (errors at run start name it)
 
   // integer is argument `key` as an integer, nullopt when absent or not an integer.

@@ -19,6 +19,7 @@
 
 #include "cli/commands.hpp"
 #include "core/exit_status.hpp"
+#include "platform/omp_library_dir.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar::cli {
@@ -33,25 +34,9 @@ struct OmpOptions {
   std::vector<std::string> command;
 };
 
-// omp_library_dir finds the directory of rtpar's libgomp.so.1: $RTPAR_OMP_DIR, then next to this
-// binary in the build tree (build/lib/rtpar/omp), then the installed lib dirs.
+// omp_library_dir is the directory of rtpar's libgomp.so.1 (platform/omp_library_dir.hpp).
 std::filesystem::path omp_library_dir() {
-  std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("RTPAR_OMP_DIR"); env != nullptr && *env != '\0') {
-    dirs.emplace_back(env);
-  }
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const std::filesystem::path bin = self.parent_path();
-    dirs.push_back(bin / "lib" / "rtpar" / "omp");
-    for (const char* libdir : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
-      dirs.push_back((bin / ".." / libdir / "rtpar" / "omp").lexically_normal());
-    }
-  }
-  for (const auto& d : dirs) {
-    if (access((d / "libgomp.so.1").c_str(), R_OK) == 0) return d;
-  }
+  if (const auto dir = platform::find_omp_library_dir()) return *dir;
   throw InputError(SourceLocation{"<command line>", 0, 0}, "omp",
                    "rtpar's OpenMP runtime (lib/rtpar/omp/libgomp.so.1) was not found next to "
                    "rtpar; build it (make build) or set RTPAR_OMP_DIR");

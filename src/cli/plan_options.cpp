@@ -117,7 +117,10 @@ const CLI::Validator& non_empty() {
 std::string resolved_kernels_text(const TaskSet& set) {
   std::string text;
   for (const TaskSpec& t : set.tasks) {
-    if (t.kernel_spec.source != KernelSource::library) continue;
+    if (t.kernel_spec.source != KernelSource::library &&
+        t.kernel_spec.source != KernelSource::openmp) {
+      continue;
+    }
     text += "kernel of task \"" + t.name + "\": " + t.kernel +
             " resolved: " + t.kernel_spec.library + " exports " + t.kernel_spec.symbol +
             " (read from its ELF symbol table; not loaded)\n";

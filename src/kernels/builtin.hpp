@@ -59,6 +59,23 @@ KernelBuild describe_library(const KernelRequest& request, const Args& args);
 // make_library loads the shared object (dlopen: its constructors run) and finds the symbol.
 std::shared_ptr<Kernel> make_library(const KernelSpec& spec);
 
+// LoadedSymbol is a shared object loaded for a kernel and the kernel's function in it.
+struct LoadedSymbol {
+  void* handle = nullptr;
+  void* function = nullptr;
+};
+// load_symbol dlopens spec.library by its absolute path (no search) and finds spec.symbol; throws
+// InputError at the spec's location when either fails.
+LoadedSymbol load_symbol(const KernelSpec& spec);
+
+// make_omp_library loads an `omp:` kernel: rtpar's OpenMP runtime first (so that the object's
+// libgomp.so.1 is rtpar's), then the object; refuses an object bound to another OpenMP runtime.
+std::shared_ptr<Kernel> make_omp_library(const KernelSpec& spec);
+
+// restrict_unbound_openmp makes the OpenMP regions of threads that are not a task's master run
+// their workers on `cpus` (the system's nonrt_cores), when rtpar's OpenMP runtime is loaded.
+void restrict_unbound_openmp(const std::vector<int>& cpus);
+
 // burn_cpu spins until the calling thread has consumed `amount` of CPU time. Preemption does not
 // shorten it, so a job's work is the same however it is scheduled.
 void burn_cpu(Duration amount) noexcept;

@@ -12,6 +12,8 @@ std::shared_ptr<Kernel> make_kernel(const TaskSpec& task) {
       return nullptr;
     case KernelSource::library:
       return make_library(spec);
+    case KernelSource::openmp:
+      return make_omp_library(spec);
     case KernelSource::builtin:
       break;
   }
@@ -25,9 +27,14 @@ std::shared_ptr<Kernel> make_kernel(const TaskSpec& task) {
 }
 
 void instantiate_kernels(TaskSet& set) {
+  bool openmp = false;
   for (TaskSpec& task : set.tasks) {
     if (!task.code) task.code = make_kernel(task);
+    openmp = openmp || task.kernel_spec.source == KernelSource::openmp;
   }
+  // Regions opened by other threads of the process (not a task's master) get their workers on
+  // the non-real-time cores, never on a real-time task's.
+  if (openmp && !set.system.nonrt_cores.empty()) restrict_unbound_openmp(set.system.nonrt_cores);
 }
 
 }  // namespace rtpar::kernels

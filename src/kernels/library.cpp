@@ -43,11 +43,15 @@ KernelBuild describe_library(const KernelRequest& request, const Args& args) {
   args.allow_only({});
   const SourceLocation where = args.location(request.where);
   const std::string field = request.field_prefix + ".kernel";
-  const std::string_view spec_text = request.name.substr(4);  // after "lib:"
+  // "lib:" (C ABI) or "omp:" (the same ABI, OpenMP inside): 4 characters either way.
+  const std::string_view prefix = request.name.substr(0, 4);
+  const bool openmp = prefix == "omp:";
+  const std::string_view spec_text = request.name.substr(4);
   const std::size_t colon = spec_text.rfind(':');
   if (colon == std::string_view::npos || colon == 0 || colon + 1 == spec_text.size()) {
     throw InputError(where, field,
-                     "expected \"lib:PATH:SYMBOL\", e.g. \"lib:./libcam.so:cam_job\"");
+                     "expected \"" + std::string(prefix) + "PATH:SYMBOL\", e.g. \"" +
+                         std::string(prefix) + "./libcam.so:cam_job\"");
   }
   const std::string written(spec_text.substr(0, colon));
   std::filesystem::path path(written);
@@ -55,7 +59,7 @@ KernelBuild describe_library(const KernelRequest& request, const Args& args) {
   // task-set file's directory, never to the current directory, a search path or LD_LIBRARY_PATH.
   if (path.is_relative()) path = std::filesystem::path(request.file).parent_path() / path;
   KernelSpec spec;
-  spec.source = KernelSource::library;
+  spec.source = openmp ? KernelSource::openmp : KernelSource::library;
   spec.name = std::string(request.name);
   spec.library = std::filesystem::absolute(path).lexically_normal().string();
   spec.symbol = std::string(spec_text.substr(colon + 1));
@@ -75,7 +79,7 @@ KernelBuild describe_library(const KernelRequest& request, const Args& args) {
   return KernelBuild{std::move(spec), std::nullopt, std::nullopt, {}};
 }
 
-std::shared_ptr<Kernel> make_library(const KernelSpec& spec) {
+LoadedSymbol load_symbol(const KernelSpec& spec) {
   // An absolute path makes dlopen load exactly that file, with no search.
   void* handle = dlopen(spec.library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -91,7 +95,13 @@ std::shared_ptr<Kernel> make_library(const KernelSpec& spec) {
                      "symbol '" + spec.symbol + "' not found in " + spec.library +
                          (err != nullptr ? std::string(": ") + err : std::string()));
   }
-  return std::make_shared<LibraryKernel>(handle, reinterpret_cast<rtpar_kernel_fn>(sym));
+  return LoadedSymbol{handle, sym};
+}
+
+std::shared_ptr<Kernel> make_library(const KernelSpec& spec) {
+  const LoadedSymbol loaded = load_symbol(spec);
+  return std::make_shared<LibraryKernel>(loaded.handle,
+                                         reinterpret_cast<rtpar_kernel_fn>(loaded.function));
 }
 
 }  // namespace rtpar::kernels

@@ -136,6 +136,11 @@ void check_steal_needs(const TableReader& reader, const TaskSpec& task,
                 "lib: kernels run their parallel_for on a team (the C ABI): use runtime = "
                 "\"team\"");
   }
+  if (steal && task.kernel.rfind("omp:", 0) == 0) {
+    reader.fail(runtime_node, "runtime",
+                "omp: kernels run their parallel regions on the task's OpenMP team: use runtime = "
+                "\"team\"");
+  }
   if (!steal) return;
   const toml::node* at = reader.node("steal") != nullptr ? reader.node("steal") : kernel_node;
   if (built.steal_depth > task.steal.max_depth) {

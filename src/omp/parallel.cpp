@@ -84,18 +84,6 @@ struct WorkerBody {
   }
 };
 
-// member_cpu picks the CPU of member `rank` of a team whose master runs on `master_cpu`: the
-// places in order starting after the master's (OMP_PLACES, or one place per CPU of the affinity
-// mask), wrapping around when the team is larger than the machine.
-int member_cpu(int master_cpu, int rank) {
-  const std::vector<int>& cpus = globals().cpus;
-  if (cpus.empty()) return -1;
-  const auto n = static_cast<long>(cpus.size());
-  const auto it = std::find(cpus.begin(), cpus.end(), master_cpu);
-  const long base = it == cpus.end() ? 0 : static_cast<long>(it - cpus.begin());
-  return cpus[static_cast<std::size_t>((base + rank) % n)];
-}
-
 // pinning says whether team members are pinned: always, unless OMP_PROC_BIND=false.
 bool pinning() {
   const Globals& g = globals();
@@ -115,9 +103,13 @@ TeamState* create_team(int n) {
   // OMP_WAIT_POLICY=active took 6.2 s spinning). Nor is it pinned: two members pinned to one
   // CPU wait for each other's time slice, while the kernel's balancing runs them wherever a CPU
   // is free (4 members on 2 CPUs: barrier 155 µs pinned, 30 µs unpinned; libgomp 41-52 µs).
-  const bool oversubscribed = n > globals().num_procs;
-  t->wait.kind = oversubscribed ? WaitKind::block : globals().wait;
-  t->wait.spin_ns = globals().spin_ns;
+  ThreadState& master = self();
+  const bool bound = !master.bound_cpus.empty();
+  // A bound master's teams never exceed its CPUs (resolve_nthreads clamps them).
+  const bool oversubscribed = !bound && n > unbound_procs();
+  t->bound = bound;
+  t->wait.kind = oversubscribed ? WaitKind::block : bound ? master.bound_wait.kind : globals().wait;
+  t->wait.spin_ns = bound ? master.bound_wait.spin_ns : globals().spin_ns;
   team_tasks_init(t->tasks, n);
   auto* body = new WorkerBody{t.get()};
   t->body = new FunctionRef<void(int)>(*body);
@@ -131,7 +123,11 @@ TeamState* create_team(int n) {
     const int master_cpu = sched_getcpu();
     for (int r = 1; r < n; ++r) {
       ThreadConfig& m = config.members[static_cast<std::size_t>(r)];
-      m.cpu = pinning() && !oversubscribed ? member_cpu(master_cpu, r) : -1;
+      // Pinned: a bound team always (to the task's CPUs); an unbound one unless oversubscribed —
+      // or when the executor confined unbound teams to the non-real-time cores, where even an
+      // oversubscribed team stays (its members then share those CPUs, blocking when waiting).
+      const bool pin = bound || unbound_confined() || (pinning() && !oversubscribed);
+      m.cpu = pin ? member_cpu_of(master, master_cpu, r) : -1;
       m.sched = t->fifo ? SchedClass::fifo : SchedClass::other;
       m.priority = t->fifo ? param.sched_priority : 0;
       m.name = "rtpar-omp";
@@ -173,11 +169,18 @@ void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, unsig
              const LoopInit* init) {
   t->level = ts.team->level + 1;
   t->active_level = ts.team->active_level + (t->nthreads > 1 ? 1 : 0);
+  t->bound = !ts.bound_cpus.empty() || ts.team->bound;
   t->parent = ts.team;
   t->parent_tid = ts.tid;
   const Icvs icv = child_icvs(ts.task->icv);
   for (int r = 0; r < t->nthreads; ++r) task_init_implicit(t->implicit[r], t, icv, ts.task);
-  place_region(*t, ts.task->icv, flags);
+  // A bound team is pinned to the task's CPUs when created: OMP_PROC_BIND / OMP_PLACES do not
+  // move its members (the plan, not the environment, decides a real-time task's cores).
+  if (t->bound) {
+    t->placed = false;
+  } else {
+    place_region(*t, ts.task->icv, flags);
+  }
   // relaxed, all: no member runs until the fork publishes these (see the file comment).
   t->barrier_count.store(0, std::memory_order_relaxed);
   t->single_next.store(0, std::memory_order_relaxed);
@@ -221,6 +224,10 @@ int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept {
   long n = requested != 0 ? static_cast<long>(requested) : icv.nthreads;
   if (n <= 1) return 1;
   if (ts.team->active_level >= icv.max_active_levels) return 1;
+  // A real-time task's regions (binding.cpp) use its planned CPUs and no more: num_threads above
+  // them is clamped, and a region nested in the task's team is serialized (its CPUs are busy).
+  if (ts.team->bound) return 1;
+  if (!ts.bound_cpus.empty()) n = std::min<long>(n, static_cast<long>(ts.bound_cpus.size()));
   if (icv.dyn) n = std::min<long>(n, globals().num_procs);
   // relaxed: see busy_threads.
   const long available =
@@ -271,6 +278,26 @@ void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
   parallel_begin(fn, data, nthreads, flags, init);
   fn(data);
   parallel_end();
+}
+
+int worker_count(const ThreadState& ts) noexcept {
+  if (ts.teams == nullptr || ts.teams->by_level.empty()) return 0;
+  const auto& sizes = ts.teams->by_level[0];
+  int largest = 0;
+  for (std::size_t n = 2; n < sizes.size(); ++n) {
+    if (sizes[n] != nullptr && sizes[n]->engine != nullptr) largest = static_cast<int>(n) - 1;
+  }
+  return largest;
+}
+
+void collect_worker_tids(const ThreadState& ts, std::vector<int>& out) {
+  if (ts.teams == nullptr) return;
+  for (const auto& sizes : ts.teams->by_level) {
+    for (const TeamState* t : sizes) {
+      if (t == nullptr || t->engine == nullptr) continue;
+      for (const int tid : t->engine->worker_tids()) out.push_back(tid);
+    }
+  }
 }
 
 // ---- GOMP entry points ----

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "omp/icv.hpp"
 #include "omp/loop_state.hpp"
@@ -84,6 +85,9 @@ struct TeamState {
   rtpar::Team* engine = nullptr;  // the workers (nullptr for a team of one)
   detail::WaitSpec wait;          // how members wait at barriers and in work shares
   bool fifo = false;              // the master ran at SCHED_FIFO when the team was created
+  // bound: the region belongs to a real-time task's bound master (binding.cpp), directly or
+  // nested: its CPUs are all in use, so regions inside it are serialized.
+  bool bound = false;
   // period: the starts of this team's regions, when its master is real-time (fifo), so that a
   // periodic program's workers time their own wake-up for the next region (parallel.cpp).
   detail::PeriodForecast period;
@@ -122,6 +126,10 @@ struct ThreadState {
   LoopCursor loop;                 // loop_state.hpp
   int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
+  // bound_cpus: when this thread is the bound master of a real-time task (binding.cpp), the CPU
+  // of each member of its regions (member 0 = this thread); empty otherwise.
+  std::vector<int> bound_cpus;
+  detail::WaitSpec bound_wait;  // the task's wait policy inside a region (when bound)
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
@@ -153,6 +161,26 @@ void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
 void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
                     const LoopInit* init = nullptr);
 void parallel_end();
+
+// ---- bound masters (binding.cpp) ----
+
+// member_cpu_of picks the CPU of member `rank` of a team mastered by ts on `master_cpu`: the bound
+// task's CPUs for a bound master; otherwise the places in order starting after the master's
+// (OMP_PLACES, or one place per CPU of the affinity mask — or the CPUs rtpar_omp_set_unbound_cpus
+// gave), wrapping around when the team is larger. -1: not pinned.
+int member_cpu_of(const ThreadState& ts, int master_cpu, int rank);
+
+// worker_count is the number of workers of ts's largest outermost team (0: none created).
+int worker_count(const ThreadState& ts) noexcept;
+
+// collect_worker_tids appends the Linux thread ids of the workers of every team ts is master of.
+void collect_worker_tids(const ThreadState& ts, std::vector<int>& out);
+
+// unbound_confined tells whether rtpar_omp_set_unbound_cpus confined unbound teams to a CPU list.
+bool unbound_confined() noexcept;
+
+// unbound_procs is the number of CPUs the teams of unbound masters may use (for oversubscription).
+int unbound_procs() noexcept;
 
 // ---- placement (placement.cpp) ----
 

@@ -56,6 +56,7 @@ OWNERS = {
     "rtpar/steal.hpp": "runtime/steal", "rtpar/detail/steal_worker.hpp": "runtime/steal",
     "rtpar/detail/steal_join.hpp": "runtime/steal",
     "rtpar/steal_worker.hpp": "runtime/steal",
+    "rtpar/detail/omp_binding.h": "core",
     "rtpar/channel.hpp": "runtime/channel", "rtpar/channel_set.hpp": "runtime/channel",
     "rtpar/executor.hpp": "runtime/executor", "rtpar/ext/kernel.hpp": "runtime/executor",
     "rtpar/kernel.hpp": "runtime/executor",
@@ -69,6 +70,8 @@ DETAIL_USERS = {
     "rtpar/detail/steal_worker.hpp": {"include/rtpar/steal.hpp", "include/rtpar/steal_worker.hpp",
                                       "include/rtpar/detail/steal_join.hpp"},
     "rtpar/detail/steal_join.hpp": {"include/rtpar/steal.hpp"},
+    # The C ABI between the executor's OpenMP kernels and the OpenMP runtime (siblings).
+    "rtpar/detail/omp_binding.h": {"src/omp/binding.cpp", "src/kernels/omp_library.cpp"},
 }
 
 # COMPAT lists the backward edges kept for source compatibility, each with its reason.

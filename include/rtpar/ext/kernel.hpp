@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "rtpar/function_ref.hpp"
 #include "rtpar/team.hpp"
@@ -46,10 +47,12 @@ struct JobContext {
 // KernelSetup is what a kernel learns before the first release, so it can allocate everything it
 // needs up front (nothing is allocated while jobs run).
 struct KernelSetup {
-  Duration work{0};    // the task's declared work C
-  Duration span{0};    // the task's declared span L
-  int threads = 1;     // team size (or work-stealing workers) the jobs will run on
-  bool steal = false;  // the jobs run on a work-stealing pool (JobContext::steal), not a team
+  Duration work{0};       // the task's declared work C
+  Duration span{0};       // the task's declared span L
+  int threads = 1;        // team size (or work-stealing workers) the jobs will run on
+  bool steal = false;     // the jobs run on a work-stealing pool (JobContext::steal), not a team
+  std::vector<int> cpus;  // the CPU of each of the `threads` members, master first (-1: unpinned)
+  WaitPolicy wait;        // how the task's members wait inside a job (the task's `wait`)
 };
 
 // Kernel is a task's per-job workload.
@@ -75,6 +78,20 @@ class Kernel {
 
   // supports_strands tells whether run_strand is implemented (checked before the first release).
   [[nodiscard]] virtual bool supports_strands() const { return false; }
+
+  // owns_threads tells whether the kernel brings its own parallel runtime (an `omp:` kernel's
+  // OpenMP team): the executor then creates no team workers for the task, only its master thread,
+  // calls start_master there before the first release, and reports the kernel's worker_tids.
+  [[nodiscard]] virtual bool owns_threads() const { return false; }
+
+  // start_master is called once, for a kernel that owns_threads, on the task's master thread —
+  // pinned to setup.cpus[0], at the task's priority — before the run starts: the kernel creates
+  // its workers there, so that they inherit the master's scheduling class and no job creates a
+  // thread. An exception stops the run before the first release (reported like a failed job).
+  virtual void start_master(const KernelSetup& setup) { (void)setup; }
+
+  // worker_tids lists the Linux thread ids of the kernel's own workers (after start_master).
+  [[nodiscard]] virtual std::vector<int> worker_tids() const { return {}; }
 };
 
 }  // namespace rtpar

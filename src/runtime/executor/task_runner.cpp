@@ -42,13 +42,18 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     team.members.push_back(member_config(task, placement, best_effort, r));
   }
   const bool steal = task.runtime == RuntimeKind::steal;
-  KernelSetup setup;
+  KernelSetup& setup = setup_;
   setup.work = task.work;
   setup.span = task.span;
   setup.threads = static_cast<int>(members);
   setup.steal = steal;
+  for (const ThreadConfig& m : team.members) setup.cpus.push_back(m.cpu);
+  setup.wait = task.wait;
   task.code->prepare(setup);
-  if (steal) {
+  if (task.code->owns_threads()) {
+    // The kernel's own runtime (an OpenMP team) creates the workers on the master thread
+    // (start_master), with the CPUs and wait policy of `setup`: no team here.
+  } else if (steal) {
     // The master thread is worker 0 of the pool: its stack is part of the budget too.
     master_config_.stack_bytes = task.steal.stack_bytes;
     steal::PoolConfig pool;
@@ -71,6 +76,15 @@ TaskRunner::~TaskRunner() { join(); }
 
 void TaskRunner::start() {
   master_ = std::make_unique<RtThread>(master_config_, [this] { master_loop(); });
+  if (!task_.code->owns_threads()) return;
+  // Wait until the master created the kernel's workers, so that every thread of the run exists
+  // (and is locked in memory) before t0. acquire: pairs with the master's release store of
+  // ready_, making failure_ visible when it reports kReadyFailed.
+  std::uint32_t r = kReadyPending;
+  while ((r = ready_.load(std::memory_order_acquire)) == kReadyPending) {
+    futex_wait(ready_, kReadyPending);
+  }
+  if (r == kReadyFailed) std::rethrow_exception(failure_);
 }
 
 void TaskRunner::join() {
@@ -82,10 +96,25 @@ void TaskRunner::join() {
 }
 
 std::vector<int> TaskRunner::worker_tids() const {
-  return pool_ ? pool_->worker_tids() : team_->worker_tids();
+  if (pool_) return pool_->worker_tids();
+  if (team_) return team_->worker_tids();
+  return task_.code->worker_tids();
 }
 
 void TaskRunner::master_loop() noexcept {
+  if (task_.code->owns_threads()) {
+    std::uint32_t r = kReadyOk;
+    try {
+      task_.code->start_master(setup_);
+    } catch (...) {
+      failure_ = std::current_exception();
+      r = kReadyFailed;
+    }
+    // release: publishes failure_ (and the kernel's workers) to start()'s acquire load.
+    ready_.store(r, std::memory_order_release);
+    futex_wake(ready_, 1);
+    if (r == kReadyFailed) return;
+  }
   // acquire: pairs with the control thread's release store of go; we must see the start_ns/end_ns
   // it published before releases_ reads them (RunControl (1)).
   while (control_.go.load(std::memory_order_acquire) == kGoWaiting) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/rt_thread.hpp"
+#include "rtpar/ext/kernel.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/steal.hpp"
@@ -41,7 +42,16 @@ class TaskRunner final : public RunnerBase {
   // worker_tids are the thread ids of the team's or the pool's workers.
   [[nodiscard]] std::vector<int> worker_tids() const;
 
+  // ready_ values: start_master has not returned / returned / threw (failure_ holds why).
+  static constexpr std::uint32_t kReadyPending = 0;
+  static constexpr std::uint32_t kReadyOk = 1;
+  static constexpr std::uint32_t kReadyFailed = 2;
+
   ThreadConfig master_config_;
+  KernelSetup setup_;  // what the kernel was prepared with (and start_master receives)
+  // ready_ is the futex word on which start() waits for a kernel that owns its threads to have
+  // created them on the master (start_master); see start() and master_loop().
+  alignas(64) std::atomic<std::uint32_t> ready_{kReadyPending};
   std::unique_ptr<Team> team_;         // runtime = "team" (null for "steal")
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
   std::unique_ptr<RtThread> master_;

@@ -1,0 +1,52 @@
+/* rtpar/detail/omp_binding.h — not API: the C ABI between rtpar's executor (librtpar, which loads
+ * `kernel = "omp:PATH:SYMBOL"` task code) and rtpar's OpenMP runtime (librtpar-omp, installed as
+ * libgomp.so.1). The executor finds these functions with dlsym in the runtime it loaded, so
+ * librtpar never links against the OpenMP runtime and a program not using OpenMP never loads it.
+ * They live in the RTPAR_OMP_1.0 version node (src/omp/libgomp.map), beside GCC's nodes.
+ * docs/internals/openmp.md, "Bound masters". */
+#ifndef RTPAR_DETAIL_OMP_BINDING_H
+#define RTPAR_DETAIL_OMP_BINDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* RTPAR_OMP_BINDING_VERSION is the layout version of rtpar_omp_binding. */
+#define RTPAR_OMP_BINDING_VERSION 1
+
+/* rtpar_omp_binding is what a real-time task gives the OpenMP runtime about itself: the regions
+ * its master thread opens run on these CPUs (member r on cpus[r], the master being member 0),
+ * never on more threads than CPUs, with this wait policy inside a region. */
+typedef struct rtpar_omp_binding { /* NOLINT(readability-identifier-naming): C ABI */
+  int32_t version;                 /* RTPAR_OMP_BINDING_VERSION */
+  int32_t ncpus;                   /* the task's team size, ≥ 1 */
+  const int32_t* cpus;             /* [ncpus] CPU of each member; -1: not pinned */
+  int32_t wait;                    /* 0 spin, 1 block, 2 hybrid (rtpar::WaitKind order) */
+  int64_t spin_ns;                 /* hybrid: how long to spin before sleeping */
+} rtpar_omp_binding;
+
+/* rtpar_omp_bind_fn is the type of rtpar_omp_bind: makes the calling thread the bound master of a
+ * task, creates its team's workers (at the caller's scheduling class and priority, pinned per the
+ * binding) by running one empty region, and returns an opaque handle; NULL on failure, with a
+ * message in err (at most errlen bytes, NUL-terminated). Call once per thread, before its first
+ * job. */
+typedef void* (*rtpar_omp_bind_fn)(const rtpar_omp_binding* binding, char* err, size_t errlen);
+
+/* rtpar_omp_worker_tids_fn is the type of rtpar_omp_worker_tids: writes the Linux thread ids of
+ * every worker of the bound master's teams (at most cap) and returns how many there are. Call
+ * while the master cannot create a team (before its first job or after it ended). */
+typedef int32_t (*rtpar_omp_worker_tids_fn)(void* handle, int32_t* tids, int32_t cap);
+
+/* rtpar_omp_set_unbound_cpus_fn is the type of rtpar_omp_set_unbound_cpus: the CPUs on which the
+ * workers of regions opened by threads that are not bound masters run (a non-real-time team on
+ * the system's nonrt_cores). Call before any such region. Returns 0, or -1 for an empty list. */
+typedef int32_t (*rtpar_omp_set_unbound_cpus_fn)(const int32_t* cpus, int32_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTPAR_DETAIL_OMP_BINDING_H */

@@ -1,0 +1,153 @@
+// omp_library.cpp — `kernel = "omp:PATH:SYMBOL"`: OpenMP task code from a shared object built with
+// `gcc -fopenmp`, called once per job through the C ABI of rtpar/rtpar_kernel.h. Its parallel
+// regions run on rtpar's OpenMP runtime (lib/rtpar/omp/libgomp.so.1), loaded into the process
+// before the object so that the object's libgomp.so.1 dependency is rtpar's (the dynamic loader
+// matches a needed library by its SONAME against those already loaded). The task's master thread
+// is bound to the task (include/rtpar/detail/omp_binding.h): its regions use the task's planned
+// cores, priority and wait policy, on workers created before the first release.
+#include <dlfcn.h>
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "kernels/builtin.hpp"
+#include "platform/omp_library_dir.hpp"
+#include "rtpar/detail/omp_binding.h"
+#include "rtpar/rtpar_kernel.h"
+
+namespace rtpar::kernels {
+
+namespace {
+
+// OmpRuntime is rtpar's OpenMP runtime loaded into this process, with its binding entry points.
+struct OmpRuntime {
+  void* handle = nullptr;
+  std::string path;
+  void* gomp_parallel = nullptr;  // its GOMP_parallel: what a kernel object must resolve to
+  rtpar_omp_bind_fn bind = nullptr;
+  rtpar_omp_worker_tids_fn worker_tids = nullptr;
+  rtpar_omp_set_unbound_cpus_fn set_unbound_cpus = nullptr;
+};
+
+// omp_runtime loads the runtime once per process (RTLD_GLOBAL: OpenMP code loaded later, and its
+// dependencies, see this copy), or throws InputError at `where`.
+const OmpRuntime& omp_runtime(const SourceLocation& where) {
+  static std::mutex mutex;
+  static OmpRuntime runtime;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (runtime.handle != nullptr) return runtime;
+  const auto dir = platform::find_omp_library_dir();
+  if (!dir) {
+    throw InputError(where, "kernel",
+                     "omp: kernels run on rtpar's OpenMP runtime (lib/rtpar/omp/libgomp.so.1), "
+                     "which was not found beside librtpar or this program; build it or set "
+                     "RTPAR_OMP_DIR");
+  }
+  const std::string path = (*dir / "libgomp.so.1").string();
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    throw InputError(where, "kernel",
+                     "cannot load rtpar's OpenMP runtime " + path + ": " + (err ? err : "?"));
+  }
+  OmpRuntime r;
+  r.handle = handle;
+  r.path = path;
+  r.gomp_parallel = dlsym(handle, "GOMP_parallel");
+  r.bind = reinterpret_cast<rtpar_omp_bind_fn>(dlsym(handle, "rtpar_omp_bind"));
+  r.worker_tids =
+      reinterpret_cast<rtpar_omp_worker_tids_fn>(dlsym(handle, "rtpar_omp_worker_tids"));
+  r.set_unbound_cpus =
+      reinterpret_cast<rtpar_omp_set_unbound_cpus_fn>(dlsym(handle, "rtpar_omp_set_unbound_cpus"));
+  if (r.gomp_parallel == nullptr || r.bind == nullptr || r.worker_tids == nullptr ||
+      r.set_unbound_cpus == nullptr) {
+    throw InputError(where, "kernel",
+                     path +
+                         " is not rtpar's OpenMP runtime (it lacks rtpar_omp_bind): "
+                         "RTPAR_OMP_DIR points elsewhere?");
+  }
+  runtime = r;
+  return runtime;
+}
+
+// OmpLibraryKernel runs the object's function once per job on the bound master thread.
+class OmpLibraryKernel final : public Kernel {
+ public:
+  OmpLibraryKernel(const OmpRuntime& runtime, rtpar_kernel_fn fn, SourceLocation where)
+      : runtime_(runtime), fn_(fn), where_(std::move(where)) {}
+
+  void prepare(const KernelSetup& setup) override { threads_ = setup.threads; }
+
+  [[nodiscard]] bool owns_threads() const override { return true; }
+
+  void start_master(const KernelSetup& setup) override {
+    std::vector<std::int32_t> cpus(setup.cpus.begin(), setup.cpus.end());
+    if (cpus.empty()) cpus.push_back(-1);
+    rtpar_omp_binding binding{};
+    binding.version = RTPAR_OMP_BINDING_VERSION;
+    binding.ncpus = static_cast<std::int32_t>(cpus.size());
+    binding.cpus = cpus.data();
+    binding.wait = static_cast<std::int32_t>(setup.wait.kind);
+    binding.spin_ns = setup.wait.spin_ns.count();
+    std::array<char, 256> err{};
+    handle_ = runtime_.bind(&binding, err.data(), err.size());
+    if (handle_ == nullptr) throw InputError(where_, "kernel", err.data());
+    threads_ = binding.ncpus;
+  }
+
+  [[nodiscard]] std::vector<int> worker_tids() const override {
+    if (handle_ == nullptr) return {};
+    const std::int32_t n = runtime_.worker_tids(handle_, nullptr, 0);
+    std::vector<std::int32_t> tids(static_cast<std::size_t>(n));
+    const std::int32_t got = runtime_.worker_tids(handle_, tids.data(), n);
+    return {tids.begin(), tids.begin() + std::min(n, got)};
+  }
+
+  void run(JobContext& job) override {
+    // runtime = nullptr: rtpar_parallel_for runs serially here; the job's parallelism is OpenMP.
+    const rtpar_job c_job{job.index, job.release_ns, threads_, nullptr, job.channels};
+    fn_(&c_job);
+  }
+
+ private:
+  const OmpRuntime& runtime_;
+  rtpar_kernel_fn fn_;
+  SourceLocation where_;
+  int threads_ = 1;
+  void* handle_ = nullptr;  // the bound master (rtpar_omp_bind), null before start_master
+};
+
+}  // namespace
+
+std::shared_ptr<Kernel> make_omp_library(const KernelSpec& spec) {
+  const OmpRuntime& runtime = omp_runtime(spec.where);
+  const LoadedSymbol loaded = load_symbol(spec);
+  // The object's OpenMP calls must reach rtpar's runtime: an object linked against another one
+  // (clang's libomp.so, or a libgomp loaded before rtpar's) would run its regions on threads
+  // nobody planned.
+  dlerror();
+  void* theirs = dlsym(loaded.handle, "GOMP_parallel");
+  if (theirs != nullptr && theirs != runtime.gomp_parallel) {
+    Dl_info info{};
+    const bool named = dladdr(theirs, &info) != 0 && info.dli_fname != nullptr;
+    throw InputError(spec.where, "kernel",
+                     spec.library + " uses another OpenMP runtime (" +
+                         (named ? std::string(info.dli_fname) : std::string("unknown")) +
+                         ") than rtpar's " + runtime.path +
+                         "; build it with gcc -fopenmp (it must need libgomp.so.1)");
+  }
+  return std::make_shared<OmpLibraryKernel>(
+      runtime, reinterpret_cast<rtpar_kernel_fn>(loaded.function), spec.where);
+}
+
+void restrict_unbound_openmp(const std::vector<int>& cpus) {
+  const OmpRuntime& runtime = omp_runtime(SourceLocation{"<system>", 0, 0});
+  const std::vector<std::int32_t> list(cpus.begin(), cpus.end());
+  // Called once per process in practice; a second call (a second run in one process) keeps the
+  // first list, which is the same system's.
+  (void)runtime.set_unbound_cpus(list.data(), static_cast<std::int32_t>(list.size()));
+}
+
+}  // namespace rtpar::kernels

@@ -1,0 +1,133 @@
+// binding.cpp — bound masters: the thread of a real-time task that runs OpenMP code
+// (`kernel = "omp:PATH:SYMBOL"`) opens its regions on that task's planned CPUs only, at its
+// priority and with its wait policy, on workers created once before its first job
+// (docs/internals/openmp.md, "Bound masters"). Also where the workers of every other (unbound)
+// master go: the CPUs rtpar_omp_set_unbound_cpus gave (the system's nonrt_cores), or the places.
+//
+// Entry points (RTPAR_OMP_1.0, ABI in include/rtpar/detail/omp_binding.h) are called by rtpar's
+// executor through dlsym, never by OpenMP programs.
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <vector>
+
+#include "omp/runtime.hpp"
+#include "rtpar/detail/omp_binding.h"
+
+namespace rtpar::omp {
+
+namespace {
+
+// UnboundCpus is the CPU list of unbound masters' workers when the executor set one. Written
+// once, before any thread other than the caller can open a region (rtpar_omp_set_unbound_cpus's
+// contract); `set` is the flag readers test. set: release store after the list is written,
+// acquire load before it is read, so a reader that sees true sees the whole list.
+struct UnboundCpus {
+  std::vector<int> cpus;
+  std::atomic<bool> set{false};
+};
+
+UnboundCpus& unbound() {
+  static UnboundCpus u;
+  return u;
+}
+
+// empty_region is the body of the warm-up region that creates a bound master's team.
+void empty_region(void* /*unused*/) {}
+
+// write_error copies `text` into err[0 .. errlen) (NUL-terminated).
+void write_error(char* err, std::size_t errlen, const char* text) {
+  if (err != nullptr && errlen > 0) std::snprintf(err, errlen, "%s", text);
+}
+
+}  // namespace
+
+bool unbound_confined() noexcept {
+  // acquire: see UnboundCpus.
+  return unbound().set.load(std::memory_order_acquire);
+}
+
+int unbound_procs() noexcept {
+  UnboundCpus& u = unbound();
+  // acquire: see UnboundCpus.
+  if (u.set.load(std::memory_order_acquire)) return static_cast<int>(u.cpus.size());
+  return globals().num_procs;
+}
+
+int member_cpu_of(const ThreadState& ts, int master_cpu, int rank) {
+  if (!ts.bound_cpus.empty()) {
+    return ts.bound_cpus[static_cast<std::size_t>(rank) % ts.bound_cpus.size()];
+  }
+  UnboundCpus& u = unbound();
+  // acquire: see UnboundCpus.
+  const std::vector<int>& cpus = u.set.load(std::memory_order_acquire) ? u.cpus : globals().cpus;
+  if (cpus.empty()) return -1;
+  const auto n = static_cast<long>(cpus.size());
+  const auto it = std::find(cpus.begin(), cpus.end(), master_cpu);
+  // A master off the list (a non-real-time thread elsewhere) puts member r on the r-th CPU, so
+  // its workers stay on the list.
+  const long base = it == cpus.end() ? n - 1 : static_cast<long>(it - cpus.begin());
+  return cpus[static_cast<std::size_t>((base + rank) % n)];
+}
+
+}  // namespace rtpar::omp
+
+using rtpar::omp::ThreadState;
+
+RTPAR_OMP_EXPORT void* rtpar_omp_bind(const rtpar_omp_binding* binding, char* err,
+                                      std::size_t errlen) {
+  if (binding == nullptr || binding->version != RTPAR_OMP_BINDING_VERSION || binding->ncpus < 1 ||
+      binding->cpus == nullptr || binding->wait < 0 || binding->wait > 2 || binding->spin_ns < 0) {
+    rtpar::omp::write_error(err, errlen,
+                            "rtpar_omp_bind: invalid binding (version, ncpus, cpus or wait)");
+    return nullptr;
+  }
+  ThreadState& ts = rtpar::omp::self();
+  if (!ts.bound_cpus.empty() || ts.teams != nullptr || ts.team != &ts.root) {
+    rtpar::omp::write_error(
+        err, errlen, "rtpar_omp_bind: the thread already opened a region or is bound to a task");
+    return nullptr;
+  }
+  ts.bound_cpus.assign(binding->cpus, binding->cpus + binding->ncpus);
+  ts.bound_wait.kind = static_cast<rtpar::WaitKind>(binding->wait);
+  ts.bound_wait.spin_ns = binding->spin_ns;
+  // The task's team size is its default (nthreads-var of the initial task): `#pragma omp
+  // parallel` without num_threads uses every planned CPU and no more.
+  ts.root_task.icv.nthreads = binding->ncpus;
+  if (binding->ncpus > 1) {
+    // The warm-up region creates the workers now, at the caller's class and priority, so that no
+    // job ever creates a thread; the region's end parks them (parallel.cpp).
+    rtpar::omp::parallel_run(rtpar::omp::empty_region, nullptr, binding->ncpus, 0);
+    if (rtpar::omp::worker_count(ts) != binding->ncpus - 1) {
+      rtpar::omp::write_error(
+          err, errlen,
+          "rtpar_omp_bind: the kernel refused the task's OpenMP worker threads (see the "
+          "message above)");
+      return nullptr;
+    }
+  }
+  return &ts;
+}
+
+RTPAR_OMP_EXPORT std::int32_t rtpar_omp_worker_tids(void* handle, std::int32_t* tids,
+                                                    std::int32_t cap) {
+  if (handle == nullptr) return 0;
+  std::vector<int> all;
+  rtpar::omp::collect_worker_tids(*static_cast<ThreadState*>(handle), all);
+  for (std::size_t i = 0; i < all.size() && static_cast<std::int32_t>(i) < cap; ++i) {
+    tids[i] = all[i];
+  }
+  return static_cast<std::int32_t>(all.size());
+}
+
+RTPAR_OMP_EXPORT std::int32_t rtpar_omp_set_unbound_cpus(const std::int32_t* cpus, std::int32_t n) {
+  rtpar::omp::UnboundCpus& u = rtpar::omp::unbound();
+  // relaxed: only the first call may write the list (its readers test `set` with acquire).
+  if (cpus == nullptr || n < 1 || u.set.load(std::memory_order_relaxed)) return -1;
+  u.cpus.assign(cpus, cpus + n);
+  // release: see UnboundCpus.
+  u.set.store(true, std::memory_order_release);
+  return 0;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# omp_kernel_test.sh CASE RTPAR BUILD_EXAMPLES_OMP BUILD_TESTS_OMP_RUNTIME — `kernel = "omp:..."`
+# tasks (docs/openmp.md, "OpenMP code as real-time tasks"):
+#   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): 0 misses, every OpenMP
+#             worker pinned to one planned CPU at SCHED_FIFO, the same workers from start to end
+#             (no thread per job), and the report names exactly them.
+#   bound     bound_kernel.c: team size clamped, members pinned, nested regions serialized, a
+#             non-real-time thread's region on the nonrt core.
+#   steal     an omp: kernel with runtime = "steal" is refused (exit 2, naming the field).
+#   foreign   RTPAR_OMP_DIR pointing at another libgomp.so.1 is refused (exit 2).
+# Exit 77 (skip) when the kernel refuses SCHED_FIFO.
+set -u
+case_name=$1 rtpar=$2 examples=$3 here=$4
+tmp=$(mktemp -d)
+trap 'kill "${run_pid:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# omp_workers PID: "tid cpus policy" of every rtpar-omp thread of PID.
+omp_workers() {
+  for t in /proc/"$1"/task/*; do
+    [ "$(cat "$t/comm" 2>/dev/null)" = rtpar-omp ] || continue
+    local cpus policy
+    cpus=$(awk '/^Cpus_allowed_list/ {print $2}' "$t/status")
+    policy=$(awk '{print $41}' "$t/stat")
+    echo "${t##*/} $cpus $policy"
+  done | sort
+}
+
+case $case_name in
+demo)
+  seconds=${DEMO_SECONDS:-10}
+  RTPAR_OMP_DEMO_CPUS=3 RTPAR_OMP_DEMO_THREADS=2 \
+    "$rtpar" run "$examples/omp_demo.toml" --duration "${seconds}s" --out "$tmp/out" \
+    >"$tmp/log" 2>&1 &
+  run_pid=$!
+  sleep 2
+  first=$(omp_workers "$run_pid")
+  sleep $((seconds - 3))
+  last=$(omp_workers "$run_pid")
+  wait "$run_pid"
+  rc=$?
+  run_pid=
+  cat "$tmp/log"
+  [ "$rc" = 3 ] && { echo "SKIP: SCHED_FIFO refused"; exit 77; }
+  [ "$rc" = 0 ] || fail "rtpar run exited $rc"
+  echo "workers at 2 s:"; echo "$first"
+  [ -n "$first" ] || fail "no rtpar-omp worker thread while the demo ran"
+  [ "$first" = "$last" ] || fail "the OpenMP workers changed during the run: $last"
+  # jacobi's team is CPUs 0 and 1, the master on 0: its one worker is pinned to CPU 1.
+  echo "$first" | while read -r tid cpus policy; do
+    [ "$cpus" = 1 ] || fail "worker $tid may run on CPUs '$cpus', planned: 1"
+    [ "$policy" = 1 ] || fail "worker $tid has scheduling policy $policy, want SCHED_FIFO (1)"
+  done || exit 1
+  python3 - "$tmp/out/report.json" "$first" <<'PY' || fail "report"
+import json, sys
+report = json.load(open(sys.argv[1]))
+sampled = sorted(int(line.split()[0]) for line in sys.argv[2].splitlines())
+tasks = {t["name"]: t for t in report["tasks"]}
+for name in ("jacobi", "monitor"):
+    t = tasks[name]
+    assert t["jobs"] > 0 and t["misses"] == 0, (name, t["jobs"], t["misses"])
+assert sorted(tasks["jacobi"]["worker_tids"]) == sampled, (tasks["jacobi"]["worker_tids"], sampled)
+print("report: jacobi", tasks["jacobi"]["jobs"], "jobs, 0 misses; workers", sampled)
+PY
+  ;;
+bound)
+  RTPAR_TEST_NONRT_CPU=1 "$rtpar" run "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
+  rc=$?
+  cat "$tmp/log"
+  [ "$rc" = 3 ] && { echo "SKIP: SCHED_FIFO refused"; exit 77; }
+  [ "$rc" = 0 ] || fail "rtpar run exited $rc"
+  grep -q FAIL "$tmp/log" && fail "a check of bound_kernel.c failed"
+  grep -Eq '^bound +[1-9]' "$tmp/log" || fail "no job ran"
+  ;;
+steal)
+  sed 's/^threads = 2$/threads = 2\nruntime = "steal"/' "$here/bound_kernel.toml" >"$here/steal.toml"
+  "$rtpar" check "$here/steal.toml" >"$tmp/log" 2>&1
+  rc=$?
+  rm -f "$here/steal.toml"
+  cat "$tmp/log"
+  [ "$rc" = 2 ] || fail "exit $rc, want 2"
+  grep -q 'steal.toml:[0-9]*:[0-9]*: .*runtime.*omp: kernels' "$tmp/log" || fail "message"
+  ;;
+foreign)
+  gomp=$(gcc -print-file-name=libgomp.so.1)
+  [ -f "$gomp" ] || { echo "SKIP: no system libgomp.so.1"; exit 77; }
+  mkdir "$tmp/lib" && cp "$gomp" "$tmp/lib/libgomp.so.1"
+  RTPAR_OMP_DIR=$tmp/lib "$rtpar" run "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
+  rc=$?
+  cat "$tmp/log"
+  [ "$rc" = 2 ] || fail "exit $rc, want 2"
+  grep -q "is not rtpar's OpenMP runtime" "$tmp/log" || fail "message"
+  ;;
+*)
+  fail "unknown case $case_name"
+  ;;
+esac
+echo PASS
