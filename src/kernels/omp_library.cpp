@@ -28,6 +28,8 @@ struct OmpRuntime {
   void* gomp_parallel = nullptr;  // its GOMP_parallel: what a kernel object must resolve to
   rtpar_omp_bind_fn bind = nullptr;
   rtpar_omp_worker_tids_fn worker_tids = nullptr;
+  rtpar_omp_job_start_fn job_start = nullptr;
+  rtpar_omp_job_end_fn job_end = nullptr;
   rtpar_omp_set_unbound_cpus_fn set_unbound_cpus = nullptr;
 };
 
@@ -59,10 +61,12 @@ const OmpRuntime& omp_runtime(const SourceLocation& where) {
   r.bind = reinterpret_cast<rtpar_omp_bind_fn>(dlsym(handle, "rtpar_omp_bind"));
   r.worker_tids =
       reinterpret_cast<rtpar_omp_worker_tids_fn>(dlsym(handle, "rtpar_omp_worker_tids"));
+  r.job_start = reinterpret_cast<rtpar_omp_job_start_fn>(dlsym(handle, "rtpar_omp_job_start"));
+  r.job_end = reinterpret_cast<rtpar_omp_job_end_fn>(dlsym(handle, "rtpar_omp_job_end"));
   r.set_unbound_cpus =
       reinterpret_cast<rtpar_omp_set_unbound_cpus_fn>(dlsym(handle, "rtpar_omp_set_unbound_cpus"));
   if (r.gomp_parallel == nullptr || r.bind == nullptr || r.worker_tids == nullptr ||
-      r.set_unbound_cpus == nullptr) {
+      r.set_unbound_cpus == nullptr || r.job_start == nullptr || r.job_end == nullptr) {
     throw InputError(where, "kernel",
                      path +
                          " is not rtpar's OpenMP runtime (it lacks rtpar_omp_bind): "
@@ -95,6 +99,14 @@ class OmpLibraryKernel final : public Kernel {
     handle_ = runtime_.bind(&binding, err.data(), err.size());
     if (handle_ == nullptr) throw InputError(where_, "kernel", err.data());
     threads_ = binding.ncpus;
+  }
+
+  void job_started(std::int64_t next_release_ns) noexcept override {
+    if (handle_ != nullptr) runtime_.job_start(handle_, next_release_ns);
+  }
+
+  void job_finished() noexcept override {
+    if (handle_ != nullptr) runtime_.job_end(handle_);
   }
 
   [[nodiscard]] std::vector<int> worker_tids() const override {

@@ -100,6 +100,8 @@ RTPAR_OMP_EXPORT void* rtpar_omp_bind(const rtpar_omp_binding* binding, char* er
     // The warm-up region creates the workers now, at the caller's class and priority, so that no
     // job ever creates a thread; the region's end parks them (parallel.cpp).
     rtpar::omp::parallel_run(rtpar::omp::empty_region, nullptr, binding->ncpus, 0);
+    // A bound team is parked only between jobs (rtpar_omp_job_end): until the first, too.
+    rtpar::omp::for_each_engine(ts, [](rtpar::Team& team) { team.park(); });
     if (rtpar::omp::worker_count(ts) != binding->ncpus - 1) {
       rtpar::omp::write_error(
           err, errlen,
@@ -115,11 +117,24 @@ RTPAR_OMP_EXPORT std::int32_t rtpar_omp_worker_tids(void* handle, std::int32_t* 
                                                     std::int32_t cap) {
   if (handle == nullptr) return 0;
   std::vector<int> all;
-  rtpar::omp::collect_worker_tids(*static_cast<ThreadState*>(handle), all);
+  rtpar::omp::for_each_engine(*static_cast<ThreadState*>(handle), [&](rtpar::Team& team) {
+    for (const int tid : team.worker_tids()) all.push_back(tid);
+  });
   for (std::size_t i = 0; i < all.size() && static_cast<std::int32_t>(i) < cap; ++i) {
     tids[i] = all[i];
   }
   return static_cast<std::int32_t>(all.size());
+}
+
+RTPAR_OMP_EXPORT void rtpar_omp_job_start(void* handle, std::int64_t next_release_ns) {
+  rtpar::omp::for_each_engine(*static_cast<ThreadState*>(handle),
+                              [&](rtpar::Team& team) { team.expect_release(next_release_ns); });
+}
+
+RTPAR_OMP_EXPORT void rtpar_omp_job_end(void* handle) {
+  auto& ts = *static_cast<ThreadState*>(handle);
+  rtpar::omp::for_each_engine(ts, [](rtpar::Team& team) { team.park(); });
+  ts.last_bound_team = nullptr;
 }
 
 RTPAR_OMP_EXPORT std::int32_t rtpar_omp_set_unbound_cpus(const std::int32_t* cpus, std::int32_t n) {

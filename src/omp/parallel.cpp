@@ -252,7 +252,18 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
     // A real-time master parks the workers after every region (parallel_end); when its regions
     // start periodically, the workers sleep on their own timers until the forecast next start
     // instead of waiting for a futex wake-up (self-timed release, docs/internals/openmp.md).
-    if (t->fifo) t->engine->expect_release(t->period.observe(detail::spin_clock_ns()));
+    // A bound master's executor says when each job is released instead (binding.cpp); it also
+    // parks the teams only between jobs, so a team other than the last one used may still be
+    // waiting per the policy: park it first, or a spinning worker of it would hold the CPU (same
+    // SCHED_FIFO priority, no time slicing) that this team's worker needs.
+    if (t->bound) {
+      if (ts.last_bound_team != nullptr && ts.last_bound_team != t) {
+        ts.last_bound_team->engine->park();
+      }
+      ts.last_bound_team = t;
+    } else if (t->fifo) {
+      t->engine->expect_release(t->period.observe(detail::spin_clock_ns()));
+    }
     t->engine->start(*t->body);
   }
 }
@@ -266,7 +277,9 @@ void parallel_end() {
     // Between regions the workers sleep at once when the master is real-time: a spinning
     // SCHED_FIFO worker would starve the rest of the system until RT throttling stops the core.
     // Otherwise they follow the wait policy (hybrid: spin spin_ns, then sleep).
-    if (t->fifo) t->engine->park();
+    // A bound team is parked by its executor after the job instead (rtpar_omp_job_end): between
+    // the regions of one job its members wait per the task's policy.
+    if (t->fifo && !t->bound) t->engine->park();
   }
   // relaxed: see busy_threads.
   if (t->busy_added != 0) busy_threads.fetch_sub(t->busy_added, std::memory_order_relaxed);
@@ -290,12 +303,11 @@ int worker_count(const ThreadState& ts) noexcept {
   return largest;
 }
 
-void collect_worker_tids(const ThreadState& ts, std::vector<int>& out) {
+void for_each_engine(const ThreadState& ts, FunctionRef<void(rtpar::Team&)> fn) {
   if (ts.teams == nullptr) return;
   for (const auto& sizes : ts.teams->by_level) {
     for (const TeamState* t : sizes) {
-      if (t == nullptr || t->engine == nullptr) continue;
-      for (const int tid : t->engine->worker_tids()) out.push_back(tid);
+      if (t != nullptr && t->engine != nullptr) fn(*t->engine);
     }
   }
 }

@@ -130,6 +130,8 @@ struct ThreadState {
   // of each member of its regions (member 0 = this thread); empty otherwise.
   std::vector<int> bound_cpus;
   detail::WaitSpec bound_wait;  // the task's wait policy inside a region (when bound)
+  TeamState* last_bound_team =
+      nullptr;  // the bound team of the master's last region (parallel.cpp)
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
@@ -173,8 +175,9 @@ int member_cpu_of(const ThreadState& ts, int master_cpu, int rank);
 // worker_count is the number of workers of ts's largest outermost team (0: none created).
 int worker_count(const ThreadState& ts) noexcept;
 
-// collect_worker_tids appends the Linux thread ids of the workers of every team ts is master of.
-void collect_worker_tids(const ThreadState& ts, std::vector<int>& out);
+// for_each_engine calls fn with the workers (rtpar::Team) of every team ts is master of. Only ts's
+// own thread creates teams: call it on that thread, or after it ended.
+void for_each_engine(const ThreadState& ts, FunctionRef<void(rtpar::Team&)> fn);
 
 // unbound_confined tells whether rtpar_omp_set_unbound_cpus confined unbound teams to a CPU list.
 bool unbound_confined() noexcept;

@@ -40,6 +40,16 @@ typedef void* (*rtpar_omp_bind_fn)(const rtpar_omp_binding* binding, char* err, 
  * while the master cannot create a team (before its first job or after it ended). */
 typedef int32_t (*rtpar_omp_worker_tids_fn)(void* handle, int32_t* tids, int32_t cap);
 
+/* rtpar_omp_job_start_fn is the type of rtpar_omp_job_start, called by the bound master at the
+ * start of every job with the next job's release (absolute CLOCK_MONOTONIC ns): the teams'
+ * workers sleep on their own timers until then once the job is over (rtpar::Team::expect_release). */
+typedef void (*rtpar_omp_job_start_fn)(void* handle, int64_t next_release_ns);
+
+/* rtpar_omp_job_end_fn is the type of rtpar_omp_job_end, called by the bound master after every
+ * job: the teams' workers stop waiting per the task's policy and sleep until the next job. Inside a
+ * job they wait per the policy between regions (they are not parked at each region's end). */
+typedef void (*rtpar_omp_job_end_fn)(void* handle);
+
 /* rtpar_omp_set_unbound_cpus_fn is the type of rtpar_omp_set_unbound_cpus: the CPUs on which the
  * workers of regions opened by threads that are not bound masters run (a non-real-time team on
  * the system's nonrt_cores). Call before any such region. Returns 0, or -1 for an empty list. */

@@ -90,6 +90,13 @@ class Kernel {
   // thread. An exception stops the run before the first release (reported like a failed job).
   virtual void start_master(const KernelSetup& setup) { (void)setup; }
 
+  // job_started is called on the master at the start of every job, before run(), with the next
+  // job's release (absolute CLOCK_MONOTONIC ns), and job_finished after it: a kernel that
+  // owns_threads lets its workers sleep on their own timers until that release, and parks them
+  // between jobs (never a spin at SCHED_FIFO between jobs). Cheap; never block.
+  virtual void job_started(std::int64_t next_release_ns) noexcept { (void)next_release_ns; }
+  virtual void job_finished() noexcept {}
+
   // worker_tids lists the Linux thread ids of the kernel's own workers (after start_master).
   [[nodiscard]] virtual std::vector<int> worker_tids() const { return {}; }
 };

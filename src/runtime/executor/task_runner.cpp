@@ -136,6 +136,7 @@ void TaskRunner::master_loop() noexcept {
     edf->prepare_dispatch(edf_slots_[0]);
   }
 
+  const bool owns_threads = task_.code->owns_threads();
   for (std::int64_t k = 0, finish = 0; releases_.due(k); k = releases_.next(k, finish)) {
     const std::int64_t release = releases_.release(k);
     if (!releases_.sleep_until_release(release)) break;  // stopped
@@ -150,6 +151,7 @@ void TaskRunner::master_loop() noexcept {
     // spin their window and sleep until the fork — slower, never wrong.
     if (team_) team_->expect_release(releases_.release(k + 1));
     if (pool_) pool_->expect_release(releases_.release(k + 1));
+    if (owns_threads) task_.code->job_started(releases_.release(k + 1));
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;
@@ -165,6 +167,7 @@ void TaskRunner::master_loop() noexcept {
     // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
     // runs would hit RT throttling and steal the cores from everything else.
     if (team_) team_->park();
+    if (owns_threads) task_.code->job_finished();
     if (edf != nullptr) {
       for (const int slot : edf_slots_) edf->deactivate(slot);
       edf->prepare_dispatch(edf_slots_[0]);
