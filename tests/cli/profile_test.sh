@@ -110,6 +110,15 @@ bad_input)
   echo previous > keep.json
   expect_status 2 "$rtpar" profile spin.toml --best-effort --task nope --out keep.json
   [ "$(cat keep.json)" = previous ] || fail "keep.json was changed"
+  # SCHED_FIFO refused (root only: drop to nobody without CAP_SYS_NICE): exit 3 with the hint,
+  # nothing written.
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chmod 0777 . && chmod 0666 keep.json
+    expect_status 3 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+      --bounding-set=-all "$rtpar" profile spin.toml --runs 2 --out keep.json
+    has "pass --best-effort"
+    [ "$(cat keep.json)" = previous ] || fail "keep.json was changed by a refused profile"
+  fi
   ;;
 *)
   fail "unknown case"
