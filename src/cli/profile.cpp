@@ -24,6 +24,7 @@ namespace rtpar::cli {
 
 namespace {
 
+// ProfileOptions are the raw option values of `rtpar profile` as CLI11 stores them.
 struct ProfileOptions {
   std::string file;
   std::string task;  // empty: every task

@@ -27,14 +27,17 @@ struct Dist {
   std::int64_t min = 0, p50 = 0, p99 = 0, max = 0;
 };
 
+// dist_of summarises a sample (nearest-rank percentiles, as the run statistics); zeros when empty.
 Dist dist_of(std::vector<std::int64_t> v) {
   std::sort(v.begin(), v.end());
   if (v.empty()) return {};
   return {v.front(), percentile(v, 0.50), percentile(v, 0.99), v.back()};
 }
 
+// dist_json is a distribution as report.json writes one: p50, p99, max.
 Json dist_json(const Dist& d) { return Json{{"p50", d.p50}, {"p99", d.p99}, {"max", d.max}}; }
 
+// profile_stats_json is dist_json for the steal runtime's online statistics.
 Json profile_stats_json(const ProfileStats& p) {
   return Json{{"p50", p.p50_ns}, {"p99", p.p99_ns}, {"max", p.max_ns}};
 }
@@ -50,8 +53,10 @@ std::vector<std::int64_t> responses(const TaskRun& run) {
 // up_to_us rounds ns up to a whole µs: the fragment never states less than was measured.
 std::int64_t up_to_us(std::int64_t ns) { return (ns + 999) / 1000 * 1000; }
 
+// d3 renders ns for tables: the largest unit, 3 decimals.
 std::string d3(std::int64_t ns) { return format_duration(Duration(ns), 3); }
 
+// sequential says the task is declared sequential: no structure and C = L (e.g. the spin kernel).
 bool sequential(const TaskSpec& task) {
   return task.segments.empty() && !task.dag && task.work == task.span;
 }
@@ -94,6 +99,7 @@ std::string histogram(const std::vector<std::int64_t>& sample, std::int64_t dead
   return out;
 }
 
+// span_source_text is the fragment's comment on its span.
 std::string_view span_source_text(SpanSource s) {
   switch (s) {
     case SpanSource::burdened_span:
@@ -109,6 +115,7 @@ std::string_view span_source_text(SpanSource s) {
   return "";
 }
 
+// span_source_key is the JSON spelling of a SpanSource (fragment.span_from).
 std::string_view span_source_key(SpanSource s) {
   switch (s) {
     case SpanSource::burdened_span:

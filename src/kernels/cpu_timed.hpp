@@ -22,6 +22,9 @@ class CpuTimedKernel final : public Kernel {
   // CpuTimedKernel wraps inner and keeps up to `capacity` samples (later jobs are not timed).
   CpuTimedKernel(std::shared_ptr<Kernel> inner, std::size_t capacity);
 
+  // prepare, run_strand and supports_strands forward to the wrapped kernel; run times it.
+  // Extension point: a virtual added to Kernel must be forwarded here too, or the profiled
+  // kernel silently gets the default instead of its own.
   void prepare(const KernelSetup& setup) override;
   void run(JobContext& job) override;
   bool run_strand(JobContext& job, int segment, std::int64_t strand) override;
