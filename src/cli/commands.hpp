@@ -15,6 +15,10 @@ Command add_check(CLI::App& app);
 // [--best-effort] [--no-mlock]`.
 Command add_run(CLI::App& app);
 
+// add_profile registers `rtpar profile FILE [--task NAME] [--runs N] [--out FILE] [--best-effort]
+// [--planner NAME] [--assign KIND] [--overhead FILE]` (profile.cpp).
+Command add_profile(CLI::App& app);
+
 // add_bench registers `rtpar bench ARGS...`: a forwarder that runs rtpar-bench (bench.cpp).
 Command add_bench(CLI::App& app);
 

@@ -22,6 +22,9 @@ int main(int argc, char** argv) try {
   CLI::App* simulate =
       app.add_subcommand("simulate", "Simulate the Plan of a task set (any machine, no privilege)");
   commands.emplace_back(simulate, add_simulate(*simulate));
+  CLI::App* profile = app.add_subcommand(
+      "profile", "Measure each task's work and span alone on its cores (for check --measured)");
+  commands.emplace_back(profile, add_profile(*profile));
   CLI::App* calibrate =
       app.add_subcommand("calibrate", "Measure fork/join cost per team size for the analysis");
   commands.emplace_back(calibrate, add_calibrate(*calibrate));

@@ -145,8 +145,8 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
       ->type_name("FILE")
       ->check(non_empty());
   app.add_option("--measured", flags.measured,
-                 "Run report (report.json of `rtpar run --out`) whose measured work and burdened "
-                 "span federated-ws uses where larger than declared")
+                 "Run report (report.json of `rtpar run --out`) or profile (`rtpar profile --out`) "
+                 "whose measured work and span every planner uses where larger than declared")
       ->type_name("REPORT")
       ->check(non_empty());
   app.add_option("--assign", flags.assign,

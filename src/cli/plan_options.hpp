@@ -22,7 +22,7 @@ struct PlanningFlags {
   std::string planner;   // empty: the file's system.planner; "all": every planner
   std::string target;    // e.g. "40c4s"; empty: the file's machine
   std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
-  std::string measured;  // run report with online work/span (rtpar run --out); empty: none
+  std::string measured;  // run report or profile (rtpar run/profile --out); empty: none
   std::string assign;    // fork-join-rta's strand assignment: greedy | worst-fit; empty: greedy
   // interference: machine | default | none | Q/P (e.g. 50ms/1s); empty: read and state, not charge
   std::string interference;

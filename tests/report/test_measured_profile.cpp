@@ -32,7 +32,9 @@ std::string task_json(const std::string& name, const std::string& jobs, const st
          R"(}, "burdened_span_ns": {"p50": 1, "p99": 1, "max": )" + span_max + "}}";
 }
 
-std::string report(const std::string& tasks) { return R"({"duration_ns": 1, "tasks": [)" + tasks + "]}"; }
+std::string report(const std::string& tasks) {
+  return R"({"duration_ns": 1, "tasks": [)" + tasks + "]}";
+}
 
 // rejection loads `text` and returns the InputError's what() (failing when it loads).
 std::string rejection(const std::string& text) {
@@ -89,8 +91,8 @@ TEST_CASE("measured profile: bad reports are input errors with the JSON path") {
   e = rejection(report(R"({"name": "s", "profiled_jobs": 1, "work_ns": {"max": 9},
                            "burdened_span_ns": {"p99": 7, "max": 5}})"));
   CHECK(contains(e, "tasks[0].burdened_span_ns.p99: is above max"));
-  e = rejection(report(task_json(R"("s")", "3", "10", "5") + ", " +
-                       task_json(R"("s")", "4", "12", "5")));
+  e = rejection(
+      report(task_json(R"("s")", "3", "10", "5") + ", " + task_json(R"("s")", "4", "12", "5")));
   CHECK(contains(e, "tasks[1].name: task 's' is measured twice (also tasks[0])"));
   // Nothing measured: --measured would silently change nothing.
   e = rejection(report(R"({"name": "plain", "jobs": 4})"));
@@ -103,4 +105,37 @@ TEST_CASE("measured profile: bad reports are input errors with the JSON path") {
   CHECK(contains(e, "expected a run report"));
   e = rejection("{\"tasks\": [\n  {\"name\": }\n]}");
   CHECK(contains(e, ":2:"));
+}
+
+TEST_CASE("measured profile: rtpar profile's CPU work and span bound are read for any task") {
+  const ReportFile file(report(
+      R"({"name": "light", "cpu_jobs": 4, "cpu_work_ns": {"p50": 1, "p99": 2, "max": 900}},
+         {"name": "wide", "jobs": 6, "cpu_jobs": 6, "cpu_work_ns": {"max": 7000},
+          "span_bound_ns": {"p50": 3, "p99": 4, "max": 4000}})"));
+  const rtpar::MeasuredProfile p = rtpar::load_measured_profile(file.path);
+  REQUIRE(p.tasks.size() == 2);
+  CHECK(p.tasks[0].name == "light");
+  CHECK(p.tasks[0].cpu_jobs == 4);
+  CHECK(p.tasks[0].cpu_work_max_ns == 900);
+  CHECK(p.tasks[0].jobs == 0);
+  CHECK(p.tasks[0].span_jobs == 0);
+  CHECK(p.tasks[1].cpu_work_max_ns == 7000);
+  CHECK(p.tasks[1].span_jobs == 6);
+  CHECK(p.tasks[1].span_bound_max_ns == 4000);
+}
+
+TEST_CASE("measured profile: the extended fields are strict and name their JSON path") {
+  CHECK(contains(rejection(report(R"({"name": "a", "cpu_work_ns": {"max": 5}})")),
+                 "tasks[0]: missing field 'cpu_jobs'"));
+  CHECK(contains(rejection(report(R"({"name": "a", "cpu_jobs": 1, "cpu_work_ns": {"max": -5}})")),
+                 "tasks[0].cpu_work_ns.max"));
+  CHECK(contains(
+      rejection(report(R"({"name": "a", "cpu_jobs": 1, "cpu_work_ns": {"p99": 9, "max": 5}})")),
+      "tasks[0].cpu_work_ns.p99: is above max"));
+  CHECK(contains(rejection(report(R"({"name": "a", "span_bound_ns": {"max": 5}})")),
+                 "tasks[0]: missing field 'jobs'"));
+  CHECK(contains(rejection(report(R"({"name": "a", "jobs": 2, "span_bound_ns": {"max": 1.5}})")),
+                 "tasks[0].span_bound_ns.max"));
+  CHECK(contains(rejection(report(R"({"name": "a", "cpu_jobs": 0, "cpu_work_ns": {"max": 5}})")),
+                 "no task has a measurement"));
 }

@@ -17,13 +17,19 @@ namespace rtpar {
 struct Topology;
 struct OverheadProfile;
 
-// MeasuredTask is one task's online work/span measurement from a run (report.json of `rtpar run
-// --out`, runtime = "steal"): the largest values over its profiled jobs.
+// MeasuredTask is one task's measurement: the online work/span of a run (report.json of `rtpar
+// run --out`, runtime = "steal"), and/or what `rtpar profile --out` measured (CPU-time work on one
+// core for any task; the response on its team, an upper bound of L, for team tasks). The largest
+// values over the jobs measured; a count of 0 means "not measured" for that part.
 struct MeasuredTask {
   std::string name;
-  std::int64_t jobs = 0;                  // profiled jobs the maxima are taken over
-  std::int64_t work_max_ns = 0;           // largest measured work
-  std::int64_t burdened_span_max_ns = 0;  // largest measured burdened span L̂
+  std::int64_t jobs = 0;                  // profiled jobs the steal maxima are taken over
+  std::int64_t work_max_ns = 0;           // largest measured online work (steal)
+  std::int64_t burdened_span_max_ns = 0;  // largest measured burdened span L̂ (steal)
+  std::int64_t cpu_jobs = 0;              // jobs timed alone on one core (rtpar profile)
+  std::int64_t cpu_work_max_ns = 0;       // largest CPU time of one job on one core
+  std::int64_t span_jobs = 0;             // jobs run on the task's planned team (rtpar profile)
+  std::int64_t span_bound_max_ns = 0;     // largest response on that team: an upper bound of L
 };
 
 // MeasuredProfile is every measured task of one report, and where it came from.
@@ -36,8 +42,9 @@ struct MeasuredProfile {
 struct PlanOptions {
   const OverheadProfile* overhead = nullptr;  // measured fork/join costs (fork-join-rta)
   const Topology* target = nullptr;           // analyse for this machine instead of the file's
-  // measured: federated-ws sizes each measured task with C = max(declared C, measured work) and
-  // L̂ = max(declared L, measured burdened span) (rtws.md §V-B: eq. 3 takes the burdened span).
+  // measured: every planner plans each measured task with C = max(declared C, measured work,
+  // measured CPU work) and L = max(declared L, measured burdened span or span bound)
+  // (analysis/planners/measured_inputs.hpp; rtws.md §V-B: federated-ws takes the burdened span).
   const MeasuredProfile* measured = nullptr;
   // interference: with state "charged" and Q > 0, the planners charge it on every real-time core
   // as a highest-priority server (docs/analysis.md "Kernel interference"; every planner does).

@@ -45,8 +45,9 @@ void prepare_report_dir(const std::string& dir);
 // writing fails, in which case dir still holds its previous reports and no temporary is left.
 void write_report_dir(const RunReport& report, const std::string& dir);
 
-// load_measured_profile reads the per-task work and burdened span maxima from a report.json (tasks
-// without a measurement are skipped). Throws InputError naming the file and the field for an
+// load_measured_profile reads the per-task work and burdened span maxima from a report.json, and
+// the CPU work and span bound of a profile (`rtpar profile --out`; tasks without a measurement are
+// skipped; docs/analysis.md "Measured report"). Throws InputError naming the file and the field for an
 // unreadable or malformed report (exit status 2).
 MeasuredProfile load_measured_profile(const std::string& path);
 

@@ -1,6 +1,7 @@
 // planner.cpp — plan_taskset / plan_with: the entry points that pick a planner.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "analysis/planners/federated_common.hpp"
 #include "analysis/planners/interference_charge.hpp"
@@ -40,16 +41,8 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
     // A charged kernel server is placed with the light tasks (federated_common.hpp).
     case PlannerKind::federated:
       return analysis::plan_federated_server(set, analysis::charged_server(options));
-    case PlannerKind::federated_ws: {
-      const auto server = analysis::charged_server(options);
-      if (options.measured == nullptr) return analysis::plan_federated_ws_server(set, server);
-      // The measured burdened span replaces the declared span where it is larger (rtws.md §V-B).
-      std::vector<std::string> notes;
-      Plan plan = analysis::plan_federated_ws_server(
-          analysis::with_measured(set, *options.measured, notes), server);
-      plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
-      return plan;
-    }
+    case PlannerKind::federated_ws:
+      return analysis::plan_federated_ws_server(set, analysis::charged_server(options));
     case PlannerKind::decomposition:
       return plan_decomposition(set, options);
     case PlannerKind::fork_join_rta:
@@ -65,6 +58,21 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
 }  // namespace
 
 Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+  if (options.measured != nullptr) {
+    // Measured work and span replace the declared ones where larger, for every planner (rtws.md
+    // §V-B: federated-ws takes the burdened span). The planners that place a structure get it
+    // scaled; the others plan from C and L alone (measured_inputs.hpp).
+    const auto rule = planner == PlannerKind::decomposition || planner == PlannerKind::fork_join_rta
+                          ? analysis::StructureRule::scale
+                          : analysis::StructureRule::drop;
+    std::vector<std::string> notes;
+    const TaskSet raised = analysis::with_measured(set, *options.measured, rule, notes);
+    PlanOptions rest = options;
+    rest.measured = nullptr;
+    Plan plan = plan_with(planner, raised, rest);
+    plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
+    return plan;
+  }
   Plan plan = plan_uncharged(planner, set, options);
   analysis::charge_interference(plan, set, options);
   return plan;
