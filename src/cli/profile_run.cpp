@@ -20,8 +20,10 @@ namespace {
 // strand-level plans): the task is alone, so only its rank against other processes matters.
 constexpr int kDefaultPriority = 50;
 
-// alone is the set reduced to task `index` with release period `period`, phase 0, no channels,
-// and `code` as its code.
+// alone is the set reduced to task `index` with release period `period`, phase 0, and `code` as
+// its code. The task keeps its own channels (a kernel may refuse to run without them), with the
+// other tasks' ends given to the process's non-real-time side (`nonrt`), which never writes or
+// reads: a reader sees the channel's initial (zero) value, a write is never read.
 TaskSet alone(const TaskSet& set, std::size_t index, Duration period,
               std::shared_ptr<Kernel> code) {
   TaskSet one;
@@ -31,6 +33,15 @@ TaskSet alone(const TaskSet& set, std::size_t index, Duration period,
   task.phase = Duration(0);
   task.period = period;
   task.code = std::move(code);
+  for (const ChannelSpec& c : set.channels) {
+    const bool writes = c.writer == task.name;
+    const bool reads = std::find(c.readers.begin(), c.readers.end(), task.name) != c.readers.end();
+    if (!writes && !reads) continue;
+    ChannelSpec kept = c;
+    kept.writer = writes ? task.name : std::string(kNonRtEndpoint);
+    kept.readers = {reads ? task.name : std::string(kNonRtEndpoint)};
+    one.channels.push_back(std::move(kept));
+  }
   one.tasks.push_back(std::move(task));
   return one;
 }

@@ -37,6 +37,18 @@ bool CpuTimedKernel::run_strand(JobContext& job, int segment, std::int64_t stran
 
 bool CpuTimedKernel::supports_strands() const { return inner_->supports_strands(); }
 
+bool CpuTimedKernel::owns_threads() const { return inner_->owns_threads(); }
+
+void CpuTimedKernel::start_master(const KernelSetup& setup) { inner_->start_master(setup); }
+
+void CpuTimedKernel::job_started(std::int64_t next_release_ns) noexcept {
+  inner_->job_started(next_release_ns);
+}
+
+void CpuTimedKernel::job_finished() noexcept { inner_->job_finished(); }
+
+std::vector<int> CpuTimedKernel::worker_tids() const { return inner_->worker_tids(); }
+
 std::vector<std::int64_t> CpuTimedKernel::samples() const {
   return {samples_.begin(), samples_.begin() + static_cast<std::ptrdiff_t>(used_)};
 }

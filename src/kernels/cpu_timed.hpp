@@ -22,13 +22,19 @@ class CpuTimedKernel final : public Kernel {
   // CpuTimedKernel wraps inner and keeps up to `capacity` samples (later jobs are not timed).
   CpuTimedKernel(std::shared_ptr<Kernel> inner, std::size_t capacity);
 
-  // prepare, run_strand and supports_strands forward to the wrapped kernel; run times it.
+  // prepare, run_strand, supports_strands, owns_threads, start_master, job_started,
+  // job_finished and worker_tids forward to the wrapped kernel; run times it.
   // Extension point: a virtual added to Kernel must be forwarded here too, or the profiled
   // kernel silently gets the default instead of its own.
   void prepare(const KernelSetup& setup) override;
   void run(JobContext& job) override;
   bool run_strand(JobContext& job, int segment, std::int64_t strand) override;
   [[nodiscard]] bool supports_strands() const override;
+  [[nodiscard]] bool owns_threads() const override;
+  void start_master(const KernelSetup& setup) override;
+  void job_started(std::int64_t next_release_ns) noexcept override;
+  void job_finished() noexcept override;
+  [[nodiscard]] std::vector<int> worker_tids() const override;
 
   // samples is the CPU time of each job run, in ns, in job order. Read after the run joined its
   // threads (the master wrote them; the join orders the writes before this read).

@@ -6,6 +6,8 @@
 #             10+ ms now and then, so a miss is reported as a warning, not a failure), every OpenMP
 #             worker pinned to one planned CPU at SCHED_FIFO, the same workers from start to end
 #             (no thread per job), and the report names exactly them.
+#   profile   `rtpar profile` of the example (best effort, 20 jobs) then `rtpar check --measured`
+#             on its output: both tasks measured (channels kept in isolation), C and L raised.
 #   bound     bound_kernel.c: team size clamped, members pinned, nested regions serialized, a
 #             non-real-time thread's region on the nonrt core.
 #   steal     an omp: kernel with runtime = "steal" is refused (exit 2, naming the field).
@@ -66,6 +68,19 @@ for name in ("jacobi", "monitor"):
 assert sorted(tasks["jacobi"]["worker_tids"]) == sampled, (tasks["jacobi"]["worker_tids"], sampled)
 print("report: jacobi", tasks["jacobi"]["jobs"], "jobs,", tasks["jacobi"]["misses"], "misses; workers", sampled)
 PY
+  ;;
+profile)
+  "$rtpar" profile "$examples/omp_demo.toml" --runs 20 --best-effort --out "$tmp/prof.json" \
+    >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "rtpar profile exited $?"; }
+  cat "$tmp/log"
+  grep -q '^name = "jacobi"' "$tmp/log" || fail "no [[task]] fragment for jacobi"
+  "$rtpar" check "$examples/omp_demo.toml" --measured "$tmp/prof.json" >"$tmp/check" 2>&1
+  rc=$?
+  cat "$tmp/check"
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "rtpar check --measured exited $rc"
+  for t in jacobi monitor; do
+    grep -q "^  $t: C = max(declared .*measured CPU work" "$tmp/check" || fail "$t not measured"
+  done
   ;;
 bound)
   RTPAR_TEST_NONRT_CPU=1 "$rtpar" run "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
