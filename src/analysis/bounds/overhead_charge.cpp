@@ -157,8 +157,10 @@ std::string job_charge_note(const TaskSpec& task, const JobCharge& charge,
 SegmentCharge segment_charge(const OverheadProfile& profile, const TaskSpec& task, int team) {
   SegmentCharge c;
   c.team = std::max(1, team);
+  // Each member sleeps on its own timer until its segment's release (the strand dispatcher does
+  // not fork): one thread's release latency, Λ(1).
   const ForkJoinCharge release =
-      overhead_up_to(profile, OverheadKind::release, c.team, task.wait.kind, task.name);
+      overhead_up_to(profile, OverheadKind::release, 1, task.wait.kind, task.name);
   const ForkJoinCharge barrier =
       overhead_up_to(profile, OverheadKind::barrier, c.team, task.wait.kind, task.name);
   c.release_ns = release.ns;
@@ -183,8 +185,8 @@ std::string segment_charge_note(const TaskSpec& task, std::size_t segments,
                                 const SegmentCharge& charge, const OverheadProfile& profile) {
   return fmt::format(
       "overhead: task '{}' charged release {} on each of its {} segment(s) + barrier {} on each "
-      "after the first, on every strand (team of {}{}, wait = {}, from {}; rt-openmp.md §VI-B, "
-      "docs/analysis.md \"Overhead profiles\")",
+      "after the first, on every strand (release of one member, barrier of a team of {}{}, wait "
+      "= {}, from {}; rt-openmp.md §VI-B, docs/analysis.md \"Overhead profiles\")",
       task.name, format_duration(Duration(charge.release_ns)), segments,
       format_duration(Duration(charge.barrier_ns)), charge.team,
       charge.extrapolated ? ", extrapolated above the largest measured team" : "",

@@ -61,8 +61,8 @@ std::string job_charge_note(const TaskSpec& task, const JobCharge& charge,
 // SegmentCharge is what every segment of a decomposed task is charged (rt-openmp.md §VI-B):
 // release (scheduling) latency at each segment's release and a barrier at each segment boundary.
 struct SegmentCharge {
-  int team = 1;                 // team size the costs are taken for (at most)
-  std::int64_t release_ns = 0;  // per segment
+  int team = 1;                 // team size the barrier is taken for (at most)
+  std::int64_t release_ns = 0;  // per segment: Λ(1), each member wakes on its own timer
   std::int64_t barrier_ns = 0;  // per segment after the first (0 for a team of 1)
   bool extrapolated = false;
 };

@@ -8,7 +8,7 @@
 // soundness argument: docs/analysis/decomposition.md. A charged kernel interference
 // (PlanOptions::interference) enters the load condition as the server's I(d) (fbb_ffd.hpp).
 // With an overhead profile (PlanOptions::overhead) every strand of segment j is decomposed and
-// placed with length e_j + release + (j > 0 ? barrier : 0) (rt-openmp.md §VI-B's two measured
+// placed with length e_j + Λ(1) + (j > 0 ? β(n) : 0) (rt-openmp.md §VI-B's two measured
 // overheads; overhead_charge.hpp, docs/analysis.md "Overhead profiles"); the plan states the
 // declared e_j, which is what the kernel runs.
 #include <fmt/core.h>
@@ -76,9 +76,9 @@ std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t 
   return why;
 }
 
-// charge_segments raises `segments` by the profile's release and barrier costs for a team of at
-// most min(cores, Σ strands) members (the members are the distinct cores its strands land on),
-// noting the charge; nullopt with `why` when a length overflows.
+// charge_segments raises `segments` by the profile's release latency of one member and barrier
+// cost for a team of at most min(cores, Σ strands) members (the members are the distinct cores
+// its strands land on), noting the charge; nullopt with `why` when a length overflows.
 std::optional<std::vector<SegmentSpec>> charge_segments(const TaskSpec& task,
                                                         const std::vector<SegmentSpec>& segments,
                                                         const OverheadProfile& profile, int cores,

@@ -137,12 +137,14 @@ TEST_CASE("federated-ws: eq. 3 on the charged C and L, boundary exact") {
 
 TEST_CASE("decomposition: release per segment and barrier per segment boundary, boundary exact") {
   // Two one-strand segments (2 ms, 3 ms), D = T = 10 ms, 2 cores: the team is min(2, 2) = 2.
-  // Charged P' = (2 + r) + (3 + r + b) must be ≤ D: r = 2 ms, b = 1 ms gives P' = 10 ms = D.
+  // Charged P' = (2 + r) + (3 + r + b) must be ≤ D with r = Λ(1) (each member's own timer) and
+  // b = β(2): r = 2 ms, b = 1 ms gives P' = 10 ms = D. Λ(1) comes from the release entry of 2
+  // threads (the nearest larger measured size) and the 3 ms release of 3 threads is not charged.
   const rtpar::TaskSet set =
       on_cores({0, 1}, segmented("pipe", 10ms, {{1, 2ms, {}}, {1, 3ms, {}}}));
   rtpar::OverheadProfile profile;
   profile.source = "prof.json";
-  profile.release = {cost(2, 2'000'000)};
+  profile.release = {cost(2, 2'000'000), cost(3, 3'000'000)};
   profile.fork_join = {cost(2, 1)};
   profile.barrier = {cost(2, 1'000'000)};
   const rtpar::Plan at = plan(rtpar::PlannerKind::decomposition, set, profile);
