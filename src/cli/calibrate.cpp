@@ -1,5 +1,6 @@
-// calibrate.cpp — `rtpar calibrate`: measure fork/join cost and release latency per team size and
-// wait policy on this machine and write the overhead profile that analyses charge (fjos.md §VI).
+// calibrate.cpp — `rtpar calibrate`: measure fork/join cost, release latency and barrier latency
+// per team size and wait policy on this machine and write the overhead profile that analyses
+// charge (fjos.md §VI; rt-openmp.md §VI-B; docs/analysis.md "Overhead profiles").
 #include <unistd.h>
 
 #include <chrono>
@@ -24,6 +25,7 @@ struct CalibrateOptions {
   int threads = 0;
   int iters = 20'000;
   int releases = 1'000;
+  int barriers = 2'000;
   std::string period = "1ms";
   bool fifo = false;
   std::string out;
@@ -40,6 +42,10 @@ Command add_calibrate(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--releases", opts->releases,
                  "Periodic releases measured per configuration for the release latency (0 skips)")
+      ->check(CLI::Range(0, 10'000'000))
+      ->capture_default_str();
+  app.add_option("--barriers", opts->barriers,
+                 "Team barriers measured per configuration for the barrier latency (0 skips)")
       ->check(CLI::Range(0, 10'000'000))
       ->capture_default_str();
   app.add_option("--period", opts->period, "Release period of the release-latency measurement")
@@ -103,6 +109,11 @@ Command add_calibrate(CLI::App& app) {
             const ForkJoinCost r = measure_release_latency(config, opts->releases, period);
             profile.release.push_back(r);
             row(threads, wait.kind, "release", r);
+          }
+          if (!parked && opts->barriers > 0) {
+            const ForkJoinCost b = measure_barrier_cost(config, opts->barriers);
+            profile.barrier.push_back(b);
+            row(threads, wait.kind, "barrier", b);
           }
         }
       }

@@ -18,7 +18,7 @@ namespace rtpar {
 
 namespace {
 
-// bound_over is fork_join_bound's rule over any list of entries (fork_join or release).
+// bound_over is fork_join_bound's rule over any list of entries (fork_join, release or barrier).
 std::optional<ForkJoinCharge> bound_over(const std::vector<ForkJoinCost>& entries, int threads,
                                          WaitKind wait) {
   // B(n): the worst p99.9 measured for a team of n with this policy, parked or not.
@@ -62,9 +62,13 @@ std::optional<ForkJoinCharge> OverheadProfile::release_bound(int threads, WaitKi
   return bound_over(release, threads, wait);
 }
 
+std::optional<ForkJoinCharge> OverheadProfile::barrier_bound(int threads, WaitKind wait) const {
+  return bound_over(barrier, threads, wait);
+}
+
 namespace {
 
-// entries_json renders fork_join or release entries.
+// entries_json renders fork_join, release or barrier entries.
 nlohmann::json entries_json(const std::vector<ForkJoinCost>& costs) {
   nlohmann::json entries = nlohmann::json::array();
   for (const ForkJoinCost& c : costs) {
@@ -90,6 +94,7 @@ nlohmann::json entries_json(const std::vector<ForkJoinCost>& costs) {
 std::string overhead_profile_json(const OverheadProfile& profile) {
   nlohmann::json doc{{"machine", profile.machine}, {"fork_join", entries_json(profile.fork_join)}};
   if (!profile.release.empty()) doc["release"] = entries_json(profile.release);
+  if (!profile.barrier.empty()) doc["barrier"] = entries_json(profile.barrier);
   return doc.dump(2);
 }
 
@@ -101,8 +106,8 @@ bool same_measurement(const ForkJoinCost& a, const ForkJoinCost& b) {
          a.p99_ns == b.p99_ns && a.p999_ns == b.p999_ns && a.max_ns == b.max_ns;
 }
 
-// read_entry is fork_join[i] or release[i]: the fields, their ranges and the order of the
-// percentiles.
+// read_entry is fork_join[i], release[i] or barrier[i]: the fields, their ranges and the order of
+// the percentiles.
 ForkJoinCost read_entry(const model::JsonAt& e) {
   e.only_keys(
       {"threads", "wait", "parked", "samples", "mean_ns", "p50_ns", "p99_ns", "p999_ns", "max_ns"});
@@ -161,12 +166,13 @@ void read_entries(const model::JsonAt& root, const char* key, std::size_t min_si
 OverheadProfile load_overhead_profile(const std::string& path) {
   const nlohmann::json doc = model::read_json_file(path, "overhead profile");
   const model::JsonAt root{doc, path, ""};
-  root.only_keys({"machine", "fork_join", "release"});
+  root.only_keys({"machine", "fork_join", "release", "barrier"});
   OverheadProfile profile;
   profile.source = path;
   if (root.has("machine")) profile.machine = root.member("machine").string();
   read_entries(root, "fork_join", 1, profile.fork_join);
   if (root.has("release")) read_entries(root, "release", 1, profile.release);
+  if (root.has("barrier")) read_entries(root, "barrier", 1, profile.barrier);
   return profile;
 }
 

@@ -128,7 +128,7 @@ check_target_overhead)
   json 'assert d["cores"]==list(range(40)) and d["schedulable"] is True'
   expect_status 2 "$rtpar" check "$src/examples/demo.toml" --target 40x
   grep -q -- "--target" <<<"$err" || fail "target error: $err"
-  printf '{"machine": "test", "fork_join": [{"threads": 2, "wait": "hybrid", "parked": true, "p999_ns": 20000}]}' > profile.json
+  printf '{"machine": "test", "fork_join": [{"threads": 2, "wait": "hybrid", "parked": true, "p999_ns": 20000}], "release": [{"threads": 2, "wait": "hybrid", "parked": true, "p999_ns": 30000}]}' > profile.json
   expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner fork-join-rta --overhead profile.json
   printf '{"fork_join": [{"threads": 2, "wait": "sometimes", "p999_ns": 1}]}' > bad_profile.json
   expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead bad_profile.json

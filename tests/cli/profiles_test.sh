@@ -14,6 +14,15 @@ has() { grep -qF -- "$1" <<<"$err" || fail "stderr lacks '$1': $err"; }
 printf '[system]\ncores = [0, 1]\nplanner = "fork-join-rta"\n[[task]]\nname = "wide"\nperiod = "2500us"\n[[task.segment]]\nstrands = 8\nlength = "1ms"\n' > wide.toml
 # profile FILE ENTRIES: an overhead profile with the given fork_join entries.
 profile() { printf '{"machine": "test", "fork_join": [%s]}' "$2" > "$1"; }
+# profile_rel FILE FORK_JOIN RELEASE [BARRIER]: a profile with fork_join, release (and barrier)
+# entries.
+profile_rel() {
+  if [ $# -ge 4 ]; then
+    printf '{"machine": "test", "fork_join": [%s], "release": [%s], "barrier": [%s]}' "$2" "$3" "$4" > "$1"
+  else
+    printf '{"machine": "test", "fork_join": [%s], "release": [%s]}' "$2" "$3" > "$1"
+  fi
+}
 
 case $case_name in
 overhead_strict)
@@ -55,7 +64,7 @@ overhead_strict)
 overhead_extrapolated)
   # Measured on 2 cores, planned for 8: before, teams of 3..8 were charged nothing. Now a team of
   # 4 is charged ⌈3/1⌉·100 µs = 300 µs (R = 2 ms + 0.3 ms) and the plan says so.
-  profile two.json '{"threads": 1, "wait": "hybrid", "p999_ns": 1000}, {"threads": 2, "wait": "hybrid", "p999_ns": 100000}'
+  profile_rel two.json '{"threads": 1, "wait": "hybrid", "p999_ns": 1000}, {"threads": 2, "wait": "hybrid", "p999_ns": 100000}' '{"threads": 2, "wait": "hybrid", "p999_ns": 0}'
   expect_status 0 "$rtpar" check wide.toml --target 8c --overhead two.json --json
   json 't=d["tasks"][0]; assert t["cores_needed"]==4 and t["response_bound_ns"]==2300000, t
 assert any("wide: fork/join cost of a team of 4" in n and "extrapolated" in n and "two.json" in n for n in d["notes"]), d["notes"]'
@@ -64,9 +73,44 @@ assert any("wide: fork/join cost of a team of 4" in n and "extrapolated" in n an
   expect_status 1 "$rtpar" check tight.toml --target 8c --overhead two.json --json
   json 'assert d["schedulable"] is False and any("teams of 6..8" in n for n in d["notes"]), d'
   # A profile without the task's wait policy cannot bound its forks: refused.
-  profile spin.json '{"threads": 2, "wait": "spin", "p999_ns": 1000}'
+  profile_rel spin.json '{"threads": 2, "wait": "spin", "p999_ns": 1000}' '{"threads": 2, "wait": "hybrid", "p999_ns": 0}'
   expect_status 2 "$rtpar" check wide.toml --target 8c --overhead spin.json
   has "spin.json: fork_join: cannot bound the fork/join cost of task 'wide'"
+  ;;
+overhead_planners)
+  # Every planner charges the profile (docs/analysis.md "Overhead profiles"). vision: C = 21 ms,
+  # L = 6 ms, D = T = 20 ms, one parallel segment, 2 cores. federated charges release(2) + one
+  # fork/join on C and L: 0.5 + 6 = 6.5 ms keeps n = ⌈15/7.5⌉ = 2 (R = 20 ms = D); 1 ns more
+  # needs 3 cores.
+  printf '[system]\ncores = [0, 1]\nplanner = "federated"\n[[task]]\nname = "vision"\nperiod = "20ms"\nwait = "hybrid"\nkernel = "segments"\nargs.segments = [{ strands = 1, length = "1500us" }, { strands = 6, length = "3ms" }, { strands = 1, length = "1500us" }]\n' > vision.toml
+  rel='{"threads": 1, "wait": "hybrid", "p999_ns": 100000}, {"threads": 2, "wait": "hybrid", "p999_ns": 500000}'
+  bar='{"threads": 2, "wait": "hybrid", "p999_ns": 1000}'
+  profile_rel at.json '{"threads": 2, "wait": "hybrid", "p999_ns": 6000000}' "$rel" "$bar"
+  profile_rel past.json '{"threads": 2, "wait": "hybrid", "p999_ns": 6000001}' "$rel" "$bar"
+  expect_status 0 "$rtpar" check vision.toml --json
+  expect_status 0 "$rtpar" check vision.toml --overhead at.json --json
+  json 't=d["tasks"][0]; assert t["cores_needed"]==2 and t["response_bound_ns"]==20000000, t
+assert any("overhead: task \x27vision\x27 charged release 500us + 1 fork/join × 6ms = 6.5ms" in n and "at.json" in n for n in d["notes"]), d["notes"]'
+  expect_status 1 "$rtpar" check vision.toml --overhead past.json --json
+  json 'assert d["schedulable"] is False and "needs 3 cores" in d["tasks"][0]["reason"], d'
+  # federated-ws, decomposition and fork-join-rta state their charges too (4 cores, 1 µs costs:
+  # the same verdict as without the profile).
+  sed 's/^cores = \[0, 1\]$/cores = [0, 1, 2, 3]/' vision.toml > vision4.toml
+  one='{"threads": 4, "wait": "hybrid", "p999_ns": 1000}'
+  profile_rel lite.json "$one" "$one" "$one"
+  for planner in federated-ws decomposition fork-join-rta; do
+    expect_status 0 "$rtpar" check vision4.toml --planner "$planner" --json
+    expect_status 0 "$rtpar" check vision4.toml --planner "$planner" --overhead lite.json --json
+    json 'assert any(n.startswith("overhead: task \x27vision\x27") and "lite.json" in n for n in d["notes"]), d["notes"]'
+  done
+  # A profile written before barriers were measured: decomposition cannot bound them (exit 2).
+  profile_rel old.json '{"threads": 2, "wait": "hybrid", "p999_ns": 1000}' "$rel"
+  expect_status 2 "$rtpar" check vision.toml --planner decomposition --overhead old.json
+  has "old.json: barrier: cannot bound the barrier cost of task 'vision'"
+  # And one without release latencies: no planner can charge the release (exit 2).
+  profile norel.json '{"threads": 2, "wait": "hybrid", "p999_ns": 1000}'
+  expect_status 2 "$rtpar" check vision.toml --overhead norel.json
+  has "norel.json: release: cannot bound the release cost of task 'vision'"
   ;;
 overhead_overflow)
   # The issue's reproducer, through the task file (the profile file now refuses 2^63 − 1): a

@@ -184,6 +184,41 @@ TEST_CASE("overhead profile: release latencies round-trip, are bounded like fork
                  "release"));
 }
 
+TEST_CASE("overhead profile: barrier latencies round-trip, are bounded like forks, are optional") {
+  using rtpar::WaitKind;
+  rtpar::OverheadProfile p;
+  p.fork_join = {entry(2, WaitKind::spin, false, 1'000)};
+  CHECK_FALSE(p.barrier_bound(2, WaitKind::spin).has_value());  // none measured (an old profile)
+  p.barrier = {entry(1, WaitKind::spin, false, 0), entry(2, WaitKind::spin, false, 3'000)};
+  CHECK(p.barrier_bound(2, WaitKind::spin)->ns == 3'000);
+  // Above the largest: max(⌈(4−1)/(2−1)⌉·3000, 3000 + 3000·(4−2)) = 9000.
+  const auto x = p.barrier_bound(4, WaitKind::spin);
+  REQUIRE(x.has_value());
+  CHECK(x->ns == 9'000);
+  CHECK(x->extrapolated);
+  CHECK_FALSE(p.barrier_bound(2, WaitKind::block).has_value());
+  const ProfileFile file(rtpar::overhead_profile_json(p), "barrier.json");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  REQUIRE(back.barrier.size() == 2);
+  CHECK(back.barrier[1].threads == 2);
+  CHECK(back.barrier[1].p999_ns == 3'000);
+  CHECK(back.release.empty());
+  // Without barrier entries the key is not written, and a file without it loads.
+  p.barrier.clear();
+  CHECK(rtpar::overhead_profile_json(p).find("barrier") == std::string::npos);
+  // Strict like the other arrays: a bad entry names its path; an empty array is refused.
+  CHECK(contains(rejection(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}],
+                               "barrier": [{"threads": 2, "wait": "spin", "p999_ns": -1}]})"),
+                 "barrier[0].p999_ns"));
+  CHECK(contains(rejection(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}],
+                               "barrier": [{"threads": 2, "wait": "spin", "p999_ns": 5},
+                                           {"threads": 2, "wait": "spin", "p999_ns": 6}]})"),
+                 "barrier[1]: contradicts barrier[0]"));
+  CHECK(contains(rejection(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}],
+                               "barrier": []})"),
+                 "barrier"));
+}
+
 TEST_CASE("overhead profile: bad files are input errors naming the file and the JSON path") {
   const std::string ok = R"("threads": 2, "wait": "spin", "p999_ns": 5)";
   // The issue's unsound profile: p999_ns = 2^63 − 1 is far above 1 s per fork.

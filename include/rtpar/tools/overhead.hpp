@@ -12,7 +12,8 @@
 namespace rtpar {
 
 // ForkJoinCost is the measured cost of one empty fork/join region on a team of `threads` — or, in
-// OverheadProfile::release, the release latency of a periodic job on such a team.
+// OverheadProfile::release, the release latency of a periodic job on such a team, or, in
+// OverheadProfile::barrier, the latency of one team barrier inside a region.
 struct ForkJoinCost {
   int threads = 1;
   WaitKind wait = WaitKind::hybrid;
@@ -50,6 +51,11 @@ struct OverheadProfile {
   // master's timer wake-up plus the first fork/join with the workers' self-timed release
   // (Team::expect_release). `parked` is true (the workers sleep between jobs). Optional.
   std::vector<ForkJoinCost> release;
+  // barrier: the latency of one Team::barrier() inside a region on a team of `threads`, as
+  // rt-openmp.md §VI-B measures it: from the last member's arrival to the last member's departure
+  // (the barrier's wake-up delay; the waiting for slower members is the strands' own time).
+  // `parked` is false. Optional (profiles written before it was measured have none).
+  std::vector<ForkJoinCost> barrier;
 
   // fork_join_bound is the cost an analysis should charge per fork on a team of `threads` with
   // `wait`: the largest measured p99.9 over the entries for that size and policy (parked or not),
@@ -67,13 +73,16 @@ struct OverheadProfile {
   // the `release` entries by the same rule (largest p99.9 of that size or the nearest larger one,
   // extrapolated above the largest); std::nullopt when they cannot bound it.
   [[nodiscard]] std::optional<ForkJoinCharge> release_bound(int threads, WaitKind wait) const;
+  // barrier_bound is the latency to charge one barrier on a team of `threads` with `wait`, from
+  // the `barrier` entries by the same rule; std::nullopt when they cannot bound it.
+  [[nodiscard]] std::optional<ForkJoinCharge> barrier_bound(int threads, WaitKind wait) const;
 };
 
 // overhead_profile_json renders a profile as JSON (the file `rtpar calibrate --out` writes).
 std::string overhead_profile_json(const OverheadProfile& profile);
 
 // load_overhead_profile reads such a file strictly: every entry (of `fork_join`, and of the
-// optional `release`) needs `threads` (1 ..
+// optional `release` and `barrier`) needs `threads` (1 ..
 // kMaxProfiledThreads), `wait` (spin, block or hybrid) and `p999_ns`; `parked`, `samples`,
 // `mean_ns`, `p50_ns`, `p99_ns` and `max_ns` are optional; costs are integers in
 // 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max;

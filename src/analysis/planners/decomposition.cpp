@@ -7,9 +7,14 @@
 // segment completes by the next one's offset and the last by D_i. Formulas, sources and the
 // soundness argument: docs/analysis/decomposition.md. A charged kernel interference
 // (PlanOptions::interference) enters the load condition as the server's I(d) (fbb_ffd.hpp).
+// With an overhead profile (PlanOptions::overhead) every strand of segment j is decomposed and
+// placed with length e_j + Λ(1) + (j > 0 ? β(n) : 0) (rt-openmp.md §VI-B's two measured
+// overheads; overhead_charge.hpp, docs/analysis.md "Overhead profiles"); the plan states the
+// declared e_j, which is what the kernel runs.
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,12 +22,15 @@
 
 #include "analysis/bounds/fbb_ffd.hpp"
 #include "analysis/bounds/light_first_fit.hpp"
+#include "analysis/bounds/overhead_charge.hpp"
 #include "analysis/bounds/priorities.hpp"
 #include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/stages.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/topology.hpp"
 
@@ -68,6 +76,29 @@ std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t 
   return why;
 }
 
+// charge_segments raises `segments` by the profile's release latency of one member and barrier
+// cost for a team of at most min(cores, Σ strands) members (the members are the distinct cores
+// its strands land on), noting the charge; nullopt with `why` when a length overflows.
+std::optional<std::vector<SegmentSpec>> charge_segments(const TaskSpec& task,
+                                                        const std::vector<SegmentSpec>& segments,
+                                                        const OverheadProfile& profile, int cores,
+                                                        std::vector<std::string>& notes,
+                                                        std::string& why) {
+  const std::int64_t strands = std::accumulate(
+      segments.begin(), segments.end(), std::int64_t{0},
+      [](std::int64_t sum, const SegmentSpec& s) { return sat_add(sum, s.strands); });
+  const int team = static_cast<int>(std::clamp<std::int64_t>(strands, 1, std::max(1, cores)));
+  const analysis::SegmentCharge charge = analysis::segment_charge(profile, task, team);
+  notes.push_back(analysis::segment_charge_note(task, segments.size(), charge, profile));
+  auto charged = analysis::charged_segments(segments, charge);
+  if (!charged) {
+    why =
+        "bound overflows: a segment's length plus its release and barrier overheads exceeds "
+        "2^63 ns";
+  }
+  return charged;
+}
+
 }  // namespace
 
 Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
@@ -82,6 +113,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
 
   // 1. Decompose every task; collect its strands (segment order, strand order).
   std::vector<std::optional<analysis::Decomposition>> decomposed(set.tasks.size());
+  std::vector<std::vector<SegmentSpec>> declared(set.tasks.size());  // before overheads
   std::vector<analysis::FbbStrand> strands;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     const TaskSpec& task = set.tasks[i];
@@ -90,7 +122,12 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
     tp.heavy = task.work > task.deadline;
     tp.utilization = task.utilization();
     std::string why;
-    const auto segments = segments_of(task, why);
+    auto segments = segments_of(task, why);
+    if (segments && options.overhead != nullptr) {
+      declared[i] = *segments;
+      segments = charge_segments(task, *segments, *options.overhead,
+                                 static_cast<int>(plan.cores.size()), plan.notes, why);
+    }
     if (segments) decomposed[i] = analysis::decompose(*segments, task.deadline.count(), why);
     if (!decomposed[i]) {
       tp.reason = why;
@@ -137,7 +174,8 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
     const auto& segs = decomposed[i]->segments;
     for (std::size_t j = 0; j < segs.size(); ++j) {
       SegmentPlan sp;
-      sp.length_ns = segs[j].length;
+      // The declared length: the charged one is only the analysis' (the kernel runs e_j).
+      sp.length_ns = declared[i].empty() ? segs[j].length : declared[i][j].length.count();
       sp.offset_ns = segs[j].offset;
       sp.deadline_ns = segs[j].offset + segs[j].window;
       std::int64_t unplaced = 0;

@@ -58,6 +58,8 @@ Plan plan_federated(const TaskSet& set) {
 
 namespace analysis {
 
+HeavySizer federated_sizer() { return size_federated; }
+
 Plan plan_federated_server(const TaskSet& set, const std::optional<PeriodicServer>& server) {
   return plan_federated_family(set, PlannerKind::federated, size_federated, server);
 }

@@ -42,6 +42,13 @@ using HeavySizer = std::function<HeavySizing(const TaskSpec&)>;
 Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
                            const std::optional<PeriodicServer>& server = std::nullopt);
 
+// federated_sizer is federated's HeavySizer (Li et al. ECRTS'14 core count and Graham's bound).
+HeavySizer federated_sizer();
+
+// federated_ws_sizer is federated-ws's HeavySizer (rtws.md eq. 3 with system.delta). Throws
+// InputError for a delta the arithmetic cannot represent.
+HeavySizer federated_ws_sizer(const SystemSpec& system);
+
 // plan_federated_server is plan_federated with the kernel's server placed with the light tasks
 // (nullopt: plan_federated itself).
 Plan plan_federated_server(const TaskSet& set, const std::optional<PeriodicServer>& server);

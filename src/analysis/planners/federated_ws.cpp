@@ -122,6 +122,11 @@ analysis::HeavySizing size_ws(const TaskSpec& task, std::int64_t p) {
 
 }  // namespace
 
+analysis::HeavySizer analysis::federated_ws_sizer(const SystemSpec& system) {
+  const std::int64_t p = delta_numerator(system);
+  return [p](const TaskSpec& task) { return size_ws(task, p); };
+}
+
 Plan plan_federated_ws(const TaskSet& set) {
   return analysis::plan_federated_ws_server(set, std::nullopt);
 }
@@ -129,9 +134,8 @@ Plan plan_federated_ws(const TaskSet& set) {
 Plan analysis::plan_federated_ws_server(const TaskSet& set,
                                         const std::optional<PeriodicServer>& server) {
   const std::int64_t p = delta_numerator(set.system);
-  Plan plan = analysis::plan_federated_family(
-      set, PlannerKind::federated_ws, [p](const TaskSpec& task) { return size_ws(task, p); },
-      server);
+  Plan plan = analysis::plan_federated_family(set, PlannerKind::federated_ws,
+                                              analysis::federated_ws_sizer(set.system), server);
 
   bool any_heavy = false;
   for (TaskPlan& tp : plan.tasks) {

@@ -23,6 +23,11 @@
 // wait) when a profile is given (extrapolated above its largest team and noted in the plan; a
 // profile without the task's policy is refused), else system.fork_join_overhead. Costs are summed
 // with checked arithmetic: a core whose strands plus overhead pass 2^63 − 1 ns has no bound.
+// With a profile the job's release latency for a team of N (OverheadProfile::release, taken as
+// overhead_up_to) is also charged, once, on every aggregate strand of its first stage: it delays
+// the job's start, and charging it as execution of the first stage's strands bounds that delay
+// (docs/analysis.md "Overhead profiles"). A profile without `release` entries for the policy is
+// refused. Each admitted task's charges are stated in the plan's notes.
 // Kernel interference (PlanOptions::interference charged): every analysis, during the greedy
 // search and in the equal-priority rounds, has the kernel's server on each core as an interferer
 // above every task (FjOptions::server, fork_join_stage_rta.hpp), so the search adds cores where
@@ -42,6 +47,7 @@
 
 #include "analysis/bounds/fork_join_stage_rta.hpp"
 #include "analysis/bounds/stages.hpp"
+#include "analysis/planners/fork_join_charge.hpp"
 #include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/worst_fit_assign.hpp"
 #include "core/checked_math.hpp"
@@ -123,11 +129,13 @@ std::vector<int> choose_cores(const Machine& m, std::size_t n) {
   return chosen;
 }
 
-// place is step 6 plus the overheads: the aggregate strands of every stage on `cores`, or
+// place is step 6 plus the overheads: the aggregate strands of every stage on `cores` (each of the
+// first stage's also charged `release`), or
 // std::nullopt when an aggregate strand's cost count · length + overhead does not fit in int64
 // (then no bound can be computed: the caller reports "bound overflows", never a wrapped value).
 std::optional<analysis::FjTask> place(const std::vector<SegmentSpec>& stages,
-                                      const std::vector<int>& cores, std::int64_t overhead) {
+                                      const std::vector<int>& cores, std::int64_t overhead,
+                                      std::int64_t release) {
   analysis::FjTask t;
   const auto n = static_cast<std::int64_t>(cores.size());
   for (const SegmentSpec& s : stages) {
@@ -138,54 +146,15 @@ std::optional<analysis::FjTask> place(const std::vector<SegmentSpec>& stages,
       const std::int64_t rest = s.strands - static_cast<std::int64_t>(q);
       const auto count = static_cast<std::int64_t>(ceil_div(rest, n));
       const auto work = checked_mul(count, s.length.count());
-      const auto wcet = work ? checked_add(*work, used > 1 ? overhead : 0) : std::nullopt;
+      const auto forked = work ? checked_add(*work, used > 1 ? overhead : 0) : std::nullopt;
+      const bool first = t.stages.empty();
+      const auto wcet = forked ? checked_add(*forked, first ? release : 0) : std::nullopt;
       if (!wcet) return std::nullopt;
       stage.groups.push_back(analysis::FjGroup{cores[q], *wcet});
     }
     t.stages.push_back(std::move(stage));
   }
   return t;
-}
-
-// Charge is the fork/join cost charged per fork for one team size, and where it came from.
-struct Charge {
-  std::int64_t ns = 0;
-  std::optional<ForkJoinCharge> measured;  // set when it comes from the overhead profile
-};
-
-// charge_for is the per-fork cost of a team of n for `task`: the profile's bound when a profile
-// is given (extrapolated above its largest team, never zero), else system.fork_join_overhead.
-// A profile that cannot bound it is refused (InputError, exit 2): one without any entry for the
-// task's wait policy (spin, block and hybrid wake workers by different paths, so no policy's cost
-// bounds another's), or one that measured only teams of one thread (which wake no worker).
-Charge charge_for(const TaskSet& set, const TaskSpec& task, const PlanOptions& options,
-                  std::int64_t n) {
-  Charge c;
-  c.ns = task.span == task.work ? 0 : set.system.fork_join_overhead.count();
-  if (options.overhead == nullptr || n <= 1) return c;
-  c.measured = options.overhead->fork_join_bound(static_cast<int>(n), task.wait.kind);
-  if (!c.measured) {
-    const std::string file =
-        options.overhead->source.empty() ? "overhead profile" : options.overhead->source;
-    throw InputError(SourceLocation{file, 0, 0}, "fork_join",
-                     fmt::format("cannot bound the fork/join cost of task '{}' on {} threads: no "
-                                 "entry with wait = \"{}\" and 2 threads or more (`rtpar "
-                                 "calibrate` measures every policy)",
-                                 task.name, n, to_string(task.wait.kind)));
-  }
-  c.ns = c.measured->ns;
-  return c;
-}
-
-// extrapolation_note says which team size's fork/join cost was extrapolated for a task, from what.
-std::string extrapolation_note(const TaskSpec& task, std::int64_t n, const ForkJoinCharge& m,
-                               const OverheadProfile& profile) {
-  return fmt::format(
-      "{}: fork/join cost of a team of {} ({}) extrapolated from the largest measured team ({} "
-      "threads) of {}: {} charged per fork (docs/analysis.md, \"Overhead profiles\")",
-      task.name, n, to_string(task.wait.kind), m.measured_threads,
-      profile.source.empty() ? "the overhead profile" : profile.source,
-      format_duration(Duration(m.ns)));
 }
 
 // ChangeLog records, per core and priority, the last step at which a placed task with a strand
@@ -311,9 +280,9 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
           analysis::worst_fit_strands(*stages, task.period.count(), worst_fit.front());
       const std::vector<int> cores = analysis::distinct_cores(strands);
       const auto n = static_cast<std::int64_t>(cores.size());
-      const Charge charge = charge_for(set, task, options, n);
-      std::optional<analysis::FjTask> candidate =
-          analysis::aggregate_strands(*stages, strands, charge.ns);
+      const analysis::FjCharge charge = analysis::fj_charge_for(set, task, options, n);
+      std::optional<analysis::FjTask> candidate = analysis::with_release(
+          analysis::aggregate_strands(*stages, strands, charge.ns), charge.release_ns);
       const bool blocked = std::any_of(cores.begin(), cores.end(),
                                        [&](int cpu) { return unbounded.count(cpu) != 0; });
       std::optional<std::int64_t> r;
@@ -343,7 +312,11 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         continue;
       }
       if (charge.measured && charge.measured->extrapolated) {
-        plan.notes.push_back(extrapolation_note(task, n, *charge.measured, *options.overhead));
+        plan.notes.push_back(
+            analysis::fj_extrapolation_note(task, n, *charge.measured, *options.overhead));
+      }
+      if (options.overhead != nullptr) {
+        plan.notes.push_back(analysis::fj_charge_note(task, n, charge, *options.overhead));
       }
       placed[i] = std::move(*candidate);
       accept(i, *stages, cores, *r, [&](std::size_t j, std::int64_t k) {
@@ -367,11 +340,12 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
     std::optional<std::int64_t> first_extrapolated;
     for (std::int64_t n = start; n <= stop && !done; ++n) {
       const std::vector<int> cores = choose_cores(machine, static_cast<std::size_t>(n));
-      const Charge charge = charge_for(set, task, options, n);
+      const analysis::FjCharge charge = analysis::fj_charge_for(set, task, options, n);
       if (charge.measured && charge.measured->extrapolated && !first_extrapolated) {
         first_extrapolated = n;
       }
-      std::optional<analysis::FjTask> candidate = place(*stages, cores, charge.ns);
+      std::optional<analysis::FjTask> candidate =
+          place(*stages, cores, charge.ns, charge.release_ns);
       if (!candidate) {
         overflowed = true;
         continue;
@@ -383,7 +357,11 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
       if (!r) continue;
       done = true;
       if (charge.measured && charge.measured->extrapolated) {
-        plan.notes.push_back(extrapolation_note(task, n, *charge.measured, *options.overhead));
+        plan.notes.push_back(
+            analysis::fj_extrapolation_note(task, n, *charge.measured, *options.overhead));
+      }
+      if (options.overhead != nullptr) {
+        plan.notes.push_back(analysis::fj_charge_note(task, n, charge, *options.overhead));
       }
       placed[i] = std::move(*candidate);
       accept(i, *stages, cores, *r,

@@ -1,9 +1,12 @@
 // planner.cpp — plan_taskset / plan_with: the entry points that pick a planner.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/planners/federated_common.hpp"
+#include "analysis/planners/federated_overheads.hpp"
 #include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/measured_inputs.hpp"
 #include "rtpar/error.hpp"
@@ -26,8 +29,32 @@ TaskSet on_target(const TaskSet& set, const Topology& target) {
   return copy;
 }
 
-// plan_uncharged runs the planner; plan_with then charges the kernel's interference once.
-Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
+// federated_inputs is the set a federated planner analyses: charged the overhead profile's costs
+// (--overhead), with the notes saying so (measured values were applied before, by plan_with).
+TaskSet federated_inputs(PlannerKind planner, const TaskSet& set, const PlanOptions& options,
+                         std::vector<std::string>& notes) {
+  TaskSet out = set;
+  if (options.overhead != nullptr) {
+    analysis::FederatedOverheads config;
+    config.profile = options.overhead;
+    config.size_heavy = planner == PlannerKind::federated
+                            ? analysis::federated_sizer()
+                            : analysis::federated_ws_sizer(out.system);
+    config.cores = static_cast<int>(analysis::realtime_cores(out.system).size());
+    // federated with the kernel's server may give a heavy task more cores than its sizing
+    // (federated_common.hpp), so its team is charged as the whole machine.
+    config.whole_machine =
+        planner == PlannerKind::federated && analysis::charged_server(options).has_value();
+    out = analysis::with_federated_overheads(out, config, notes);
+  }
+  return out;
+}
+
+// plan_uncharged runs the planner; plan_with then charges the kernel's interference once, on
+// `analysed` when set: the set as the planner analysed it (the federated planners' inputs, or
+// the target's copy), else on the set given (no copy for the other planners).
+Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& options,
+                    std::optional<TaskSet>& analysed) {
   // The federated planners and partitioned read the machine from the set only; give them the
   // target's cores. decomposition and fork-join-rta read options.target themselves (sockets).
   if (options.target != nullptr &&
@@ -35,14 +62,23 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
        planner == PlannerKind::partitioned)) {
     PlanOptions rest = options;
     rest.target = nullptr;
-    return plan_uncharged(planner, on_target(set, *options.target), rest);
+    analysed = on_target(set, *options.target);
+    const TaskSet copy = *analysed;
+    return plan_uncharged(planner, copy, rest, analysed);
   }
   switch (planner) {
     // A charged kernel server is placed with the light tasks (federated_common.hpp).
     case PlannerKind::federated:
-      return analysis::plan_federated_server(set, analysis::charged_server(options));
-    case PlannerKind::federated_ws:
-      return analysis::plan_federated_ws_server(set, analysis::charged_server(options));
+    case PlannerKind::federated_ws: {
+      std::vector<std::string> notes;
+      analysed = federated_inputs(planner, set, options, notes);
+      const auto server = analysis::charged_server(options);
+      Plan plan = planner == PlannerKind::federated
+                      ? analysis::plan_federated_server(*analysed, server)
+                      : analysis::plan_federated_ws_server(*analysed, server);
+      plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
+      return plan;
+    }
     case PlannerKind::decomposition:
       return plan_decomposition(set, options);
     case PlannerKind::fork_join_rta:
@@ -73,8 +109,9 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
     plan.notes.insert(plan.notes.begin(), notes.begin(), notes.end());
     return plan;
   }
-  Plan plan = plan_uncharged(planner, set, options);
-  analysis::charge_interference(plan, set, options);
+  std::optional<TaskSet> analysed;
+  Plan plan = plan_uncharged(planner, set, options, analysed);
+  analysis::charge_interference(plan, analysed ? *analysed : set, options);
   return plan;
 }
 

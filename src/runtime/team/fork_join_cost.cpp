@@ -1,6 +1,7 @@
-// fork_join_cost.cpp — measure_fork_join_cost and measure_release_latency: timing empty fork/join
-// regions on a real team, back to back, from parked workers, and at periodic releases, for
-// `rtpar calibrate` (rtpar/tools/calibrate.hpp).
+// fork_join_cost.cpp — measure_fork_join_cost, measure_release_latency and measure_barrier_cost:
+// timing empty fork/join regions on a real team, back to back, from parked workers, and at
+// periodic releases, and team barriers inside a region, for `rtpar calibrate`
+// (rtpar/tools/calibrate.hpp).
 #include <time.h>
 
 #include <algorithm>
@@ -72,6 +73,51 @@ ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Dur
   }
   team->expect_release(0);
   return summarize(samples, config, team->size(), true);
+}
+
+namespace {
+
+// Stamp is one member's timestamps around a barrier, on a cache line of its own so that the
+// members' writes do not disturb each other's waiting.
+struct alignas(64) Stamp {
+  std::int64_t before = 0;
+  std::int64_t after = 0;
+};
+
+}  // namespace
+
+ForkJoinCost measure_barrier_cost(const TeamConfig& config, int iterations) {
+  auto team = make_team(config);
+  std::vector<Stamp> stamps(static_cast<std::size_t>(team->size()));
+  // The master arrives last, after a nap long enough for the workers' policy to give up spinning
+  // (block and hybrid waiters are then asleep): the barrier must wake them, the slow case.
+  // A nap, never a spin: the master may run at SCHED_FIFO.
+  const std::int64_t nap = config.wait.spin_ns.count() + 50'000;
+  std::vector<std::int64_t> samples(static_cast<std::size_t>(iterations));
+  const int warmup = std::min(iterations, 100);
+  for (int k = -warmup; k < iterations; ++k) {
+    team->run([&](int rank) {
+      if (rank == 0) {
+        const timespec ts{0, static_cast<long>(nap)};
+        nanosleep(&ts, nullptr);
+      }
+      Stamp& mine = stamps[static_cast<std::size_t>(rank)];
+      mine.before = monotonic_now();
+      team->barrier();
+      mine.after = monotonic_now();
+    });
+    // rt-openmp.md §VI-B: the last arrival is when every member may proceed; the last departure
+    // is when the most delayed member did. Their difference is the barrier's latency.
+    std::int64_t last_in = 0, last_out = 0;
+    for (const Stamp& s : stamps) {
+      last_in = std::max(last_in, s.before);
+      last_out = std::max(last_out, s.after);
+    }
+    if (k >= 0)
+      samples[static_cast<std::size_t>(k)] = std::max<std::int64_t>(0, last_out - last_in);
+  }
+  team->park();
+  return summarize(samples, config, team->size(), false);
 }
 
 }  // namespace rtpar

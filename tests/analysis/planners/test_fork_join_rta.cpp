@@ -102,6 +102,8 @@ TEST_CASE("fork-join-rta: minimal cores, round-robin strands, overhead per fork"
     cost.threads = n;
     profile.fork_join.push_back(cost);
   }
+  cost.p999_ns = cost.max_ns = 0;  // no release latency: only the fork/join cost matters here
+  profile.release.push_back(cost);
   rtpar::PlanOptions options;
   options.overhead = &profile;
   const rtpar::Plan heavy = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
@@ -389,6 +391,7 @@ TEST_CASE("fork-join-rta: a profile cost near 2^63 ns overflows the bound: not s
   for (int n = 1; n <= 4; ++n) {
     profile.fork_join.push_back(measured(n, rtpar::WaitKind::hybrid, INT64_MAX));
   }
+  profile.release = {measured(2, rtpar::WaitKind::hybrid, 0)};
   rtpar::PlanOptions options;
   options.overhead = &profile;
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
@@ -423,6 +426,7 @@ TEST_CASE("fork-join-rta: team sizes above the profile's are charged by extrapol
   profile.source = "prof.json";
   profile.fork_join = {measured(1, rtpar::WaitKind::hybrid, 1'000),
                        measured(2, rtpar::WaitKind::hybrid, 100'000)};
+  profile.release = {measured(2, rtpar::WaitKind::hybrid, 0)};
   const rtpar::Topology target = eight_cores();
   rtpar::PlanOptions options;
   options.overhead = &profile;
@@ -460,6 +464,7 @@ TEST_CASE("fork-join-rta: a profile without the task's wait policy is refused (i
   rtpar::OverheadProfile profile;
   profile.source = "prof.json";
   profile.fork_join = {measured(2, rtpar::WaitKind::block, 1'000)};
+  profile.release = {measured(2, rtpar::WaitKind::spin, 0)};
   rtpar::PlanOptions options;
   options.overhead = &profile;
   // With T = 10 ms, n = 1 passes and needs no profile entry; with T = 5 ms, ⌈C/T⌉ = 2 and the
@@ -479,7 +484,8 @@ TEST_CASE("fork-join-rta: ⌈C/T⌉ of a period near 2^63 ns does not overflow (
   rtpar::TaskSet set;
   set.source = "<test>";
   set.system.cores = {0, 1};
-  set.tasks.push_back(fj_task("long", rtpar::Duration(INT64_MAX), {{2, rtpar::Duration(INT64_MAX / 4), {}}}));
+  set.tasks.push_back(
+      fj_task("long", rtpar::Duration(INT64_MAX), {{2, rtpar::Duration(INT64_MAX / 4), {}}}));
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);
   CHECK(plan.schedulable);
   CHECK(plan.tasks[0].cores_needed == 1);
