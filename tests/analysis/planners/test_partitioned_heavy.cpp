@@ -12,8 +12,10 @@
 #include "analysis/bounds/team_response.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
+#include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 using namespace std::chrono_literals;
 
@@ -226,4 +228,24 @@ TEST_CASE("partitioned: a bound that overflows int64 is never admitted") {
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, set, options);
   CHECK_FALSE(plan.schedulable);
   CHECK(plan.tasks[0].reason->find("overflow") != std::string::npos);
+}
+
+TEST_CASE("partitioned: examples/partitioned_heavy.toml plans as worked out and simulates below") {
+  const rtpar::TaskSet set =
+      rtpar::load_taskset(RTPAR_SOURCE_DIR "/examples/partitioned_heavy.toml");
+  const rtpar::Plan plan = rtpar::plan_taskset(set);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].response_bound_ns == 11'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 1'000'000);
+  CHECK(plan.tasks[2].response_bound_ns == 16'000'000);
+  // One hyperperiod (120 ms): h's jobs take 10 ms (9 ms plus a's 1 ms on core 1 when released
+  // together), b's 6 ms (a, then rank 1's 4 ms share, then b); none above its bound.
+  const rtpar::SimResult sim = rtpar::simulate_plan(plan, set);
+  REQUIRE(sim.tasks.size() == 3);
+  CHECK(sim.tasks[0].max_response_ns == 10'000'000);
+  CHECK(sim.tasks[2].max_response_ns == 6'000'000);
+  for (const rtpar::SimTaskResult& t : sim.tasks) {
+    CHECK(t.misses == 0);
+    CHECK(*t.max_response_ns <= *t.response_bound_ns);
+  }
 }
