@@ -30,6 +30,13 @@ std::string profile_name(const OverheadProfile& profile) {
 
 }  // namespace
 
+std::int64_t regions_per_job(const TaskSpec& task) {
+  if (task.segments.empty()) return task.span < task.work ? 1 : 0;
+  return static_cast<std::int64_t>(
+      std::count_if(task.segments.begin(), task.segments.end(),
+                    [](const SegmentSpec& s) { return s.strands >= 2; }));
+}
+
 PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOptions& options,
                          std::vector<std::string>& notes) {
   PartCharges out;
@@ -48,17 +55,12 @@ PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOp
                                r->extrapolated ? ", extrapolated" : "");
   }
   std::string fork_text;
-  if (threads >= 2) {
+  // A team that never forks (L = C, no segment of ≥ 2 strands) needs no fork/join entry.
+  if (threads >= 2 && regions_per_job(task) > 0) {
     const std::optional<ForkJoinCharge> f = profile.fork_join_bound(n, task.wait.kind);
     if (!f) refuse(profile, "fork_join", task, threads);
     out.fork_ns = f->ns;
-    if (task.segments.empty()) {
-      out.forks = 1;
-    } else {
-      out.forks = static_cast<std::int64_t>(
-          std::count_if(task.segments.begin(), task.segments.end(),
-                        [](const SegmentSpec& s) { return s.strands >= 2; }));
-    }
+    out.forks = regions_per_job(task);
     fork_text = fmt::format(
         ", fork/join {} per region × {} region(s) per job (`fork_join`, p99.9 "
         "of {} threads{})",
@@ -70,7 +72,29 @@ PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOp
   return out;
 }
 
-void shape_part(Part& p, const TaskSpec& task, const PartCharges& charges) {
+namespace {
+
+// add_waiting raises p.core_work by what i's waiting team members burn on their cores at the
+// task's level (docs/analysis/partitioned.md, "Waiting members"): after its share of a region a
+// member (or the master, at the join) waits once, spinning for up to wait_spin (hybrid) before it
+// sleeps, or until the next region (spin) — at most the whole job, so then D. Threads of one
+// team on distinct cores only delay other tasks this way; the team's own bound is unaffected.
+void add_waiting(Part& p, const TaskSpec& task) {
+  const std::int64_t regions = regions_per_job(task);
+  if (p.thread_cores.size() < 2 || regions == 0 || task.wait.kind == WaitKind::block) return;
+  for (std::int64_t& work : p.core_work) {
+    if (task.wait.kind == WaitKind::spin) {
+      work = std::max(work, p.d);
+      continue;
+    }
+    const auto spin = checked_mul(regions, task.wait.spin_ns.count());
+    const auto total = spin ? checked_add(work, *spin) : std::nullopt;
+    work = total ? *total : kInt64Max;  // read as min(work, D) anyway
+  }
+}
+
+// shape_own fills p.shape, p.own, p.core_work and p.shares without the waiting charge.
+void shape_own(Part& p, const TaskSpec& task, const PartCharges& charges) {
   const auto m = static_cast<std::int64_t>(p.thread_cores.size());
   const bool one_per_core = m >= 2 && p.cores.size() == p.thread_cores.size();
   const bool team = task.runtime == RuntimeKind::team;
@@ -113,6 +137,13 @@ void shape_part(Part& p, const TaskSpec& task, const PartCharges& charges) {
   }
   p.shape = PartShape::greedy;
   p.own = *own;
+}
+
+}  // namespace
+
+void shape_part(Part& p, const TaskSpec& task, const PartCharges& charges) {
+  shape_own(p, task, charges);
+  if (!p.reason) add_waiting(p, task);
 }
 
 }  // namespace rtpar::analysis

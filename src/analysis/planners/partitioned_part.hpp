@@ -40,8 +40,9 @@ struct Part {
   // own is the job's own term in the whole-window bound: C (whole), the static-blocks critical
   // length (segments) or ⌈(C − L)/m⌉ + L (greedy), each with the charged overheads.
   std::int64_t own = 0;
-  // core_work[x] is the most a job executes on cores[x] (charges included): what it can take from
-  // other tasks there. Interference reads min(core_work, D) (one core runs ≤ D of a job in time).
+  // core_work[x] is the most a job executes on cores[x] (charges and waiting members' spinning
+  // included): what it can take from other tasks there. Interference reads min(core_work, D) (one
+  // core runs ≤ D of a job in time).
   std::vector<std::int64_t> core_work;
   TeamShares shares;  // PartShape::segments only
 };
@@ -50,8 +51,14 @@ struct Part {
 struct PartCharges {
   std::int64_t release_ns = 0;  // once per job (OverheadProfile::release_bound)
   std::int64_t fork_ns = 0;     // per fork/join region on a team ≥ 2 (fork_join_bound)
-  std::int64_t forks = 0;       // regions per job: segments of ≥ 2 strands, else 1 (team ≥ 2)
+  std::int64_t forks = 0;       // regions per job (regions_per_job) on a team ≥ 2, else 0
 };
+
+// regions_per_job is how many fork/join regions a job of `task` runs on its team: its segments of
+// ≥ 2 strands (a 1-strand segment runs on the master), else 1 when L < C (a parallel kernel is
+// assumed to fork once per job; one that forks more must fold the extra into C), else 0 (a
+// sequential job: L = C, nothing to fork).
+std::int64_t regions_per_job(const TaskSpec& task);
 
 // part_charges looks up the charges of `task` on `threads` threads and appends a plan note saying
 // what was charged and from where. Throws InputError (exit 2) when the profile has a `release`
@@ -61,7 +68,9 @@ PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOp
                          std::vector<std::string>& notes);
 
 // shape_part fills p.shape, p.own, p.core_work and p.shares from the task, its threads and the
-// charges. On an int64 overflow it sets p.reason (never admitted).
+// charges, then adds to each core_work what the team's waiting members burn there (wait = spin:
+// up to the whole job, so D; hybrid: wait_spin per region; block: nothing). On an int64 overflow
+// of a bound term it sets p.reason (never admitted).
 void shape_part(Part& p, const TaskSpec& task, const PartCharges& charges);
 
 }  // namespace rtpar::analysis

@@ -144,7 +144,9 @@ TEST_CASE("partitioned: a heavy task alongside light tasks on its cores (worked 
   rtpar::TaskSet set = two_cores();
   // h: D = T = 12 ms, priority 50 on {0, 1}; a: priority 60 on core 1, C = 1, T = D = 20 (ms);
   // b: priority 40 on core 1, C = 1, T = D = 40 (ms).
+  // wait = "block": h's waiting members sleep at once (the hybrid default is checked below).
   set.tasks.push_back(heavy_task(12ms, 12ms));
+  set.tasks[0].wait = rtpar::WaitPolicy::block();
   set.tasks.push_back(light_task("a", 20ms, 1ms, 1, 60));
   set.tasks.push_back(light_task("b", 40ms, 1ms, 1, 40));
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, set);
@@ -159,6 +161,21 @@ TEST_CASE("partitioned: a heavy task alongside light tasks on its cores (worked 
   // shares 4 + 3 = 7 ms (not C = 16): W_h(x) = 7N + min(7, x + 5 − 12N), N = ⌊(x + 5)/12⌋:
   //   1 + 1 + W_h(1) = 1 + 1 + 6 = 8; 1 + 1 + W_h(8) = 10; → 12 → 14 → 1 + 1 + 14 = 16 = fixed.
   CHECK(plan.tasks[2].response_bound_ns == 16'000'000);
+  // wait = "hybrid" (50 µs): after each of its 2 regions a member may spin 50 µs at priority 50,
+  // so h's demand on core 1 is 7.1 ms: W_h(x) = 7.1N + min(7.1, x + 4.9 − 12N); b:
+  //   7.9 → 9.9 → 11.9 → 13.9 → 15.9 → 1 + 1 + 14.2 = 16.2 ms. h and a are unchanged.
+  set.tasks[0].wait = rtpar::WaitPolicy::hybrid(50us);
+  const rtpar::Plan hybrid = rtpar::plan_with(rtpar::PlannerKind::partitioned, set);
+  CHECK(hybrid.tasks[0].response_bound_ns == 11'000'000);
+  CHECK(hybrid.tasks[2].response_bound_ns == 16'200'000);
+  // wait = "spin": a member may spin through the whole job, so h's demand is D_h = 12 ms on each
+  // core: with c = D = T = 12 the carry-in bound is W_h(x) = 12⌊x/12⌋ + min(12, x − 12⌊x/12⌋) = x,
+  // so R = 1 + 1 + x has no fixed point: b is rejected (a core-hogging team above it).
+  set.tasks[0].wait = rtpar::WaitPolicy::spin();
+  const rtpar::Plan spin = rtpar::plan_with(rtpar::PlannerKind::partitioned, set);
+  CHECK_FALSE(spin.schedulable);
+  CHECK(spin.tasks[2].reason);
+  set.tasks[0].wait = rtpar::WaitPolicy::block();
   // Boundary for h: D = 11 ms admits, 11 ms − 1 ns rejects.
   set.tasks[0].deadline = 11ms;
   CHECK(rtpar::plan_with(rtpar::PlannerKind::partitioned, set).schedulable);
