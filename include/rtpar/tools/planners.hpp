@@ -40,7 +40,7 @@ struct MeasuredProfile {
 
 // PlanOptions are inputs to planning that are not part of the task set.
 struct PlanOptions {
-  const OverheadProfile* overhead = nullptr;  // measured fork/join costs (fork-join-rta)
+  const OverheadProfile* overhead = nullptr;  // measured costs (fork-join-rta, partitioned)
   const Topology* target = nullptr;           // analyse for this machine instead of the file's
   // measured: every planner plans each measured task with C = max(declared C, measured work,
   // measured CPU work) and L = max(declared L, measured burdened span or span bound)

@@ -5,28 +5,41 @@
 //
 // The analysis, per task i with cores K_i (the distinct places its threads use), is in
 // docs/analysis/partitioned.md. In short:
-//  * demand: a job of i may put its whole work C_i on every core of K_i, because rtpar's runtimes
-//    balance load dynamically (a thread takes its preempted teammates' work);
+//  * own term (analysis/planners/partitioned_part.hpp): a team on the `team` runtime with one
+//    thread per core runs its declared structure — the static-blocks shares of each segment
+//    ([[task.segment]]), or greedy list scheduling of its DAG / (C, L) — so its own term is the
+//    job's length on idle cores (Σ_s max_r share, or ⌈(C − L)/m⌉ + L). Otherwise (one thread,
+//    threads sharing cores, `steal`) a job may put its whole work C on every core of K_i: a thread
+//    can take its preempted teammates' work. Measured overheads (--overhead) are added to it;
+//  * demand on core k (what i takes from others there): the most a job executes on k — its
+//    threads' static shares there (segments) or C — capped by D_i, charges included;
 //  * EDF, exact: if every EDF task on core k uses only core k, the EDF band of k is tested with the
 //    processor-demand criterion (QPA, analysis/edf_demand.hpp); its tasks get bound D_i;
-//  * otherwise a sufficient response-time bound: R_i = C_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_jk(R_i),
+//  * otherwise sufficient response-time bounds, the smaller one admitted:
+//    (a) whole window: R_i = own_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_jk(R_i);
+//    (b) segments shape only, per segment (analysis/bounds/team_response.hpp): R_i = Σ_s max_r
+//        x_{s,r}, x_{s,r} = e_{s,r} + Σ_{j∈I_{k_r}(i)} W_jk(x_{s,r}) (fjos.md §V: a fork/join
+//        segment ends with its slowest strand, each strand delayed only on its own core);
 //  where
 //    I_k(i) = the other EDF tasks on k (for an EDF task), or the EDF tasks plus the static tasks of
-//    priority ≥ P_i on k (for a static task), and W_jk(x) bounds j's execution on k in a window:
-//     - i and j both on one core: W = ⌈x/T_j⌉·C_j. i's job keeps core k busy at level i from r_i
+//    priority ≥ P_i on k (for a static task), and W_jk(x) bounds j's execution on k in a window
+//    (c_jk = j's demand on k):
+//     - i and j both on one core: W = ⌈x/T_j⌉·c_jk. i's job keeps core k busy at level i from r_i
 //       to its completion, so the classic critical-instant argument applies (Joseph & Pandya 1986;
 //       Audsley et al. 1993: exact RTA for a single-core task with single-core interferers);
 //     - otherwise the window is not one busy period of k (i spans cores) or j's work on k appears
 //       piecewise after r_j (j spans cores: self-suspension-like), so W is the carry-in workload
 //       bound for an arbitrary window of Bertogna & Cirinei (RTSS 2007, eq. (5)):
-//       N = ⌊(x + D_j − C_j)/T_j⌋, W = N·C_j + min(C_j, x + D_j − C_j − N·T_j), valid when every
+//       N = ⌊(x + D_j − c)/T_j⌋, W = N·c + min(c, x + D_j − c − N·T_j), valid when every
 //       job of j runs its work within [r_j, r_j + D_j] — true up to the first deadline miss, so
 //       admitting only sets where every bound is ≤ D is sound by induction on the first miss;
 //     - for an EDF task i, only jobs of j with deadlines in (r_i, r_i + D_i] run before i on k:
-//       at most ⌈D_i/T_j⌉ of them, so W is also capped by ⌈D_i/T_j⌉·C_j.
-//    Soundness of the sum over cores: until i's job completes, at each instant either a thread of
-//    i executes (≤ C_i such instants) or some unfinished thread of i is ready but preempted on
-//    its core, an instant charged to that core's interferers.
+//       at most ⌈D_i/T_j⌉ of them, so W is also capped by ⌈D_i/T_j⌉·c_jk.
+//    Soundness of (a): until i's job completes, at each instant either the thread that the job
+//    waits for (the slowest of the current segment, or for greedy the critical path / every
+//    thread) executes — at most own_i such instants — or it is ready but preempted on its core,
+//    an instant charged to that core's interferers (docs/analysis/partitioned.md for the greedy
+//    case).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -40,6 +53,7 @@
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/rta.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "analysis/planners/partitioned_part.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -48,16 +62,8 @@ namespace rtpar {
 
 namespace {
 
-// Part is one task as the partitioned analysis sees it.
-struct Part {
-  std::size_t index = 0;
-  bool edf = false;
-  int priority = 0;
-  std::vector<int> cores;         // distinct CPUs of its threads, ascending
-  std::vector<int> thread_cores;  // CPU of each thread, master first
-  std::int64_t c = 0, d = 0, t = 0;
-  std::optional<std::string> reason;
-};
+using analysis::Part;
+using analysis::PartShape;
 
 std::string join_ints(const std::vector<int>& v) {
   std::string s;
@@ -71,18 +77,20 @@ std::uint64_t quotient(__int128 a, std::int64_t b) {
   return static_cast<std::uint64_t>(a) / static_cast<std::uint64_t>(b);
 }
 
-// interference is W_jk(x), j's execution on a core of i in a window of length x (file comment).
-// 0 ≤ x ≤ D_i < 2^63, so x + T_j and x + D_j stay below 2^64 and the quotients fit 64 bits.
-__int128 interference(const Part& i, const Part& j, __int128 x) {
-  const __int128 c = j.c;
+// interference is W_jk(x), j's execution on a core of i in a window of length x (file comment),
+// where a job of j executes at most `work` there (Part::core_work, capped by D_j: one core runs at
+// most D_j of a job that meets its deadline). 0 ≤ x ≤ D_i < 2^63, so x + T_j and x + D_j stay
+// below 2^64 and the quotients fit 64 bits.
+__int128 interference(const Part& i, const Part& j, std::int64_t work, __int128 x) {
+  const __int128 c = std::min(work, j.d);
   const __int128 t = j.t;
   __int128 w = 0;
   if (i.cores.size() == 1 && j.cores.size() == 1) {
     w = static_cast<__int128>(quotient(x + t - 1, j.t)) * c;  // ⌈x/T_j⌉·C_j
   } else {
     // Bertogna & Cirinei 2007: carry-in job as late as its deadline allows, the rest as early as
-    // possible. C_j > D_j only for a task that fails anyway; clamp so the formula stays monotone.
-    const __int128 slack = j.d > j.c ? j.d - j.c : 0;
+    // possible (c ≤ D_j, so the slack is ≥ 0 and the formula monotone).
+    const __int128 slack = j.d - c;
     const __int128 n = quotient(x + slack, j.t);
     w = n * c + std::min(c, x + slack - n * t);
   }
@@ -90,47 +98,64 @@ __int128 interference(const Part& i, const Part& j, __int128 x) {
   return w;
 }
 
-// BoundStatus is how response_bound ended: a bound ≤ D, a bound > D, or the iteration cap.
+// BoundStatus is how a response bound ended: a bound ≤ D, a bound > D, or the iteration cap.
 enum class BoundStatus { met, missed, capped };
 
-// BoundResult is response_bound's outcome; value is meaningful only when met.
+// BoundResult is a response bound's outcome; value is meaningful only when met.
 struct BoundResult {
   BoundStatus status = BoundStatus::missed;
   std::int64_t value = 0;
 };
 
-// response_bound iterates R = C_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = C_i; missed once R > D_i,
-// capped after analysis::kRtaIterationCap steps (each step raises R by ≥ 1 ns while R ≤ D_i, so
-// without the cap a long deadline could take ~D_i steps). `on_core[k]` lists the parts whose
-// threads use CPU k (built once per plan, so gathering the interferers is O(|I(i)|), not O(n)).
-// With `server`, each core of i adds the kernel's server above everything: + |K_i|·I(R).
-BoundResult response_bound(const Part& i, const std::vector<Part>& parts,
-                           const std::map<int, std::vector<std::size_t>>& on_core,
-                           const std::optional<analysis::PeriodicServer>& server) {
-  std::vector<const Part*> interferers;  // one entry per (core, interfering task) pair
-  for (const int k : i.cores) {
+// Interferer is one task that can delay i on one of i's cores, with its work per job there.
+struct Interferer {
+  const Part* part = nullptr;
+  std::int64_t work = 0;
+};
+
+// interferers lists, per core of i (parallel to i.cores), the tasks that can preempt i there.
+// `on_core[k]` lists the parts whose threads use CPU k (built once per plan, so gathering is
+// O(|I(i)|), not O(n)).
+std::vector<std::vector<Interferer>> interferers(
+    const Part& i, const std::vector<Part>& parts,
+    const std::map<int, std::vector<std::size_t>>& on_core) {
+  std::vector<std::vector<Interferer>> out(i.cores.size());
+  for (std::size_t x = 0; x < i.cores.size(); ++x) {
+    const int k = i.cores[x];
     const auto it = on_core.find(k);
     if (it == on_core.end()) continue;
     for (const std::size_t jx : it->second) {
       const Part& j = parts[jx];
       if (j.index == i.index || j.reason) continue;
-      const bool interferes = j.edf || (!i.edf && j.priority >= i.priority);
-      if (interferes) interferers.push_back(&j);
+      if (!(j.edf || (!i.edf && j.priority >= i.priority))) continue;
+      const auto at = std::lower_bound(j.cores.begin(), j.cores.end(), k);
+      out[x].push_back(Interferer{&j, j.core_work[static_cast<std::size_t>(at - j.cores.begin())]});
     }
   }
+  return out;
+}
+
+// whole_window_bound iterates R = own_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = own_i; missed once
+// R > D_i, capped after analysis::kRtaIterationCap steps (each step raises R by ≥ 1 ns while
+// R ≤ D_i, so without the cap a long deadline could take ~D_i steps). With `server`, each core
+// of i adds the kernel's server above everything: + |K_i|·I(R).
+BoundResult whole_window_bound(const Part& i, const std::vector<std::vector<Interferer>>& inter,
+                               const std::optional<analysis::PeriodicServer>& server) {
   BoundResult out;
-  __int128 r = i.c;
+  __int128 r = i.own;
   for (std::uint64_t step = 0; step < analysis::kRtaIterationCap; ++step) {
-    __int128 next = i.c;
-    for (const Part* j : interferers) {
-      next += interference(i, *j, r);
-      if (next > i.d) return out;  // also keeps the sum far below 2^127
+    __int128 next = i.own;
+    for (const std::vector<Interferer>& core : inter) {
+      for (const Interferer& j : core) {
+        next += interference(i, *j.part, j.work, r);
+        if (next > i.d) return out;  // also keeps the sum far below 2^127
+      }
     }
     if (server) {
       next += __int128(i.cores.size()) *
               analysis::server_interference(*server, static_cast<std::int64_t>(r));
     }
-    if (next > i.d) return out;  // C_i > D_i with no interferer (or the server alone)
+    if (next > i.d) return out;  // own > D_i with no interferer (or the server alone)
     if (next == r) {
       out.status = BoundStatus::met;
       out.value = static_cast<std::int64_t>(r);
@@ -140,6 +165,71 @@ BoundResult response_bound(const Part& i, const std::vector<Part>& parts,
   }
   out.status = BoundStatus::capped;
   return out;
+}
+
+// segment_bound is analysis::segmented_response for a PartShape::segments task: thread r's
+// window sees only the interferers of its own core.
+BoundResult segment_bound(const Part& i, const std::vector<std::vector<Interferer>>& inter,
+                          const std::optional<analysis::PeriodicServer>& server) {
+  std::vector<std::size_t> core_of_rank;
+  for (const int cpu : i.thread_cores) {
+    const auto at = std::lower_bound(i.cores.begin(), i.cores.end(), cpu);
+    core_of_rank.push_back(static_cast<std::size_t>(at - i.cores.begin()));
+  }
+  const analysis::RtaResult r =
+      analysis::segmented_response(i.shares, i.d, [&](std::size_t rank, __int128 x) {
+        __int128 sum = 0;
+        for (const Interferer& j : inter[core_of_rank[rank]]) {
+          sum += interference(i, *j.part, j.work, x);
+          if (sum > i.d) return sum;  // already past any deadline: keeps the sum small
+        }
+        if (server) sum += analysis::server_interference(*server, static_cast<std::int64_t>(x));
+        return sum;
+      });
+  BoundResult out;
+  if (r.status == analysis::RtaStatus::met) {
+    out.status = BoundStatus::met;
+    out.value = r.response.count();
+  } else if (r.status == analysis::RtaStatus::capped) {
+    out.status = BoundStatus::capped;
+  }
+  return out;
+}
+
+// response_bound is the smallest of the bounds that apply to i (each is sound on its own): the
+// whole-window bound always, and for a segments-shaped team the per-segment bound too.
+BoundResult response_bound(const Part& i, const std::vector<Part>& parts,
+                           const std::map<int, std::vector<std::size_t>>& on_core,
+                           const std::optional<analysis::PeriodicServer>& server) {
+  const std::vector<std::vector<Interferer>> inter = interferers(i, parts, on_core);
+  BoundResult best = whole_window_bound(i, inter, server);
+  if (i.shape != PartShape::segments) return best;
+  const BoundResult seg = segment_bound(i, inter, server);
+  if (seg.status == BoundStatus::met) {
+    if (best.status != BoundStatus::met || seg.value < best.value) best = seg;
+  } else if (best.status == BoundStatus::missed && seg.status == BoundStatus::capped) {
+    best = seg;  // say "capped" rather than "exceeds the deadline" when one bound was cut short
+  }
+  return best;
+}
+
+// shape_text says which own term the bound used, so a rejected heavy task shows how to fix it.
+std::string shape_text(const Part& p, const TaskSpec& task) {
+  switch (p.shape) {
+    case PartShape::segments:
+      return fmt::format("team of {} on its own cores, static-blocks segments: {} on idle cores",
+                         p.thread_cores.size(), format_duration(Duration(p.own)));
+    case PartShape::greedy:
+      return fmt::format("team of {} on its own cores, greedy ⌈(C − L)/m⌉ + L = {}",
+                         p.thread_cores.size(), format_duration(Duration(p.own)));
+    case PartShape::whole:
+      break;
+  }
+  if (p.thread_cores.size() >= 2 && task.runtime == RuntimeKind::team &&
+      p.cores.size() < p.thread_cores.size()) {
+    return "whole work C per core: threads share cores; one thread per core allows a team bound";
+  }
+  return "whole work C per core";
 }
 
 }  // namespace
@@ -186,6 +276,9 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     p.cores = p.thread_cores;
     std::sort(p.cores.begin(), p.cores.end());
     p.cores.erase(std::unique(p.cores.begin(), p.cores.end()), p.cores.end());
+    if (!p.reason) {
+      analysis::shape_part(p, task, analysis::part_charges(task, threads, options, plan.notes));
+    }
     parts.push_back(std::move(p));
   }
 
@@ -223,7 +316,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     for (const Part& p : parts) {
       if (p.reason || !p.edf || !std::binary_search(p.cores.begin(), p.cores.end(), k)) continue;
       simple = simple && p.cores.size() == 1;
-      band.push_back(analysis::DemandTask{p.c, p.d, p.t});
+      band.push_back(analysis::DemandTask{p.own, p.d, p.t});
     }
     if (!simple || band.empty() || server) continue;
     const analysis::DemandVerdict v = analysis::edf_demand_test(band);
@@ -272,11 +365,12 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
         tp.reason = analysis::kRtaCapReason;
       } else {
         tp.reason = fmt::format(
-            "response-time bound exceeds the deadline {} on cores [{}] ({})",
+            "response-time bound exceeds the deadline {} on cores [{}] ({}; {})",
             format_duration(task.deadline), join_ints(p.cores),
             p.edf ? "EDF band, sufficient test for tasks spanning cores"
                   : "static priority, interference from the EDF band and priorities ≥ " +
-                        std::to_string(p.priority));
+                        std::to_string(p.priority),
+            shape_text(p, task));
       }
     }
     plan.schedulable = plan.schedulable && !tp.reason;

@@ -186,10 +186,12 @@ TEST_CASE("partitioned: places errors, threads round-robin, multi-core bound, st
   // N = ⌊(x + D − C)/T⌋, with C = 1, D = T = 20 (ms):
   //   R = 4 + W(4) = 4 + (1 + min(1, 23 − 20)) = 6;  R = 4 + W(6) = 4 + 2 = 6 ms.
   CHECK(plan.tasks[0].response_bound_ns == 6'000'000);
-  // peer: R = 1 + W_team(R) with C = 4, D = T = 20 (team's work may be on any of its cores):
-  //   W(1) = min(4, 17) = 4 → R = 5; W(5) = 4 + min(4, 1) = 5 → 6; W(6) = 6 → 7; W(7) = 7 → 8;
-  //   W(8) = 8 → 9; W(9) = 4 + min(4, 5) = 8 → R = 9 ms (fixed point).
-  CHECK(plan.tasks[1].response_bound_ns == 9'000'000);
+  // peer: R = 1 + W_team(R) with c = C + 50 µs = 4.05 ms, D = T = 20 (team's work may be on any
+  // of its cores, and a waiting member spins up to wait_spin = 50 µs after its one region):
+  //   W(1) = min(4.05, 16.95) = 4.05 → R = 5.05; W(5.05) = 4.05 + min(4.05, 1.0) = 5.05 → 6.05;
+  //   … W(x) = x until x = 8.1; W(8.1) = 4.05 + min(4.05, 4.05) = 8.1 → R = 9.1;
+  //   W(9.1) = 4.05 + min(4.05, 5.05) = 8.1 → R = 9.1 ms (fixed point).
+  CHECK(plan.tasks[1].response_bound_ns == 9'100'000);
   bool warned = false;
   for (const std::string& note : plan.notes) {
     warned = warned || (note.find("'team' and 'peer'") != std::string::npos &&
