@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analysis/bounds/overhead_charge.hpp"
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/overhead.hpp"
@@ -13,20 +14,6 @@ namespace rtpar::analysis {
 
 namespace {
 
-// profile_name is how notes and errors name the overhead profile.
-std::string profile_name(const OverheadProfile& profile) {
-  return profile.source.empty() ? std::string("the overhead profile") : profile.source;
-}
-
-// refuse throws the InputError of a profile section that cannot bound a team's cost.
-[[noreturn]] void refuse(const OverheadProfile& profile, const char* section, const TaskSpec& task,
-                         std::size_t threads) {
-  throw InputError(SourceLocation{profile_name(profile), 0, 0}, section,
-                   fmt::format("cannot bound the {} cost of task '{}' on {} thread(s): no entry "
-                               "with wait = \"{}\" that bounds that team (`rtpar calibrate` "
-                               "measures every policy)",
-                               section, task.name, threads, to_string(task.wait.kind)));
-}
 
 }  // namespace
 
@@ -43,29 +30,25 @@ PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOp
   if (options.overhead == nullptr || threads == 0) return out;
   const OverheadProfile& profile = *options.overhead;
   const int n = static_cast<int>(std::min<std::size_t>(threads, kMaxProfiledThreads));
-  std::string release_text;
-  if (profile.release.empty()) {
-    release_text = "no release latency (the profile has no `release` entries)";
-  } else {
-    const std::optional<ForkJoinCharge> r = profile.release_bound(n, task.wait.kind);
-    if (!r) refuse(profile, "release", task, threads);
-    out.release_ns = r->ns;
-    release_text = fmt::format("release latency {} per job (`release`, p99.9 of {} thread(s){})",
-                               format_duration(Duration(r->ns)), r->measured_threads,
-                               r->extrapolated ? ", extrapolated" : "");
-  }
+  // The same charges as the other planners (overhead_charge.hpp: the largest bound over team
+  // sizes up to n, and a refusal naming the array when the profile cannot bound one).
+  const ForkJoinCharge r =
+      overhead_up_to(profile, OverheadKind::release, n, task.wait.kind, task.name);
+  out.release_ns = r.ns;
+  const std::string release_text =
+      fmt::format("release latency {} per job (`release`, p99.9 up to {} thread(s){})",
+                  format_duration(Duration(r.ns)), n, r.extrapolated ? ", extrapolated" : "");
   std::string fork_text;
   // A team that never forks (L = C, no segment of ≥ 2 strands) needs no fork/join entry.
   if (threads >= 2 && regions_per_job(task) > 0) {
-    const std::optional<ForkJoinCharge> f = profile.fork_join_bound(n, task.wait.kind);
-    if (!f) refuse(profile, "fork_join", task, threads);
-    out.fork_ns = f->ns;
+    const ForkJoinCharge f =
+        overhead_up_to(profile, OverheadKind::fork_join, n, task.wait.kind, task.name);
+    out.fork_ns = f.ns;
     out.forks = regions_per_job(task);
     fork_text = fmt::format(
-        ", fork/join {} per region × {} region(s) per job (`fork_join`, p99.9 "
-        "of {} threads{})",
-        format_duration(Duration(f->ns)), out.forks, f->measured_threads,
-        f->extrapolated ? ", extrapolated" : "");
+        ", fork/join {} per region × {} region(s) per job (`fork_join`, p99.9 up to {} "
+        "threads{})",
+        format_duration(Duration(f.ns)), out.forks, n, f.extrapolated ? ", extrapolated" : "");
   }
   notes.push_back(fmt::format("{}: charged {}{}, from {} (docs/analysis/partitioned.md)", task.name,
                               release_text, fork_text, profile_name(profile)));
