@@ -181,6 +181,16 @@ Series read_series(const TableReader& t) {
       if (profile.fork_join.empty()) {
         t.fail(t.node("back_to_back"), "back_to_back", "the profile has no back-to-back entry");
       }
+      // FJOS's method charges fork/join only (fjos.md §VI), no release latency: every planner
+      // needs a `release` bound, so the series states it as 0 for each measured size and policy.
+      profile.release.clear();
+      for (const ForkJoinCost& c : profile.fork_join) {
+        ForkJoinCost zero;
+        zero.threads = c.threads;
+        zero.wait = c.wait;
+        zero.parked = true;
+        profile.release.push_back(zero);
+      }
     }
     s.overhead = std::make_shared<const OverheadProfile>(std::move(profile));
   } else if (t.node("back_to_back") != nullptr) {
