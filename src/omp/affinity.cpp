@@ -223,6 +223,22 @@ RTPAR_OMP_EXPORT std::size_t omp_get_affinity_format(char* buf, std::size_t size
   return copy_out(current_format(), buf, size);
 }
 
+void display_affinity_if_changed(ThreadState& ts) {
+  // OpenMP 5.0 §6.14: a thread's line is shown on entering its first region and whenever the
+  // information its format's fields show changes — i.e. when the expanded line differs from the
+  // last one shown (kept as an FNV-1a hash, not as text).
+  const std::string line = expand(current_format());
+  std::uint64_t sig = 1469598103934665603ULL;
+  for (const char c : line) {
+    sig ^= static_cast<unsigned char>(c);
+    sig *= 1099511628211ULL;
+  }
+  if (sig == ts.affinity_shown) return;
+  ts.affinity_shown = sig;
+  const std::string out = line + '\n';
+  std::fwrite(out.data(), 1, out.size(), stderr);
+}
+
 // omp_display_affinity prints the calling thread's affinity line (format NULL or empty:
 // affinity-format-var) to stderr, as libgomp does.
 RTPAR_OMP_EXPORT void omp_display_affinity(const char* format) {

@@ -78,6 +78,7 @@ struct WorkerBody {
     const MemberContext saved = save_context(ts);
     enter_member(ts, team, rank);
     if (team->placed) bind_member(ts, *team, rank);
+    if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
     team->fn(team->data);
     tasks_drain(ts);
     load_context(ts, saved);
@@ -248,6 +249,7 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
   if (t->busy_added != 0) busy_threads.fetch_add(t->busy_added, std::memory_order_relaxed);
   t->master_saved = save_context(ts);
   enter_member(ts, t, 0);
+  if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
   if (t->engine != nullptr) {
     // A real-time master parks the workers after every region (parallel_end); when its regions
     // start periodically, the workers sleep on their own timers until the forecast next start

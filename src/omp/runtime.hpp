@@ -130,8 +130,10 @@ struct ThreadState {
   // of each member of its regions (member 0 = this thread); empty otherwise.
   std::vector<int> bound_cpus;
   detail::WaitSpec bound_wait;  // the task's wait policy inside a region (when bound)
-  TeamState* last_bound_team =
-      nullptr;  // the bound team of the master's last region (parallel.cpp)
+  // last_bound_team: the bound team of the master's last region in this job (parallel.cpp).
+  TeamState* last_bound_team = nullptr;
+  // affinity_shown: the signature of this thread's last OMP_DISPLAY_AFFINITY line (affinity.cpp).
+  std::uint64_t affinity_shown = 0;
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
@@ -184,6 +186,12 @@ bool unbound_confined() noexcept;
 
 // unbound_procs is the number of CPUs the teams of unbound masters may use (for oversubscription).
 int unbound_procs() noexcept;
+
+// ---- affinity display (affinity.cpp) ----
+
+// display_affinity_if_changed prints the calling member's affinity line (OMP_DISPLAY_AFFINITY)
+// when what it shows changed since the thread's last line. Call only when display is on.
+void display_affinity_if_changed(ThreadState& ts);
 
 // ---- placement (placement.cpp) ----
 
