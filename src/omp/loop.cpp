@@ -185,6 +185,16 @@ bool loop_next(ThreadState& ts, std::uint64_t& a, std::uint64_t& b) {
   return got;
 }
 
+bool loop_next_long(ThreadState& ts, long* istart, long* iend) {
+  std::uint64_t a = 0, b = 0;
+  if (!loop_next(ts, a, b)) return false;
+  std::uint64_t s = 0, e = 0;
+  loop_bounds(ts.ws->loop, a, b, s, e);
+  *istart = static_cast<long>(s);
+  *iend = static_cast<long>(e);
+  return true;
+}
+
 bool loop_end_common(ThreadState& ts, bool barrier, bool cancellable) {
   if (ts.loop.ord_held) ordered_pass(ts);
   bool cancelled = false;
@@ -201,26 +211,11 @@ bool start_long(long start, long end, long incr, LoopSched sched, bool ordered, 
   ThreadState& ts = self();
   loop_begin(ts, static_cast<std::uint64_t>(start), static_cast<std::uint64_t>(end),
              static_cast<std::uint64_t>(incr), trip_long(start, end, incr), sched, ordered);
-  std::uint64_t a = 0, b = 0;
-  if (!loop_next(ts, a, b)) return false;
-  std::uint64_t s = 0, e = 0;
-  loop_bounds(ts.ws->loop, a, b, s, e);
-  *istart = static_cast<long>(s);
-  *iend = static_cast<long>(e);
-  return true;
+  return loop_next_long(ts, istart, iend);
 }
 
 // next_long hands out the caller's next chunk of its current long-family loop.
-bool next_long(long* istart, long* iend) {
-  ThreadState& ts = self();
-  std::uint64_t a = 0, b = 0;
-  if (!loop_next(ts, a, b)) return false;
-  std::uint64_t s = 0, e = 0;
-  loop_bounds(ts.ws->loop, a, b, s, e);
-  *istart = static_cast<long>(s);
-  *iend = static_cast<long>(e);
-  return true;
-}
+bool next_long(long* istart, long* iend) { return loop_next_long(self(), istart, iend); }
 
 }  // namespace
 

@@ -64,13 +64,7 @@ bool start_generic(long start, long end, long incr, long sched, long chunk, long
              static_cast<std::uint64_t>(incr), trip_long(start, end, incr),
              sched_resolve(ts, static_cast<unsigned>(sched), chunk), ordered, reductions, mem);
   if (istart == nullptr) return true;
-  std::uint64_t a = 0, b = 0;
-  if (!loop_next(ts, a, b)) return false;
-  std::uint64_t s = 0, e = 0;
-  loop_bounds(ts.ws->loop, a, b, s, e);
-  *istart = static_cast<long>(s);
-  *iend = static_cast<long>(e);
-  return true;
+  return loop_next_long(ts, istart, iend);
 }
 
 }  // namespace

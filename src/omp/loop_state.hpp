@@ -117,6 +117,11 @@ void loop_begin(ThreadState& ts, std::uint64_t lb, std::uint64_t ub, std::uint64
 // left (or the loop was cancelled). Passes on the ordered token of the previous chunk first.
 bool loop_next(ThreadState& ts, std::uint64_t& a, std::uint64_t& b);
 
+// loop_next_long is loop_next for the long family: the caller's next chunk as the program's
+// [*istart, *iend); false when none is left. One copy for GOMP_loop_*_start/next and
+// GOMP_loop_start (loop.cpp, loop_start.cpp).
+bool loop_next_long(ThreadState& ts, long* istart, long* iend);
+
 // loop_bounds converts a logical chunk to the program's [istart, iend) (bit patterns).
 inline void loop_bounds(const LoopState& s, std::uint64_t a, std::uint64_t b, std::uint64_t& istart,
                         std::uint64_t& iend) noexcept {
