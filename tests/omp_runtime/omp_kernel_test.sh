@@ -2,7 +2,7 @@
 # omp_kernel_test.sh CASE RTPAR BUILD_EXAMPLES_OMP BUILD_TESTS_OMP_RUNTIME — `kernel = "omp:..."`
 # tasks (docs/openmp.md, "OpenMP code as real-time tasks"):
 #   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): misses ≤ 2% of the jobs
-#             (0 on a quiet machine; a loaded 2-core VM delays even SCHED_FIFO threads by
+#             (0 on a quiet machine; not judged with DEMO_TIMING=off, as in sanitizer builds; a loaded 2-core VM delays even SCHED_FIFO threads by
 #             10+ ms now and then, so a miss is reported as a warning, not a failure), every OpenMP
 #             worker pinned to one planned CPU at SCHED_FIFO, the same workers from start to end
 #             (no thread per job), and the report names exactly them.
@@ -56,13 +56,16 @@ demo)
     [ "$policy" = 1 ] || fail "worker $tid has scheduling policy $policy, want SCHED_FIFO (1)"
   done || exit 1
   python3 - "$tmp/out/report.json" "$first" <<'PY' || fail "report"
-import json, sys
+import json, os, sys
 report = json.load(open(sys.argv[1]))
 sampled = sorted(int(line.split()[0]) for line in sys.argv[2].splitlines())
 tasks = {t["name"]: t for t in report["tasks"]}
 for name in ("jacobi", "monitor"):
     t = tasks[name]
-    assert t["jobs"] > 0 and t["misses"] <= 0.02 * t["jobs"], (name, t["jobs"], t["misses"])
+    assert t["jobs"] > 0, (name, t["jobs"])
+    # DEMO_TIMING=off (sanitizer builds, 5-15x slower): misses are reported, not judged.
+    if os.environ.get("DEMO_TIMING") != "off":
+        assert t["misses"] <= 0.02 * t["jobs"], (name, t["jobs"], t["misses"])
     if t["misses"] > 0:
         print(f"WARNING: {name}: {t['misses']} of {t['jobs']} jobs missed (machine under load?)")
 assert sorted(tasks["jacobi"]["worker_tids"]) == sampled, (tasks["jacobi"]["worker_tids"], sampled)
