@@ -1,6 +1,6 @@
 // test_overhead_injection.cpp — SimOptions::overhead by hand: the same plan simulated with and
 // without the profile's overheads injected differs by exactly the injected node lengths
-// (docs/internals/simulation.md, "Overheads"), for a team plan and a strand plan.
+// (docs/internals/simulation.md, "Overheads"), for a team plan and both kinds of strand plan.
 #include <cstdint>
 #include <string>
 
@@ -108,5 +108,22 @@ TEST_CASE("overhead injection: decomposition strands pay Λ(1), and β(2) after 
   const Responses r = responses(plan, set, p);
   CHECK(r.plain == offset + 5'000);
   CHECK(r.injected == offset + 5'000 + 300 + 800);
+  CHECK(r.injected <= r.bound);
+}
+
+TEST_CASE("overhead injection: fork-join-rta's aggregate strands pay F(N) and Λ(N)") {
+  // One stage of 2 × 10 µs, D = 15 µs: one core cannot hold 20 µs, so N = 2, one strand per core.
+  // The stage runs on more than one core and is the first: each core's aggregate strand runs
+  // F(2) 1 µs + Λ(2) 500 ns longer, R = 11.5 µs against 10 µs without.
+  const rtpar::OverheadProfile p = profile();
+  const rtpar::TaskSet set = two_cores_set(15, {{2, rtpar::Duration(10'000), {}}});
+  rtpar::PlanOptions options;
+  options.overhead = &p;
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
+  REQUIRE(plan.schedulable);
+  REQUIRE(plan.tasks[0].cores.size() == 2);
+  const Responses r = responses(plan, set, p);
+  CHECK(r.plain == 10'000);
+  CHECK(r.injected == 11'500);
   CHECK(r.injected <= r.bound);
 }
