@@ -5,8 +5,11 @@
 #include <map>
 #include <string>
 
+#include "analysis/bounds/overhead_charge.hpp"
+#include "analysis/planners/fork_join_charge.hpp"
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar::sim {
 
@@ -16,6 +19,69 @@ namespace {
 // thread: fine enough that the greedy schedule approaches the fluid (C−L)/p + L, coarse enough to
 // keep the number of events per job small.
 constexpr std::int64_t kUnitsPerThread = 8;
+
+// TeamCharge is what a team job is injected (docs/internals/simulation.md, "Overheads"): the
+// release latency once per job and the fork/join cost per region, both on the master.
+struct TeamCharge {
+  std::int64_t release_ns = 0;
+  std::int64_t fork_ns = 0;  // 0 for a team of 1 (it never forks)
+};
+
+// StrandCharge is the extra execution of every strand of one segment of a strand plan:
+// extra[k] for strand k (its release latency, barrier or fork/join, as its planner charges).
+struct StrandCharge {
+  std::vector<std::int64_t> extra;
+};
+
+// team_charge is the injection of a team job: job_charge, the federated planners' and
+// partitioned's charge, for the team that runs it.
+TeamCharge team_charge(const OverheadProfile* profile, const TaskSpec& spec, int team) {
+  if (profile == nullptr) return {};
+  const analysis::JobCharge c = analysis::job_charge(*profile, spec, team);
+  return TeamCharge{c.release_ns, c.regions > 0 ? c.fork_ns : 0};
+}
+
+// strand_charges is the injection of a strand plan, per segment and strand: decomposition's
+// segment_charge (Λ(1) on every strand, β(team) on every strand after the first segment, team the
+// planner's min(Σ strands, plan cores)), or fork-join-rta's fj_charge_for (F(N) on one strand per
+// core of a stage on more than one core, Λ(N) on one strand per core of the first stage: the
+// aggregate strand of that core). Empty without a profile.
+std::vector<StrandCharge> strand_charges(const OverheadProfile* profile, const Plan& plan,
+                                         const TaskSet& set, const TaskSpec& spec,
+                                         const TaskPlan& tp) {
+  std::vector<StrandCharge> out;
+  if (profile == nullptr) return out;
+  for (const SegmentPlan& seg : tp.segments) {
+    out.push_back(StrandCharge{std::vector<std::int64_t>(seg.strands.size(), 0)});
+  }
+  if (plan.planner == PlannerKind::fork_join_rta) {
+    PlanOptions options;
+    options.overhead = profile;
+    const auto n = static_cast<std::int64_t>(tp.cores.size());
+    const analysis::FjCharge c = analysis::fj_charge_for(set, spec, options, n);
+    for (std::size_t j = 0; j < tp.segments.size(); ++j) {
+      const auto& strands = tp.segments[j].strands;
+      std::map<int, std::size_t> first_on_core;  // CPU id → first strand there (the aggregate's)
+      for (std::size_t k = 0; k < strands.size(); ++k) first_on_core.emplace(strands[k].core, k);
+      const std::int64_t fork = first_on_core.size() > 1 ? c.ns : 0;
+      for (const auto& [core, k] : first_on_core) {
+        out[j].extra[k] = sat_add(fork, j == 0 ? c.release_ns : 0);
+      }
+    }
+    return out;
+  }
+  std::int64_t strands = 0;
+  for (const SegmentPlan& seg : tp.segments) {
+    strands = sat_add(strands, static_cast<std::int64_t>(seg.strands.size()));
+  }
+  const int team = static_cast<int>(
+      std::clamp<std::int64_t>(strands, 1, std::max<std::int64_t>(1, plan.cores.size())));
+  const analysis::SegmentCharge c = analysis::segment_charge(*profile, spec, team);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    for (std::int64_t& e : out[j].extra) e = sat_add(c.release_ns, j > 0 ? c.barrier_ns : 0);
+  }
+  return out;
+}
 
 // Builder accumulates one task's nodes.
 struct Builder {
@@ -44,7 +110,8 @@ struct Builder {
 // add_strand_plan models TaskPlan::segments (decomposition, fork-join-rta): one thread per
 // distinct core, each running exactly its strands (rt-openmp.md §IV-B Algorithm 1: "wait until
 // segment relative release", run my strands, team barrier).
-void add_strand_plan(const TaskPlan& tp, SimTask& task, std::vector<std::pair<int, int>>& threads) {
+void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charges, SimTask& task,
+                     std::vector<std::pair<int, int>>& threads) {
   std::map<int, int> thread_of_core;  // CPU id → model thread (local index until offset below)
   for (const SegmentPlan& seg : tp.segments) {
     for (const StrandPlan& strand : seg.strands) {
@@ -56,11 +123,14 @@ void add_strand_plan(const TaskPlan& tp, SimTask& task, std::vector<std::pair<in
   }
   Builder b{task};
   std::vector<int> previous;
-  for (const SegmentPlan& seg : tp.segments) {
+  for (std::size_t j = 0; j < tp.segments.size(); ++j) {
+    const SegmentPlan& seg = tp.segments[j];
     std::vector<int> current;
-    for (const StrandPlan& strand : seg.strands) {
+    for (std::size_t k = 0; k < seg.strands.size(); ++k) {
+      const StrandPlan& strand = seg.strands[k];
       SimNode node;
-      node.length = seg.length_ns;
+      // Saturating: a charge the planner could not add without overflow was never admitted.
+      node.length = sat_add(seg.length_ns, charges.empty() ? 0 : charges[j].extra[k]);
       node.thread = thread_of_core[strand.core];
       node.priority = strand.priority;
       node.offset = seg.offset_ns;
@@ -75,7 +145,8 @@ void add_strand_plan(const TaskPlan& tp, SimTask& task, std::vector<std::pair<in
 
 // add_team_job models one job of a team-run task (federated, federated-ws, partitioned) on
 // `team` threads (local indices 0..team−1), as described in sim_model.hpp.
-void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
+void add_team_job(const TaskSpec& spec, int priority, int team, const TeamCharge& charge,
+                  SimTask& task) {
   Builder b{task};
   auto node = [&](std::int64_t length, int thread) {
     SimNode n;
@@ -85,10 +156,28 @@ void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
     n.deadline = task.deadline;
     return n;
   };
+  // The release latency: a sequential prefix on the master before anything else of the job.
+  std::vector<int> prefix;
+  if (charge.release_ns > 0) prefix.push_back(b.add(node(charge.release_ns, 0)));
+  // fork appends a fork/join node on the master after `previous` and returns it as the new front.
+  auto fork = [&](std::vector<int> previous) {
+    if (charge.fork_ns <= 0) return previous;
+    const int f = b.add(node(charge.fork_ns, 0));
+    for (const int p : previous) b.edge(p, f);
+    return std::vector<int>{f};
+  };
   if (!spec.segments.empty()) {
     // The `segments` kernel: parallel_for_static over the strands (include/rtpar/team.hpp).
-    std::vector<int> previous;
+    std::vector<int> previous = prefix;
     for (const SegmentSpec& seg : spec.segments) {
+      // A segment of ≥ 2 strands is one fork/join region: its cost on the master at its start.
+      if (seg.strands >= 2 && team >= 2) {
+        std::vector<int> front = fork({});
+        if (!front.empty()) {
+          b.barrier(previous, front);
+          previous = std::move(front);
+        }
+      }
       std::vector<int> current;
       const std::int64_t p = team;
       for (int r = 0; r < team; ++r) {
@@ -102,17 +191,28 @@ void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
     }
     return;
   }
+  // Everything below is one region (a parallel job forks once) or none (team 1, L = C).
+  const std::int64_t c = spec.work.count();
+  const std::int64_t l = std::min(spec.span.count(), c);
+  const std::vector<int> front = team >= 2 && c != l ? fork(prefix) : prefix;
+  auto after_front = [&](int n) {
+    for (const int f : front) b.edge(f, n);
+  };
   if (spec.dag) {
-    for (const DagNode& n : spec.dag->nodes) b.add(node(n.length.count(), -1));
+    const int base = static_cast<int>(task.nodes.size());
+    for (const DagNode& n : spec.dag->nodes) {
+      const int id = b.add(node(n.length.count(), -1));
+      if (n.after.empty()) after_front(id);
+    }
     for (std::size_t i = 0; i < spec.dag->nodes.size(); ++i) {
-      for (const int before : spec.dag->nodes[i].after) b.edge(before, static_cast<int>(i));
+      for (const int before : spec.dag->nodes[i].after) {
+        b.edge(base + before, base + static_cast<int>(i));
+      }
     }
     return;
   }
-  const std::int64_t c = spec.work.count();
-  const std::int64_t l = std::min(spec.span.count(), c);
   if (team == 1 || c == l) {
-    b.add(node(c, team == 1 ? 0 : -1));
+    after_front(b.add(node(c, team == 1 ? 0 : -1)));
     return;
   }
   // Units of at most L (so the modeled DAG's span stays L), about kUnitsPerThread per thread.
@@ -123,13 +223,13 @@ void add_team_job(const TaskSpec& spec, int priority, int team, SimTask& task) {
   const std::int64_t unit = std::max<std::int64_t>(1, std::min(want, l));
   SimNode units = node(parallel, -1);
   units.piece = unit;
-  b.add(std::move(units));
-  b.add(node(l, -1));  // the chain, taken only when no unit is left (higher index)
+  after_front(b.add(std::move(units)));
+  after_front(b.add(node(l, -1)));  // the chain, taken only when no unit is left (higher index)
 }
 
 }  // namespace
 
-SimModel build_sim_model(const Plan& plan, const TaskSet& set) {
+SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadProfile* overhead) {
   if (plan.tasks.size() != set.tasks.size()) {
     throw InputError(SourceLocation{set.source, 0, 0}, "",
                      "the plan has " + std::to_string(plan.tasks.size()) + " tasks, the set " +
@@ -162,11 +262,14 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set) {
                                               [](const StrandPlan& st) { return st.core >= 0; });
                          });
     if (strands) {
-      add_strand_plan(tp, task, threads);
+      add_strand_plan(tp, strand_charges(overhead, plan, set, spec, tp), task, threads);
     } else {
       const std::vector<int>& cpus = tp.thread_cores.empty() ? tp.cores : tp.thread_cores;
       for (const int cpu : cpus) threads.emplace_back(cpu, static_cast<int>(threads.size()));
-      if (!threads.empty()) add_team_job(spec, tp.priority, static_cast<int>(threads.size()), task);
+      if (!threads.empty()) {
+        const int team = static_cast<int>(threads.size());
+        add_team_job(spec, tp.priority, team, team_charge(overhead, spec, team), task);
+      }
     }
     if (threads.empty() || task.nodes.empty()) continue;
 

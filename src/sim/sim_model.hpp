@@ -24,6 +24,7 @@
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/overhead.hpp"
 
 namespace rtpar::sim {
 
@@ -66,8 +67,13 @@ struct SimModel {
   std::vector<int> task_of_set;  // TaskSet index → SimModel task index, or -1 if not placed
 };
 
-// build_sim_model converts plan + set as described in the file comment. Throws InputError when
-// the plan does not match the set (different task count or names).
-SimModel build_sim_model(const Plan& plan, const TaskSet& set);
+// build_sim_model converts plan + set as described in the file comment. With `overhead` it also
+// injects the overheads the planners charge from that profile, at the same values
+// (docs/internals/simulation.md, "Overheads"): team plans a release node and a fork/join node per
+// region on the master, strand plans extra execution on their strands. Throws InputError when
+// the plan does not match the set (different task count or names) or the profile cannot bound a
+// charge.
+SimModel build_sim_model(const Plan& plan, const TaskSet& set,
+                         const OverheadProfile* overhead = nullptr);
 
 }  // namespace rtpar::sim

@@ -94,11 +94,12 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
     if (released_jobs(set, result.horizon_ns) > options.max_jobs) {
       std::int64_t max_phase = 0;
       for (const TaskSpec& t : set.tasks) max_phase = std::max(max_phase, t.phase.count());
-      result.horizon_ns = fit_horizon(set, result.horizon_ns, sat_add(max_phase, 1), options.max_jobs);
+      result.horizon_ns =
+          fit_horizon(set, result.horizon_ns, sat_add(max_phase, 1), options.max_jobs);
       result.horizon_capped = true;
     }
   }
-  const sim::SimModel model = sim::build_sim_model(plan, set);
+  const sim::SimModel model = sim::build_sim_model(plan, set, options.overhead);
   sim::EngineOutput out = sim::run_engine(model, result.horizon_ns, options.record_jobs);
   result.end_ns = out.end_ns;
   result.events = out.events;

@@ -156,6 +156,18 @@ measured_strict)
   expect_status 2 "$rtpar" check ws.toml --measured none.json
   has "none.json: tasks: no task has a measurement"
   ;;
+overhead_simulate)
+  # simulate --overhead injects the profile's overheads and says so; the example's plans still
+  # meet every deadline (exit 0) with them executed. Without --overhead nothing is injected.
+  entries() { for w in spin block hybrid; do for n in 1 2; do
+    printf '%s{"threads": %d, "wait": "%s", "p999_ns": %d}' "$([ "$w$n" = spin1 ] || echo ,)" "$n" "$w" "$1"
+  done; done; }
+  profile_rel inj.json "$(entries 100000)" "$(entries 50000)" "$(entries 80000)"
+  expect_status 0 "$rtpar" simulate "$src/examples/partitioned_heavy.toml" --planner all --overhead inj.json
+  grep -qF "overheads injected from inj.json" <<<"$out" || fail "no injection line: $out"
+  expect_status 0 "$rtpar" simulate "$src/examples/partitioned_heavy.toml" --planner all
+  if grep -qF "overheads injected" <<<"$out"; then fail "injected without --overhead: $out"; fi
+  ;;
 huge_inputs)
   # Accepted task sets at the edge of int64: every planner and the simulator decide without
   # overflowing (under the UBSan build, any signed overflow aborts the run and fails the test).

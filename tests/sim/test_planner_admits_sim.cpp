@@ -4,6 +4,7 @@
 // the declared worst-case lengths in one legal schedule (src/sim/engine.hpp), so a failure here
 // is a concrete counterexample to the planner's analysis (or to the simulator's model); the
 // failing set is printed as a task-set file to reproduce it with `rtpar check` / `rtpar simulate`.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <iterator>
@@ -226,11 +227,18 @@ std::string to_toml(const TaskSet& set) {
 // Admitted counts the admitted plans per planner (indexed like kPlanners).
 using Admitted = std::array<int, std::size(kPlanners)>;
 
+// Tally sums, per planner (indexed like kPlanners), the simulated jobs and the largest ratio of a
+// simulated response to its bound, for the tests' messages.
+struct Tally {
+  std::array<std::int64_t, std::size(kPlanners)> jobs{};
+  std::array<double, std::size(kPlanners)> worst_ratio{};
+};
+
 // check_admitted_plans plans `set` with every planner (or only `only`) and simulates each admitted
 // plan, counting them in `admitted`. Failures are reported with the set and the plan.
 void check_admitted_plans(const TaskSet& set, Admitted& admitted,
                           const rtpar::PlanOptions& options = {},
-                          std::optional<PlannerKind> only = std::nullopt) {
+                          std::optional<PlannerKind> only = std::nullopt, Tally* tally = nullptr) {
   for (std::size_t k = 0; k < admitted.size(); ++k) {
     const PlannerKind kind = kPlanners[k];
     if (only && kind != *only) continue;
@@ -244,10 +252,21 @@ void check_admitted_plans(const TaskSet& set, Admitted& admitted,
     }
     if (!plan.schedulable) continue;
     ++admitted[k];
-    const rtpar::SimResult sim = rtpar::simulate_plan(plan, set);
+    // The profile the planner charged is injected into the simulation (null: none).
+    rtpar::SimOptions sim_options;
+    sim_options.overhead = options.overhead;
+    const rtpar::SimResult sim = rtpar::simulate_plan(plan, set, sim_options);
     bool ok = sim.tasks.size() == set.tasks.size();
     std::string why;
     for (const rtpar::SimTaskResult& t : sim.tasks) {
+      if (tally != nullptr) {
+        tally->jobs[k] += t.jobs;
+        if (t.response_bound_ns && t.max_response_ns && *t.response_bound_ns > 0) {
+          tally->worst_ratio[k] =
+              std::max(tally->worst_ratio[k], static_cast<double>(*t.max_response_ns) /
+                                                  static_cast<double>(*t.response_bound_ns));
+        }
+      }
       if (!t.simulated || t.jobs == 0) why += fmt::format("task {} not simulated; ", t.name);
       if (t.misses > 0)
         why += fmt::format("task {} missed {} of {} jobs; ", t.name, t.misses, t.jobs);
@@ -351,4 +370,66 @@ TEST_CASE(
   }
   MESSAGE("heavy partitioned sets admitted: ", admitted[4], " of 400");
   CHECK(admitted[4] >= 80);  // kPlanners[4] is partitioned (92 with this seed)
+}
+
+namespace {
+
+// synthetic_profile is a made-up overhead profile, scaled to these sets' microsecond periods:
+// release 0.3 µs (1 thread) / 0.5 µs (2), fork/join 1 µs, barrier 0.8 µs (teams of 1–2, larger
+// teams extrapolated), for every wait policy.
+rtpar::OverheadProfile synthetic_profile() {
+  rtpar::OverheadProfile p;
+  p.machine = "synthetic";
+  for (const rtpar::WaitKind wait :
+       {rtpar::WaitKind::spin, rtpar::WaitKind::block, rtpar::WaitKind::hybrid}) {
+    for (const int threads : {1, 2}) {
+      auto cost = [&](std::int64_t ns, bool parked) {
+        rtpar::ForkJoinCost c;
+        c.threads = threads;
+        c.wait = wait;
+        c.parked = parked;
+        c.samples = 1;
+        c.p50_ns = c.p99_ns = c.p999_ns = c.max_ns = ns;
+        c.mean_ns = static_cast<double>(ns);
+        return c;
+      };
+      p.release.push_back(cost(threads == 1 ? 300 : 500, true));
+      p.fork_join.push_back(cost(1000, false));
+      p.barrier.push_back(cost(800, false));
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("planners vs simulation with injected overheads: admitted plans never exceed bounds") {
+  // Issue 16: with a profile every planner's bound must still hold when the simulation executes
+  // the overheads the planner charged (rtpar/tools/simulate.hpp SimOptions::overhead).
+  const rtpar::OverheadProfile profile = synthetic_profile();
+  rtpar::PlanOptions options;
+  options.overhead = &profile;
+  Admitted admitted{};
+  Tally tally;
+  for (const bool partitioned : {false, true}) {
+    Rng rng{std::mt19937_64(partitioned ? 16 : 1616)};
+    for (int i = 0; i < 400; ++i) {
+      const TaskSet set = random_set(rng, partitioned);
+      rtpar::validate_taskset(set);
+      check_admitted_plans(set, admitted, options, std::nullopt, &tally);
+    }
+  }
+  Rng rng{std::mt19937_64(20261125)};
+  for (int i = 0; i < 200; ++i) {
+    const TaskSet set = heavy_team_set(rng);
+    rtpar::validate_taskset(set);
+    check_admitted_plans(set, admitted, options, PlannerKind::partitioned, &tally);
+  }
+  for (std::size_t k = 0; k < admitted.size(); ++k) {
+    const std::string name(rtpar::to_string(kPlanners[k]));
+    MESSAGE(name, ": ", admitted[k], " admitted, ", tally.jobs[k],
+            " jobs simulated, max response/bound ", tally.worst_ratio[k]);
+    INFO("planner ", name);
+    CHECK(admitted[k] >= 10);
+  }
 }

@@ -1,8 +1,9 @@
 // rtpar/tools/simulate.hpp — discrete-event simulation of a Plan: every job runs for exactly its
-// declared work, on the threads, cores and priorities the plan gives it, with no overheads. It
-// answers "does this placement meet its deadlines in one concrete worst-case-length schedule?"
-// for any machine size (`rtpar simulate`), and cross-checks the planners' analyses in the tests.
-// The execution model (which schedule is simulated and why) is in docs/internals/simulation.md.
+// declared work (plus, with SimOptions::overhead, the overheads the planners charge), on the
+// threads, cores and priorities the plan gives it. It answers "does this placement meet its
+// deadlines in one concrete worst-case-length schedule?" for any machine size (`rtpar simulate`),
+// and cross-checks the planners' analyses in the tests. The execution model (which schedule is
+// simulated and why) is in docs/internals/simulation.md.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/overhead.hpp"
 
 namespace rtpar {
 
@@ -27,10 +29,14 @@ struct SimOptions {
   // simulation ends in reasonable time: an explicit horizon that releases more is refused
   // (InputError, field "--horizon"); the default horizon is shortened to fit (and marked capped).
   std::int64_t max_jobs = 100'000'000;
+  // overhead: when set, every job also executes the overheads the planners charge from this
+  // profile, at the same p99.9 values (docs/internals/simulation.md, "Overheads"), so that the
+  // simulation checks their accounting; null: no overheads, every job runs its declared work.
+  const OverheadProfile* overhead = nullptr;
 };
 
-// released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon − φ_i)/T_i⌉
-// over the tasks with φ_i < horizon, saturated at INT64_MAX.
+// released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon −
+// φ_i)/T_i⌉ over the tasks with φ_i < horizon, saturated at INT64_MAX.
 std::int64_t released_jobs(const TaskSet& set, std::int64_t horizon_ns);
 
 // SimHorizon is the release window default_sim_horizon picks and whether the cap shortened it.
