@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "common/steal.hpp"
 #include "core/table.hpp"
 #include "driver/commands.hpp"
+#include "platform/cpu_latency.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
@@ -61,6 +63,8 @@ struct ForkjoinOptions {
   bool json = false;
   std::vector<std::string> runtimes{"rtpar", "libgomp", "libomp", "tbb"};
   int timeout_s = 300;
+  std::string cpu_latency = "off";   // --cpu-latency: a cap held for the whole bench, or off
+  std::int64_t cpu_latency_us = -1;  // the cap held (µs); -1: none
 };
 
 // ProgramRun is one child process: the program file and the environment it needs.
@@ -135,6 +139,9 @@ void render_human(const ForkjoinOptions& o, int rounds, const Json& rows, const 
       o.threads, o.iters, rounds,
       o.fifo ? fmt::format("SCHED_FIFO {}", o.priority) : std::string("SCHED_OTHER"),
       o.periodic_releases, o.period);
+  fmt::print("cpu latency cap (/dev/cpu_dma_latency, every row alike): {}\n",
+             o.cpu_latency_us < 0 ? std::string("none (idle cores may sleep deeply)")
+                                  : fmt::format("{} µs, held for the whole run", o.cpu_latency_us));
   if (drift["rtt_min_ns"].get<std::int64_t>() > 0) {
     fmt::print("host probe (median spin round trip of each program run): {}..{} ns{}\n",
                drift["rtt_min_ns"].get<std::int64_t>(), drift["rtt_max_ns"].get<std::int64_t>(),
@@ -317,19 +324,21 @@ int run_size(const ForkjoinOptions& o, Json& docs) {
   const Json goals = rtpar_bench::targets(rows);
   const Json drift = rtpar_bench::probe_drift(rows);
   if (o.json) {
-    const Json out = {{"results", rows},
-                      {"config",
-                       {{"threads", o.threads},
-                        {"cpus", cpu_list},
-                        {"iters", o.iters},
-                        {"rounds", rounds},
-                        {"sched", o.fifo ? "fifo" : "other"},
-                        {"priority", o.fifo ? o.priority : 0},
-                        {"periodic_releases", o.periodic_releases},
-                        {"period_ns", period.count()}}},
-                      {"probe", drift},
-                      {"targets", goals},
-                      {"skipped", skipped}};
+    const Json out = {
+        {"results", rows},
+        {"config",
+         {{"threads", o.threads},
+          {"cpus", cpu_list},
+          {"iters", o.iters},
+          {"rounds", rounds},
+          {"sched", o.fifo ? "fifo" : "other"},
+          {"priority", o.fifo ? o.priority : 0},
+          {"periodic_releases", o.periodic_releases},
+          {"period_ns", period.count()},
+          {"cpu_latency_us", o.cpu_latency_us >= 0 ? Json(o.cpu_latency_us) : Json(nullptr)}}},
+        {"probe", drift},
+        {"targets", goals},
+        {"skipped", skipped}};
     docs.push_back(out);
   } else {
     render_human(o, rounds, rows, goals, drift);
@@ -357,6 +366,17 @@ std::pair<int, int> threads_range(const std::string& spec) {
   return {lo, hi};
 }
 
+// cpu_latency_cap parses --cpu-latency: "off" (-1) or a duration ≥ 0 of whole µs.
+std::int64_t cpu_latency_cap(const std::string& text) {
+  if (text == "off") return -1;
+  try {
+    return detail::cpu_latency_us(parse_duration(text).count());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--cpu-latency",
+                     "'" + text + "': " + e.what() + " (a duration like 0us, or off)");
+  }
+}
+
 }  // namespace
 
 Command add_bench_forkjoin(CLI::App& app) {
@@ -382,8 +402,19 @@ Command add_bench_forkjoin(CLI::App& app) {
   app.add_option("--timeout", o->timeout_s, "Seconds before a bench program is killed")
       ->capture_default_str();
   app.add_flag("--json", o->json, "Print the merged results as JSON on stdout");
+  app.add_option("--cpu-latency", o->cpu_latency,
+                 "Hold this CPU idle-exit latency cap (/dev/cpu_dma_latency) for the whole run, "
+                 "every runtime alike (as `rtpar run` does by default), or off")
+      ->capture_default_str();
   return [o]() {
     const auto [lo, hi] = threads_range(o->threads_spec);
+    o->cpu_latency_us = cpu_latency_cap(o->cpu_latency);
+    // Held by this process for every child program: the kernel keeps the cap while it is open.
+    const detail::CpuLatencyRequest cap(o->cpu_latency_us);
+    if (cap.requested() && !cap.held()) {
+      throw EnvironmentError("cannot hold the CPU latency cap: " + cap.why(),
+                             "run as root, or pass --cpu-latency off");
+    }
     {  // every size and option is checked before anything is measured
       ForkjoinOptions largest = *o;
       largest.threads = hi;

@@ -22,8 +22,13 @@ namespace rtpar {
 struct RunConfig {
   Duration duration{std::chrono::seconds(10)};          // releases stop after this much time
   Duration start_delay{std::chrono::milliseconds(50)};  // first release = setup end + this
-  bool best_effort = false;     // SCHED_OTHER instead of SCHED_FIFO (no RT privilege needed)
-  bool lock_memory = true;      // mlockall(MCL_CURRENT|MCL_FUTURE) before the first release
+  bool best_effort = false;  // SCHED_OTHER instead of SCHED_FIFO (no RT privilege needed)
+  bool lock_memory = true;   // mlockall(MCL_CURRENT|MCL_FUTURE) before the first release
+  // cpu_latency_us: for a real-time run, the CPU latency QoS cap held from before the first
+  // release to the end (/dev/cpu_dma_latency: idle cores only enter states they leave within this
+  // many µs; 0 keeps them polling, as cyclictest does), which takes the idle-state exit out of
+  // every release; -1 requests nothing. A refused request is stated in the report, not fatal.
+  std::int64_t cpu_latency_us = 0;
   // handle_signals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, SIGXCPU stop releases
   // (the first one; later ones are ignored, said once on stderr), SIGPIPE and SIGXFSZ are ignored,
   // for the run (docs/internals/executor.md "Signals"); real-time threads never see them.

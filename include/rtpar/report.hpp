@@ -69,6 +69,11 @@ struct RunReport {
   bool best_effort = false;      // ran without real-time scheduling (said in every output)
   bool interrupted = false;      // stopped early by SIGINT/SIGTERM
   bool memory_locked = false;    // mlockall succeeded
+  // cpu_latency_us is the CPU latency QoS cap held during the run in µs
+  // (RunConfig::cpu_latency_us); -1: none held. cpu_latency_refused says why a requested cap was
+  // not held ("" otherwise).
+  std::int64_t cpu_latency_us = -1;
+  std::string cpu_latency_refused;
   Plan plan;
   std::vector<TaskRun> tasks;
 

@@ -46,8 +46,9 @@ struct PoolConfig {
   std::vector<ThreadConfig> workers;
   StealConfig budget;
   // release_lead and release_window: after Pool::expect_release, a worker that sleeps between
-  // runs wakes on its own timer release_lead before the release and spins for the run until
-  // release_window after it (the same self-timed release as TeamConfig's).
+  // runs wakes on its own timer release_lead (plus its own recent timer lateness, at most
+  // release_window) before the release and spins for the run until release_window after it (the
+  // same self-timed release as TeamConfig's).
   Duration release_lead{std::chrono::microseconds(20)};
   Duration release_window{std::chrono::microseconds(200)};
   // after_run, when set, is called by every worker (0 included) on its own thread at the end of

@@ -77,11 +77,14 @@ struct TeamConfig {
   int tree_wakeup_min = 4;  // block/hybrid: at or above this size, woken workers wake the rest
                             // (a binary tree, FJOS's multicast) instead of the master alone
   // release_lead: after Team::expect_release, how long before the release a sleeping worker's
-  // timer fires, so that it spins at the release rather than waking after the master forked.
+  // timer fires at least, so that it spins at the release rather than waking after the master
+  // forked. Each worker adds its own recent timer lateness (the largest of its last 16 timer
+  // wake-ups), so a core that wakes slowly sets its timer earlier; the sum never exceeds
+  // release_window.
   Duration release_lead{std::chrono::microseconds(20)};
   // release_window: how long after the expected release a worker keeps spinning for the fork
-  // before it sleeps until woken. Bounds the spin between jobs at SCHED_FIFO to lead + window
-  // per release, and only when the job forks later than its release.
+  // before it sleeps until woken, and the most a worker's timer fires before it. Bounds the spin
+  // between jobs at SCHED_FIFO to 2 x release_window per release.
   Duration release_window{std::chrono::microseconds(200)};
 };
 

@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "platform/cpu_latency.hpp"
 #include "platform/rt_thread.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/executor.hpp"
@@ -28,6 +29,8 @@ struct CalibrateOptions {
   int barriers = 2'000;
   std::string period = "1ms";
   bool fifo = false;
+  std::string cpu_latency = "0us";  // --cpu-latency (with --fifo, as `rtpar run` holds it)
+  bool no_cpu_latency = false;      // --no-cpu-latency
   std::string out;
 };
 }  // namespace
@@ -51,8 +54,30 @@ Command add_calibrate(CLI::App& app) {
   app.add_option("--period", opts->period, "Release period of the release-latency measurement")
       ->capture_default_str();
   app.add_flag("--fifo", opts->fifo, "Measure at SCHED_FIFO priority 50");
+  app.add_option("--cpu-latency", opts->cpu_latency,
+                 "With --fifo: the CPU latency cap held while measuring, as `rtpar run` holds it "
+                 "(docs/cli.md)")
+      ->capture_default_str();
+  app.add_flag("--no-cpu-latency", opts->no_cpu_latency, "Hold no CPU latency cap");
   app.add_option("--out", opts->out, "Write the overhead profile (JSON) to this file");
   return [opts]() {
+    std::int64_t cap_us = -1;
+    if (opts->fifo && !opts->no_cpu_latency) {
+      try {
+        cap_us = detail::cpu_latency_us(parse_duration(opts->cpu_latency).count());
+      } catch (const std::invalid_argument& e) {
+        throw InputError(SourceLocation{"<command line>", 0, 0}, "--cpu-latency",
+                         "'" + opts->cpu_latency + "': " + e.what());
+      }
+    }
+    // Measured under the same cap as the runs the profile will be charged for (`rtpar run`).
+    const detail::CpuLatencyRequest cap(cap_us);
+    if (cap.requested() && !cap.held()) {
+      fmt::print(stderr,
+                 "rtpar: warning: CPU latency cap not held ({}); the release latency is "
+                 "measured with deep idle states\n",
+                 cap.why());
+    }
     const std::vector<int> cpus = online_cpus();
     const int max_threads = opts->threads > 0 ? opts->threads : static_cast<int>(cpus.size());
     if (max_threads > static_cast<int>(cpus.size())) {
@@ -74,8 +99,10 @@ Command add_calibrate(CLI::App& app) {
     char host[256] = "unknown";
     gethostname(host, sizeof(host) - 1);
     OverheadProfile profile;
-    profile.machine = fmt::format("{} ({} CPUs online, {})", host, cpus.size(),
-                                  opts->fifo ? "SCHED_FIFO 50" : "SCHED_OTHER");
+    profile.machine =
+        fmt::format("{} ({} CPUs online, {}{})", host, cpus.size(),
+                    opts->fifo ? "SCHED_FIFO 50" : "SCHED_OTHER",
+                    cap.held() ? fmt::format(", cpu latency cap {} us", cap.requested_us()) : "");
     // The master is this thread: it runs where and how members[0] is described.
     ThreadConfig master;
     master.cpu = cpus.front();

@@ -17,6 +17,7 @@
 #include "cli/plan_options.hpp"
 #include "cli/run_isolation.hpp"
 #include "kernels/instantiate.hpp"
+#include "platform/cpu_latency.hpp"
 #include "platform/stop_signals.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
@@ -35,8 +36,10 @@ struct RunOptions {
   bool fail_on_miss = false;
   bool best_effort = false;
   bool no_mlock = false;
-  bool isolate = false;      // --isolate (docs/cli.md)
-  std::string interference;  // --interference MODE
+  std::string cpu_latency = "0us";  // --cpu-latency DUR
+  bool no_cpu_latency = false;      // --no-cpu-latency
+  bool isolate = false;             // --isolate (docs/cli.md)
+  std::string interference;         // --interference MODE
 };
 
 Duration parse_cli_duration(const std::string& text) {
@@ -50,13 +53,23 @@ Duration parse_cli_duration(const std::string& text) {
   }
 }
 
+// parse_cpu_latency reads --cpu-latency: a duration ≥ 0 of whole µs (the kernel's unit).
+std::int64_t parse_cpu_latency(const std::string& text) {
+  try {
+    return detail::cpu_latency_us(parse_duration(text).count());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--cpu-latency",
+                     "'" + text + "': " + e.what());
+  }
+}
+
 // write_stdout writes text to stdout and flushes it; returns 0 or the errno of the failure.
 // SIGPIPE is ignored during `run` (platform/stop_signals.hpp), so a closed pipe is an error to
 // report after the --out files are written, never a reason to lose them.
 int write_stdout(std::string_view text) {
   errno = 0;
-  const bool ok = std::fwrite(text.data(), 1, text.size(), stdout) == text.size() &&
-                  std::fflush(stdout) == 0;
+  const bool ok =
+      std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
   return ok ? 0 : (errno != 0 ? errno : EIO);
 }
 
@@ -73,6 +86,12 @@ Command add_run(CLI::App& app) {
   app.add_flag("--best-effort", opts->best_effort,
                "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in every report");
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
+  app.add_option("--cpu-latency", opts->cpu_latency,
+                 "Hold this CPU idle-exit latency cap (/dev/cpu_dma_latency) during the run; 0us "
+                 "keeps idle cores polling (docs/cli.md)")
+      ->capture_default_str();
+  app.add_flag("--no-cpu-latency", opts->no_cpu_latency,
+               "Do not hold a CPU latency cap (idle cores may sleep deeply between releases)");
   app.add_flag("--isolate", opts->isolate,
                "Remove the kernel's interference from the real-time cores for the run and restore "
                "it afterwards (root; docs/cli.md)");
@@ -82,6 +101,8 @@ Command add_run(CLI::App& app) {
     // releases, later ones are ignored until the reports are written (docs/cli.md).
     const detail::StopSignals stop_signals;
     const Duration duration = parse_cli_duration(opts->duration);
+    const std::int64_t cpu_latency_us =
+        opts->no_cpu_latency ? -1 : parse_cpu_latency(opts->cpu_latency);
     TaskSet set = load_taskset(opts->file);
     PlanOptions planning;
     planning.interference = resolve_interference(opts->interference, set, nullptr);
@@ -103,6 +124,7 @@ Command add_run(CLI::App& app) {
     config.duration = duration;
     config.best_effort = opts->best_effort;
     config.lock_memory = !opts->no_mlock;
+    config.cpu_latency_us = cpu_latency_us;
     config.handle_signals = true;
     const bool live = !opts->json && isatty(STDERR_FILENO) != 0;
     if (live) {
@@ -127,6 +149,12 @@ Command add_run(CLI::App& app) {
       report = f.report();
     }
     if (live) fmt::print(stderr, "\n");
+    if (!report.cpu_latency_refused.empty()) {
+      fmt::print(stderr,
+                 "rtpar: warning: CPU latency cap not held ({}): releases may wake from deep idle "
+                 "states\nhint: run as root, or pass --no-cpu-latency to silence this\n",
+                 report.cpu_latency_refused);
+    }
 
     // The summary goes out first: it is not lost if writing the files fails afterwards.
     if (stdout_error == 0) {
@@ -136,8 +164,10 @@ Command add_run(CLI::App& app) {
       try {
         write_report_dir(report, opts->out);
       } catch (const std::system_error& e) {
-        fmt::print(stderr, "rtpar: error: {}; the reports of this run are not written, {} still "
-                   "holds its previous contents\n", e.what(), opts->out);
+        fmt::print(stderr,
+                   "rtpar: error: {}; the reports of this run are not written, {} still "
+                   "holds its previous contents\n",
+                   e.what(), opts->out);
         return kExitIoError;
       }
       if (!opts->json && stdout_error == 0) {

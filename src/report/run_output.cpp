@@ -65,6 +65,8 @@ Json run_document(const RunReport& report) {
       {"duration_ns", report.duration_ns},
       {"best_effort", report.best_effort},
       {"interrupted", report.interrupted},
+      // The CPU latency QoS cap held during the run (µs), null when none was held.
+      {"cpu_latency_us", report.cpu_latency_us >= 0 ? Json(report.cpu_latency_us) : Json(nullptr)},
       {"tasks", std::move(tasks)},
       // The plan's kernel interference: what ran above the tasks, or what the run isolated.
       {"interference", Json::parse(plan_json(report.plan, TaskSet{}))["interference"]},
@@ -128,6 +130,14 @@ std::string stats_table(const RunReport& report) {
                      format_duration(Duration(report.duration_ns), 3),
                      report.interrupted ? " (interrupted: stopped early by a signal)" : "",
                      stats.size(), stats.size() == 1 ? "" : "s", misses, misses == 1 ? "" : "es");
+  // A requested CPU latency cap that was refused: releases woke from deep idle states.
+  if (!report.cpu_latency_refused.empty()) {
+    out += fmt::format("cpu latency: not held ({}); releases may wake from deep idle states\n",
+                       report.cpu_latency_refused);
+  } else if (report.cpu_latency_us >= 0) {
+    out += fmt::format("cpu latency: idle cores capped at {} µs exit latency\n",
+                       report.cpu_latency_us);
+  }
   // The kernel's interference on the real-time cores during the run (docs/cli.md).
   const KernelInterference& k = report.plan.interference;
   out += fmt::format("kernel interference: {}{}\n", k.state,

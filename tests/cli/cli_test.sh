@@ -96,6 +96,31 @@ no_rt_privilege)
   # end (best effort: no priority), so the count is a range, not a timing assertion.
   json 'assert d["best_effort"] is True and 10 <= d["tasks"][0]["jobs"] <= 20'
   ;;
+cpu_latency)
+  # --cpu-latency: a PM QoS cap held for the run (platform/cpu_latency.hpp), reported in --json.
+  printf '[system]\ncores = [0]\n[[task]]\nname = "tick"\nperiod = "10ms"\nwork = "100us"\n' > tick.toml
+  for bad in 1.5us -1us 10parsecs; do
+    expect_status 2 "$rtpar" run tick.toml --duration 100ms --cpu-latency "$bad"
+    grep -q -- "--cpu-latency" <<<"$err" || fail "no field for '$bad': $err"
+  done
+  expect_status 0 "$rtpar" run tick.toml --duration 200ms --no-mlock --no-cpu-latency --json
+  json 'assert d["cpu_latency_us"] is None'
+  if [ ! -w /dev/cpu_dma_latency ]; then
+    # Refused (not root): the run goes on, says so on stderr and reports null.
+    expect_status 0 "$rtpar" run tick.toml --duration 200ms --no-mlock --json
+    json 'assert d["cpu_latency_us"] is None'
+    grep -q "CPU latency cap not held" <<<"$err" || fail "refusal not said: $err"
+    exit 0
+  fi
+  # Held while the run lasts: the kernel's aggregate cap (the smallest request) is at most ours.
+  "$rtpar" run tick.toml --duration 3s --no-mlock --cpu-latency 7us --json > held.json 2>stderr.txt &
+  pid=$!
+  sleep 1.5
+  during=$(python3 -c 'import struct; print(struct.unpack("i", open("/dev/cpu_dma_latency","rb").read(4))[0])')
+  wait $pid || fail "run with --cpu-latency 7us failed: $(cat stderr.txt)"
+  [ "$during" -le 7 ] || fail "cap during the run is $during µs, expected <= 7"
+  python3 -c 'import json,sys; d=json.load(open("held.json")); assert d["cpu_latency_us"]==7, d["cpu_latency_us"]' || fail "report: $(cat held.json)"
+  ;;
 check_planner_all)
   expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner all
   for p in federated federated-ws decomposition fork-join-rta partitioned; do

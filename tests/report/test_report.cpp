@@ -232,8 +232,12 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   rtpar::RunReport report = sample_report();
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
-  CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted interference"));
+  CHECK(keys(doc) ==
+        words("duration_ns tasks best_effort interrupted cpu_latency_us interference"));
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
+  CHECK(doc["cpu_latency_us"].is_null());  // none held
+  report.cpu_latency_us = 0;
+  CHECK(json::parse(rtpar::run_json(report))["cpu_latency_us"] == 0);
   CHECK(doc["duration_ns"].is_number_integer());
   CHECK(doc["duration_ns"] == 2'000'000'000);
   CHECK(doc["best_effort"] == false);

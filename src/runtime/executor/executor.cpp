@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "platform/cpu_latency.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
 #include "platform/stop_signals.hpp"
@@ -189,10 +190,15 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
                                           record_capacity(set.tasks[i], config), control,
                                           &channels->endpoint(set.tasks[i].name)));
   }
+  std::optional<detail::CpuLatencyRequest> cpu_latency;
   try {
     for (auto& r : runners) r->start();
     // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
     report.memory_locked = lock_memory(config);
+    // Held from before t0 to after the last job: every release wakes from a shallow idle state.
+    cpu_latency.emplace(config.best_effort ? -1 : config.cpu_latency_us);
+    if (cpu_latency->held()) report.cpu_latency_us = cpu_latency->requested_us();
+    report.cpu_latency_refused = cpu_latency->why();
     if (!config.control_cores.empty()) {
       cpu_set_t mask;
       CPU_ZERO(&mask);
@@ -257,6 +263,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   detail::futex_wake(control.stop, INT32_MAX);
   for (auto& r : runners) r->join();
   if (report.memory_locked) munlockall();
+  cpu_latency.reset();  // the run is over: let idle cores sleep deeply again
 
   std::exception_ptr failure;
   std::string failed_task;

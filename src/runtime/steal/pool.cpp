@@ -28,6 +28,7 @@
 #include "platform/release_forecast.hpp"
 #include "platform/rt_thread.hpp"
 #include "platform/spin_wait.hpp"
+#include "platform/timer_lead.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/steal.hpp"
 #include "runtime/steal/backoff.hpp"
@@ -96,8 +97,9 @@ struct Pool::State {
 
   // worker_main is the body of workers 1..P-1.
   void worker_main(int index);
-  // next_epoch waits (spin, then futex) until epoch differs from seen, and returns it.
-  std::uint32_t next_epoch(std::uint32_t seen);
+  // next_epoch waits (spin, then futex) until epoch differs from seen, and returns it; `lead` is
+  // the calling worker's own timer lead for expected releases (platform/timer_lead.hpp).
+  std::uint32_t next_epoch(std::uint32_t seen, rtpar::detail::TimerLead& lead);
   // steal_loop takes work from random victims (xorshift) until the run ends.
   void steal_loop(detail::Worker* w);
   // calibrate times steal round trips of an empty frame (called inside a run, on worker 0);
@@ -136,7 +138,7 @@ void Pool::State::steal_loop(detail::Worker* w) {
   }
 }
 
-std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
+std::uint32_t Pool::State::next_epoch(std::uint32_t seen, rtpar::detail::TimerLead& lead) {
   std::uint32_t e = seen;
   // acquire: pairs with run()'s epoch RMW (invariant 1); we then see running, busy and our reset
   // counters.
@@ -144,13 +146,14 @@ std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
                  config.budget.idle_spin_ns)) {
     return e;
   }
-  const std::int64_t lead = config.release_lead.count(), window = config.release_window.count();
+  const std::int64_t window = config.release_window.count();
   for (;;) {
     // relaxed: a hint (file comment); a stale value only changes how long we sleep or spin.
     const std::int64_t release = next_release.load(std::memory_order_relaxed);
     const std::int64_t now = rtpar::detail::spin_clock_ns();
     const bool expected = release != 0 && now < release + window;
-    if (expected && now >= release - lead) {
+    const std::int64_t deadline = release - lead.lead();
+    if (expected && now >= deadline) {
       // The release window: spin for the run, invisible to run()'s sleepers check.
       // acquire: as in the spin above (invariant 1).
       if (spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; },
@@ -165,7 +168,9 @@ std::uint32_t Pool::State::next_epoch(std::uint32_t seen) {
     // seq_cst, Dekker half 2: read after our announcement in the total order.
     if (epoch.load(std::memory_order_seq_cst) == seen) {
       if (expected) {
-        rtpar::detail::futex_wait_until(epoch, seen, release - lead);
+        rtpar::detail::futex_wait_until(epoch, seen, deadline);
+        // How late our timer woke us (ignored when a run woke us before the deadline).
+        lead.observe(rtpar::detail::spin_clock_ns() - deadline);
       } else {
         rtpar::detail::futex_wait(epoch, seen);
       }
@@ -182,8 +187,9 @@ void Pool::State::worker_main(int index) {
   detail::Worker* w = workers[static_cast<std::size_t>(index)].get();
   detail::tls_worker = w;
   std::uint32_t seen = 0;
+  rtpar::detail::TimerLead lead(config.release_lead.count(), config.release_window.count());
   for (;;) {
-    seen = next_epoch(seen);
+    seen = next_epoch(seen, lead);
     // acquire: pairs with the destructor's release store (already ordered by epoch's acquire in
     // next_epoch; relaxed would do).
     if (stop.load(std::memory_order_acquire)) break;

@@ -22,8 +22,9 @@
 // Self-timed release (expect_release): a worker about to sleep for a fork reads the expected
 // fork time R (a hint, next_release_: the release plus the job's learned sequential prefix,
 // platform/release_forecast.hpp) and, when R is ahead, sleeps on its slot with an absolute
-// deadline R - lead (FUTEX_WAIT_BITSET: the timer fires on the worker's own core), then clears its
-// SLEEPER flag and spins until R + window. A fork at R therefore costs the master a plain store
+// deadline R - lead (FUTEX_WAIT_BITSET: the timer fires on the worker's own core; the lead is
+// release_lead plus the worker's own recent timer lateness, platform/timer_lead.hpp), then clears
+// its SLEEPER flag and spins until R + window. A fork at R therefore costs the master a plain store
 // (publish sees no flag) instead of a cross-core futex wake-up; a fork during the timed sleep
 // wakes the worker through the flag as before; a fork after the window finds it asleep with the
 // flag set. Only one thread ever waits on a slot (its worker), so the worker may clear its own
@@ -51,6 +52,7 @@
 #include "platform/release_forecast.hpp"
 #include "platform/rt_thread.hpp"
 #include "platform/spin_wait.hpp"
+#include "platform/timer_lead.hpp"
 #include "rtpar/team.hpp"
 #include "runtime/team/signal_word.hpp"
 
@@ -214,8 +216,9 @@ class ForkJoinTeam final : public Team {
   // wait_fork waits until the payload of rank's slot differs from `seen` (a fork or the
   // shutdown) and returns it: spinning per the policy unless parked, then sleeping — on a timer
   // up to the expected release and spinning through the release window when one is expected
-  // (file comment), else until woken. Every load of the slot is acquire (invariant 1).
-  std::uint32_t wait_fork(int rank, std::uint32_t seen) noexcept {
+  // (file comment), else until woken. `lead` is the worker's own timer lead, learned from its
+  // timer wake-ups (platform/timer_lead.hpp). Every load of the slot is acquire (invariant 1).
+  std::uint32_t wait_fork(int rank, std::uint32_t seen, detail::TimerLead& lead) noexcept {
     std::atomic<std::uint32_t>& word = slot(rank);
     std::uint32_t v = 0;
     // acquire (invariant 1): the fork's region pointer is visible once the new payload is.
@@ -238,7 +241,8 @@ class ForkJoinTeam final : public Team {
       const std::int64_t release = next_release_.load(std::memory_order_relaxed);
       const std::int64_t now = detail::spin_clock_ns();
       const bool expected = release != 0 && now < release + release_window_ns_;
-      if (expected && now >= release - release_lead_ns_) {
+      const std::int64_t deadline = release - lead.lead();
+      if (expected && now >= deadline) {
         // The release window: spin for the fork (a plain store on the master's side).
         if (detail::spin_until(forked, release + release_window_ns_ - now)) return v;
         continue;  // the window passed: sleep until woken
@@ -255,7 +259,9 @@ class ForkJoinTeam final : public Team {
         detail::futex_wait(word, v);
         continue;
       }
-      detail::futex_wait_until(word, v, release - release_lead_ns_);
+      detail::futex_wait_until(word, v, deadline);
+      // How late this worker's timer woke it (ignored when a fork woke it before the deadline).
+      lead.observe(detail::spin_clock_ns() - deadline);
       // Awake on the timer (or a fork): clear our flag so that a fork in the window is a plain
       // store. acquire RMW (invariant 4): returns the current payload, a fork's included.
       v = word.fetch_and(~detail::kSleeper, std::memory_order_acquire) & ~detail::kSleeper;
@@ -265,10 +271,11 @@ class ForkJoinTeam final : public Team {
 
   void worker_loop(int rank) noexcept {
     std::uint32_t seen = 0;
+    detail::TimerLead lead(release_lead_ns_, release_window_ns_);  // this worker's own
     for (;;) {
       // wait_fork loads the slot with acquire: pairs with the master's (or tree parent's)
       // release exchange; we see region and stop_ (invariant 1).
-      seen = wait_fork(rank, seen) & ~detail::kSleeper;
+      seen = wait_fork(rank, seen, lead) & ~detail::kSleeper;
       // acquire (relaxed would do: the slot's acquire above already ordered shutdown's store).
       if (stop_.load(std::memory_order_acquire)) return;
       if (tree_) wake_children(rank, seen);
