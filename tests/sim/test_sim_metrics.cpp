@@ -171,6 +171,37 @@ TEST_CASE("required cores: the smallest core count whose re-planned set meets R"
   CHECK(rtpar::required_cores_json(r).find("\"required_cores\": 3") != std::string::npos);
 }
 
+TEST_CASE("required cores: a complete plan the analysis refuses is simulated, and it decides") {
+  // radar (examples/rejected.toml): segments 1 × 1 ms, 16 × 4 ms, 1 × 1 ms, T = D = 25 ms;
+  // C = 66 ms. Decomposition places every strand on 1–3 cores but refuses the plan, and the
+  // simulated job misses (a core holds > 25 ms of strands); on 4 cores it admits and meets.
+  rtpar::TaskSet set;
+  set.source = "<radar>";
+  set.system.cores = {0, 1};
+  rtpar::TaskSpec t = spec("radar", 66'000'000, 6'000'000, 25'000'000, 25'000'000);
+  t.segments = {
+      {1, Duration(1'000'000), {}}, {16, Duration(4'000'000), {}}, {1, Duration(1'000'000), {}}};
+  set.tasks.push_back(t);
+  rtpar::validate_taskset(set);
+  rtpar::RequiredCoresOptions rc;
+  const rtpar::RequiredCoresResult r =
+      rtpar::required_cores(rtpar::PlannerKind::decomposition, set, {}, {}, rc);
+  REQUIRE(r.cores.has_value());
+  CHECK(*r.cores == 4);
+  REQUIRE(r.steps.size() == 4);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(r.steps[i].placed);
+    CHECK_FALSE(r.steps[i].plan_schedulable);
+    CHECK(r.steps[i].miss_ratio == doctest::Approx(1.0));
+    CHECK_FALSE(r.steps[i].meets);
+  }
+  CHECK(r.steps[3].plan_schedulable);
+  CHECK(rtpar::required_cores_text(r).find("placed, refused") != std::string::npos);
+  // With R = 1 every miss is tolerated: the refused 1-core plan already meets it.
+  rc.miss_threshold = 1.0;
+  CHECK(rtpar::required_cores(rtpar::PlannerKind::decomposition, set, {}, {}, rc).cores == 1);
+}
+
 TEST_CASE("required cores: a threshold outside [0, 1] is refused naming the flag") {
   const rtpar::TaskSet set = two_task_set();
   for (const double bad : {-0.1, 1.5}) {

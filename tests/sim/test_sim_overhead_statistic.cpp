@@ -121,6 +121,59 @@ TEST_CASE("overhead statistic: sampled responses lie between the p50 and max one
   CHECK(std::count_if(rs.begin(), rs.end(), [](std::int64_t r) { return r > 10'700; }) > 500);
 }
 
+TEST_CASE("overhead statistic: each sampled job pays exactly its own two draws") {
+  // Job j of t (set index 0) draws instance 0 for its release node and 1 for its fork node:
+  // R_j = 10 µs + sample(Λ(2), k(seed, 0, j, 0)) + sample(F(2), k(seed, 0, j, 1)).
+  const rtpar::sim::OverheadQuantiles release{200, 400, 500, 800};
+  const rtpar::sim::OverheadQuantiles fork{500, 800, 1000, 2000};
+  const std::vector<std::int64_t> rs = responses(run(team_set(), OverheadStatistic::sampled, 9));
+  REQUIRE(rs.size() == 2000);
+  for (std::size_t j = 0; j < rs.size(); ++j) {
+    CAPTURE(j);
+    const std::int64_t expected =
+        10'000 + rtpar::sim::sample_at(release, rtpar::sim::draw_index(9, 0, j, 0)) +
+        rtpar::sim::sample_at(fork, rtpar::sim::draw_index(9, 0, j, 1));
+    REQUIRE(rs[j] == expected);
+  }
+}
+
+TEST_CASE("overhead statistic: sampled strand plans stay between their p50 and max responses") {
+  // decomposition: 2 × 10 µs then 1 × 5 µs on cores {0, 1}; every strand pays Λ(1), the second
+  // segment's also β(2). fork-join-rta: one stage of 2 × 10 µs, F(2) + Λ(2) per core.
+  static const rtpar::OverheadProfile p = profile();
+  rtpar::TaskSet set = team_set();
+  set.tasks[0].deadline = set.tasks[0].period = rtpar::Duration(100'000);
+  set.tasks[0].segments = {{2, rtpar::Duration(10'000), {}}, {1, rtpar::Duration(5'000), {}}};
+  set.tasks[0].work = rtpar::Duration(25'000);
+  set.tasks[0].span = rtpar::Duration(15'000);
+  rtpar::validate_taskset(set);
+  for (const rtpar::PlannerKind planner :
+       {rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
+    CAPTURE(rtpar::to_string(planner));
+    rtpar::PlanOptions options;
+    options.overhead = &p;
+    const rtpar::Plan plan = rtpar::plan_with(planner, set, options);
+    REQUIRE(plan.schedulable);
+    auto sim = [&](OverheadStatistic statistic) {
+      rtpar::SimOptions o;
+      o.overhead = &p;
+      o.overhead_statistic = statistic;
+      o.seed = 4;
+      o.record_jobs = true;
+      o.horizon_ns = 100'000 * 500;
+      return responses(rtpar::simulate_plan(plan, set, o));
+    };
+    const std::int64_t low = sim(OverheadStatistic::p50).at(0);
+    const std::int64_t high = sim(OverheadStatistic::max).at(0);
+    CHECK(low < high);
+    const std::vector<std::int64_t> rs = sim(OverheadStatistic::sampled);
+    REQUIRE(rs.size() == 500);
+    CHECK(*std::min_element(rs.begin(), rs.end()) >= low);
+    CHECK(*std::max_element(rs.begin(), rs.end()) <= high);
+    CHECK(*std::max_element(rs.begin(), rs.end()) > low);
+  }
+}
+
 TEST_CASE("overhead statistic: sample_at interpolates the profile's quantiles exactly") {
   const rtpar::sim::OverheadQuantiles q{100, 1000, 5000, 20000};
   constexpr std::int64_t s = rtpar::sim::kDrawScale;
@@ -160,7 +213,8 @@ TEST_CASE(
   CHECK(at(0.25) == 100);
 }
 
-TEST_CASE("overhead statistic: the same seed gives the same result, and the draw is a pure function") {
+TEST_CASE(
+    "overhead statistic: the same seed gives the same result, and the draw is a pure function") {
   const rtpar::TaskSet set = team_set();
   const std::string a = rtpar::simulation_json(run(set, OverheadStatistic::sampled, 11));
   const std::string b = rtpar::simulation_json(run(set, OverheadStatistic::sampled, 11));
