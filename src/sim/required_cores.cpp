@@ -7,6 +7,7 @@
 #include "rtpar/error.hpp"
 #include "rtpar/tools/simulate.hpp"
 #include "rtpar/tools/topology.hpp"
+#include "sim/sim_model.hpp"
 
 namespace rtpar {
 
@@ -37,10 +38,13 @@ RequiredCoresResult required_cores(PlannerKind planner, const TaskSet& set,
     RequiredCoresStep step;
     step.cores = m;
     step.plan_schedulable = plan.schedulable;
-    const SimResult r = simulate_plan(plan, set, sim);
-    step.placed = std::all_of(r.tasks.begin(), r.tasks.end(),
-                              [](const SimTaskResult& t) { return t.simulated; });
+    // Placement is the model's (a task with no thread is not placed); a partial plan is not
+    // simulated at all, since it cannot meet R whatever its placed tasks do.
+    const sim::SimModel model = sim::build_sim_model(plan, set);
+    step.placed = std::all_of(model.task_of_set.begin(), model.task_of_set.end(),
+                              [](int i) { return i >= 0; });
     if (step.placed) {
+      const SimResult r = simulate_plan(plan, set, sim);
       step.miss_ratio = set_metrics(r).miss_ratio.value_or(0.0);
       step.meets = *step.miss_ratio <= options.miss_threshold;
     }
