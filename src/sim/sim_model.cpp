@@ -117,8 +117,8 @@ std::vector<StrandCharge> strand_charges(const Injection& inj, const Plan& plan,
   for (const SegmentPlan& seg : tp.segments) {
     strands = sat_add(strands, static_cast<std::int64_t>(seg.strands.size()));
   }
-  const int team = static_cast<int>(
-      std::clamp<std::int64_t>(strands, 1, std::max<std::int64_t>(1, plan.cores.size())));
+  const int team = static_cast<int>(std::clamp<std::int64_t>(
+      strands, 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(plan.cores.size()))));
   const OverheadQuantiles release = inj.quantiles(
       [&](const OverheadProfile& p) { return analysis::segment_charge(p, spec, team).release_ns; });
   const OverheadQuantiles barrier = inj.quantiles(
