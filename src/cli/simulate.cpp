@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -22,13 +23,21 @@ namespace rtpar::cli {
 
 namespace {
 
+// SimulateOptions are the raw flag values; each is checked in the command (exit 2 naming it).
 struct SimulateOptions {
   std::string file;
   std::string horizon;  // empty: the default (hyperperiod, capped)
   bool json = false;
   PlanningFlags planning;
+  std::string overhead_statistic;  // p50 | p99 | p99.9 | max | sampled; empty: p99.9
+  std::string seed;                // of `sampled`; empty: 0
+  std::string context_switch;      // per preemption, e.g. 5us; empty: 0
+  bool required_cores = false;     // search the smallest core count instead of one simulation
+  std::string miss_threshold;      // R of the search; empty: 0
+  std::string max_cores;           // last core count tried; empty: 256
 };
 
+// parse_horizon reads --horizon: a duration > 0.
 Duration parse_horizon(const std::string& text) {
   try {
     const Duration d = parse_duration(text);
@@ -38,6 +47,119 @@ Duration parse_horizon(const std::string& text) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--horizon",
                      "'" + text + "': " + e.what());
   }
+}
+
+// command_line_error is an InputError for the flag `flag` (exit status 2).
+InputError command_line_error(const std::string& flag, const std::string& text,
+                              const std::string& why) {
+  return InputError(SourceLocation{"<command line>", 0, 0}, flag, "'" + text + "': " + why);
+}
+
+// parse_context_switch reads --context-switch: a duration ≥ 0 (parse_duration refuses negatives;
+// a leading '-' is named as such so the message is about the sign, not the syntax).
+std::int64_t parse_context_switch(const std::string& text) {
+  if (!text.empty() && text.front() == '-') {
+    throw command_line_error("--context-switch", text, "must be >= 0");
+  }
+  try {
+    return parse_duration(text).count();
+  } catch (const std::invalid_argument& e) {
+    throw command_line_error("--context-switch", text, e.what());
+  }
+}
+
+// parse_seed reads --seed: a decimal integer in [0, 2^64).
+std::uint64_t parse_seed(const std::string& text) {
+  std::size_t used = 0;
+  try {
+    if (text.empty() || text.front() == '-' || text.front() == '+') throw std::invalid_argument("");
+    const unsigned long long v = std::stoull(text, &used, 10);
+    if (used != text.size()) throw std::invalid_argument("");
+    return v;
+  } catch (const std::exception&) {
+    throw command_line_error("--seed", text, "expected an integer in [0, 2^64)");
+  }
+}
+
+// parse_threshold reads --miss-threshold: a number in [0, 1].
+double parse_threshold(const std::string& text) {
+  std::size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  // Written so that NaN fails too.
+  if (used != text.size() || text.empty() || !(v >= 0.0 && v <= 1.0)) {
+    throw command_line_error("--miss-threshold", text, "must be a number in [0, 1]");
+  }
+  return v;
+}
+
+// parse_max_cores reads --max-cores: an integer in [1, kMaxProfiledThreads].
+int parse_max_cores(const std::string& text) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used, 10);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || v < 1 || v > kMaxProfiledThreads) {
+    throw command_line_error(
+        "--max-cores", text,
+        "must be an integer in [1, " + std::to_string(kMaxProfiledThreads) + "]");
+  }
+  return static_cast<int>(v);
+}
+
+// sim_options are the SimOptions the flags ask for (the profile from the planning flags).
+SimOptions sim_options(const SimulateOptions& o, const Planning& planning) {
+  SimOptions sim;
+  if (!o.horizon.empty()) sim.horizon_ns = parse_horizon(o.horizon).count();
+  // A profile given for planning is also injected: the simulation then checks that what the
+  // planners charge for it is accounted for (docs/internals/simulation.md, "Overheads").
+  sim.overhead = planning.options.overhead;
+  if (!o.overhead_statistic.empty()) {
+    sim.overhead_statistic = parse_overhead_statistic(o.overhead_statistic);
+    if (sim.overhead == nullptr) {
+      throw command_line_error("--overhead-statistic", o.overhead_statistic,
+                               "needs --overhead FILE (the profile to take it from)");
+    }
+  }
+  if (!o.seed.empty()) sim.seed = parse_seed(o.seed);
+  if (!o.context_switch.empty()) sim.context_switch_ns = parse_context_switch(o.context_switch);
+  return sim;
+}
+
+// run_required_cores prints the required-cores search of every planner asked for; exit 0 when
+// each found a core count, 1 when one found none up to the bound.
+int run_required_cores(const SimulateOptions& o, const TaskSet& set, const Planning& planning,
+                       const SimOptions& sim) {
+  RequiredCoresOptions rc;
+  if (!o.miss_threshold.empty()) rc.miss_threshold = parse_threshold(o.miss_threshold);
+  if (!o.max_cores.empty()) rc.max_cores = parse_max_cores(o.max_cores);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  std::string text;
+  bool found = true;
+  for (const PlannerKind kind : planning.planners) {
+    const RequiredCoresResult r = required_cores(kind, set, planning.options, sim, rc);
+    found = found && r.cores.has_value();
+    if (o.json) {
+      list.push_back(nlohmann::ordered_json::parse(required_cores_json(r)));
+      continue;
+    }
+    if (!text.empty()) text += '\n';
+    text += fmt::format("planner  {}\n", to_string(kind));
+    text += required_cores_text(r);
+  }
+  if (o.json) {
+    fmt::print("{}\n", planning.all ? list.dump(2) : list[0].dump(2));
+  } else {
+    fmt::print("{}{}", resolved_kernels_text(set), text);
+  }
+  return found ? kExitOk : kExitFail;
 }
 
 }  // namespace
@@ -51,14 +173,36 @@ Command add_simulate(CLI::App& app) {
       ->check(non_empty());
   app.add_flag("--json", opts->json, "Print the simulation as JSON on stdout");
   add_planning_flags(app, opts->planning, /*allow_all=*/true);
+  app.add_option("--overhead-statistic", opts->overhead_statistic,
+                 "Value of each injected overhead: p50, p99, p99.9 (default), max, or sampled "
+                 "(drawn per instance from the --overhead profile)")
+      ->type_name("S")
+      ->check(non_empty());
+  app.add_option("--seed", opts->seed, "Seed of the sampled overheads (default 0)")
+      ->type_name("N")
+      ->check(non_empty());
+  app.add_option("--context-switch", opts->context_switch,
+                 "Execution added to a preempted thread when it resumes, e.g. 5us (default 0)")
+      ->type_name("D")
+      ->check(non_empty());
+  CLI::Option* search = app.add_flag(
+      "--required-cores", opts->required_cores,
+      "Find the smallest core count whose re-planned, simulated set meets --miss-threshold");
+  app.add_option("--miss-threshold", opts->miss_threshold,
+                 "Largest set miss ratio that meets, in [0, 1] (default 0)")
+      ->type_name("R")
+      ->check(non_empty())
+      ->needs(search);
+  app.add_option("--max-cores", opts->max_cores,
+                 "Last core count --required-cores tries (default 256)")
+      ->type_name("M")
+      ->check(non_empty())
+      ->needs(search);
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
     const std::unique_ptr<Planning> planning = resolve_planning(opts->planning, set);
-    SimOptions sim;
-    if (!opts->horizon.empty()) sim.horizon_ns = parse_horizon(opts->horizon).count();
-    // A profile given for planning is also injected: the simulation then checks that what the
-    // planners charge for it is accounted for (docs/internals/simulation.md, "Overheads").
-    sim.overhead = planning->options.overhead;
+    const SimOptions sim = sim_options(*opts, *planning);
+    if (opts->required_cores) return run_required_cores(*opts, set, *planning, sim);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     std::string text;
     std::int64_t misses = 0;
@@ -86,10 +230,18 @@ Command add_simulate(CLI::App& app) {
     if (opts->json) {
       fmt::print("{}\n", planning->all ? list.dump(2) : list[0].dump(2));
     } else {
-      const std::string injected =
+      std::string injected =
           sim.overhead != nullptr
-              ? fmt::format("overheads injected from {}\n", opts->planning.overhead)
+              ? fmt::format("overheads injected from {} at {}{}\n", opts->planning.overhead,
+                            to_string(sim.overhead_statistic),
+                            sim.overhead_statistic == OverheadStatistic::sampled
+                                ? fmt::format(" (seed {})", sim.seed)
+                                : std::string())
               : std::string();
+      if (sim.context_switch_ns > 0) {
+        injected += fmt::format("context switch {} per preemption\n",
+                                format_duration(Duration(sim.context_switch_ns)));
+      }
       fmt::print("{}{}{}", resolved_kernels_text(set), injected, text);
     }
     const bool placed = planning->all ? any_complete : every_complete;

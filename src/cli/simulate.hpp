@@ -7,8 +7,10 @@
 namespace rtpar::cli {
 
 // add_simulate registers `rtpar simulate FILE [--planner NAME|all] [--target SPEC]
-// [--overhead FILE] [--horizon D] [--json]`. Exit 0 when no simulated job misses its deadline,
-// 1 when one does, 2 for bad input.
+// [--overhead FILE] [--overhead-statistic S] [--seed N] [--context-switch D] [--horizon D]
+// [--required-cores [--miss-threshold R] [--max-cores M]] [--json]`. Exit 0 when no simulated job
+// misses its deadline (with --required-cores: when a core count was found), 1 when one does (none
+// was), 2 for bad input.
 Command add_simulate(CLI::App& app);
 
 }  // namespace rtpar::cli

@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "core/checked_math.hpp"
+#include "rtpar/error.hpp"
+#include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
 
@@ -29,8 +33,8 @@ struct Urgency {
 
 class Engine {
  public:
-  Engine(const SimModel& model, std::int64_t horizon, bool record)
-      : m_(model), horizon_(horizon), record_(record) {
+  Engine(const SimModel& model, const EngineParams& params)
+      : m_(model), params_(params), horizon_(params.horizon_ns), record_(params.record_jobs) {
     threads_.resize(m_.threads.size());
     pinned_.resize(m_.threads.size());
     core_threads_.resize(m_.cpus.size());
@@ -48,6 +52,7 @@ class Engine {
       s.preds.resize(t.nodes.size());
       s.untaken.resize(t.nodes.size());
       s.outstanding.resize(t.nodes.size());
+      s.length.resize(t.nodes.size());
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
@@ -95,6 +100,7 @@ class Engine {
     std::int64_t left = 0;  // execution left in that piece
     std::int64_t ready_since = 0;
     bool ready = false;
+    bool preempted = false;  // switched out holding a piece: pays the context switch on resume
   };
   // TaskState is the current job of one task and the releases waiting behind it.
   struct TaskState {
@@ -103,6 +109,7 @@ class Engine {
     bool active = false;
     std::int64_t release = 0;           // of the current job
     std::vector<int> preds;             // unfinished predecessors per node
+    std::vector<std::int64_t> length;   // this job's length per node (with its draws)
     std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
     std::vector<int> outstanding;       // pieces in threads' hands, per node
     std::size_t done = 0;               // nodes finished
@@ -147,9 +154,19 @@ class Engine {
     s.release = release;
     s.done = 0;
     ++out_.tasks[static_cast<std::size_t>(ti)].jobs;
+    // The release index k of release = φ + k·T (exact: releases are generated that way).
+    const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
+    std::uint64_t instance = 0;
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
-      s.preds[n] = tk.nodes[n].predecessors;
-      s.untaken[n] = tk.nodes[n].length;
+      const SimNode& node = tk.nodes[n];
+      std::int64_t length = node.length;
+      for (const OverheadQuantiles& q : node.draws) {
+        const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
+        length = checked_or_throw(length, sample_at(q, k), "a job's length with its overheads");
+      }
+      s.length[n] = length;
+      s.preds[n] = node.predecessors;
+      s.untaken[n] = length;
       s.outstanding[n] = 0;
     }
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
@@ -170,7 +187,7 @@ class Engine {
 
   void make_ready(int ti, int n, std::int64_t t) {
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
-    if (node.length == 0) {
+    if (tasks_[static_cast<std::size_t>(ti)].length[static_cast<std::size_t>(n)] == 0) {
       node_done(ti, n, t);
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
@@ -196,6 +213,8 @@ class Engine {
     const bool missed = response > task(ti).deadline;
     ++r.completed;
     if (missed) ++r.misses;
+    r.relative_response_sum +=
+        static_cast<double>(response) / static_cast<double>(task(ti).deadline);
     r.max_response_ns = std::max(r.max_response_ns.value_or(0), response);
     if (record_) r.jobs_log.push_back(SimJob{s.release, t, missed});
     s.active = false;
@@ -246,8 +265,24 @@ class Engine {
           best_u = u;
         }
       }
+      const int previous = running_[c];
+      if (previous >= 0 && previous != best &&
+          threads_[static_cast<std::size_t>(previous)].node >= 0) {
+        // Switched out holding a piece: a preemption (a finished piece has node −1 here).
+        threads_[static_cast<std::size_t>(previous)].preempted = true;
+        ++out_.tasks[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(previous)].task)]
+              .preemptions;
+      }
       running_[c] = best;
-      if (best >= 0 && threads_[static_cast<std::size_t>(best)].node < 0) take(best);
+      if (best < 0) continue;
+      ThreadState& chosen = threads_[static_cast<std::size_t>(best)];
+      if (chosen.node < 0) take(best);
+      if (chosen.preempted) {
+        // Resumes: the context switch is execution of its own piece, charged once.
+        chosen.preempted = false;
+        chosen.left = checked_or_throw(chosen.left, params_.context_switch_ns,
+                                       "a piece with its context switches");
+      }
     }
   }
 
@@ -314,7 +349,18 @@ class Engine {
     }
   }
 
+  // checked_or_throw is a + b, or an InputError naming `what` when it would overflow int64.
+  static std::int64_t checked_or_throw(std::int64_t a, std::int64_t b, const char* what) {
+    const std::optional<std::int64_t> sum = checked_add(a, b);
+    if (!sum) {
+      throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
+                       std::string(what) + " exceeds 2^63 - 1 ns");
+    }
+    return *sum;
+  }
+
   const SimModel& m_;
+  EngineParams params_;
   std::int64_t horizon_;
   bool record_;
   std::int64_t stop_ = 0;
@@ -328,8 +374,8 @@ class Engine {
 
 }  // namespace
 
-EngineOutput run_engine(const SimModel& model, std::int64_t horizon_ns, bool record_jobs) {
-  return Engine(model, horizon_ns, record_jobs).run();
+EngineOutput run_engine(const SimModel& model, const EngineParams& params) {
+  return Engine(model, params).run();
 }
 
 }  // namespace rtpar::sim

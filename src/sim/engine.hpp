@@ -17,8 +17,15 @@
 //  * a task runs one job at a time: a release while its previous job runs is queued (overrun =
 //    "queue", started when that job finishes) or dropped and counted (overrun = "skip").
 // Events are releases, piece completions and offsets; time advances straight to the next one.
-// No overhead of any kind is simulated (release jitter, context switches, barriers, spinning
-// waiters): the simulation is one schedule of the declared worst-case lengths.
+// Overheads are what the model injects (SimNode lengths and draws) plus, with a context-switch
+// cost c > 0, c ns of execution added to a thread's piece when it resumes after a preemption
+// (it was running a piece and another thread took its core). Nothing else is simulated
+// (spinning waiters, cache effects beyond c): the simulation is one schedule of those lengths.
+//
+// A node's length for one job is SimNode::length plus its draws, each draw the sample_at of
+// draw_index(seed, the task's TaskSet index, the job's release index k (release = φ + k·T),
+// the draw's index among the job's draws in node order): a function of those numbers only, never
+// of the order in which events happen.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +44,18 @@ struct EngineOutput {
   std::int64_t events = 0;
 };
 
+// EngineParams are the options of one run (from SimOptions).
+struct EngineParams {
+  std::int64_t horizon_ns = 0;
+  bool record_jobs = false;
+  std::uint64_t seed = 0;              // of the sampled draws
+  std::int64_t context_switch_ns = 0;  // added per preemption on resume
+};
+
 // run_engine releases jobs in [0, horizon_ns) and runs until every released job is done or until
-// horizon_ns + the longest deadline, after which every unfinished job has missed.
-EngineOutput run_engine(const SimModel& model, std::int64_t horizon_ns, bool record_jobs);
+// horizon_ns + the longest deadline, after which every unfinished job has missed. Throws
+// InputError when a job's length (with its draws) or a piece with its context switches would
+// overflow 2^63 − 1 ns.
+EngineOutput run_engine(const SimModel& model, const EngineParams& params);
 
 }  // namespace rtpar::sim

@@ -2,6 +2,7 @@
 #include "sim/sim_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 
@@ -20,25 +21,63 @@ namespace {
 // keep the number of events per job small.
 constexpr std::int64_t kUnitsPerThread = 8;
 
+// Injection is the profile read at the four stated points of OverheadQuantiles (for a fixed
+// statistic all four are the profile at that statistic, so every instance is constant), and the
+// statistic: fixed values are folded into node lengths, sampled ones kept as SimNode::draws.
+struct Injection {
+  std::array<const OverheadProfile*, 4> columns{};  // null: no overheads injected
+  OverheadStatistic statistic = OverheadStatistic::p999;
+
+  [[nodiscard]] bool enabled() const { return columns[0] != nullptr; }
+  // nonzero: the instance can add anything (a node that could only be empty is not built).
+  [[nodiscard]] bool nonzero(const OverheadQuantiles& q) const {
+    return statistic == OverheadStatistic::sampled ? q.max > 0 : value_at(q, statistic) > 0;
+  }
+  // apply adds one instance to a node. Saturating: a charge the planner could not add without
+  // overflow was never admitted (and the engine refuses a sampled length that overflows).
+  void apply(SimNode& node, const OverheadQuantiles& q) const {
+    if (!nonzero(q)) return;
+    if (statistic == OverheadStatistic::sampled) {
+      node.draws.push_back(q);
+    } else {
+      node.length = sat_add(node.length, value_at(q, statistic));
+    }
+  }
+  // quantiles evaluates one charge (a function of a profile) at the four columns.
+  template <typename F>
+  OverheadQuantiles quantiles(F&& charge_of) const {
+    std::array<std::int64_t, 4> v{};
+    for (std::size_t c = 0; c < v.size(); ++c) v[c] = charge_of(*columns[c]);
+    return quantiles_of(v);
+  }
+};
+
 // TeamCharge is what a team job is injected (docs/internals/simulation.md, "Overheads"): the
 // release latency once per job and the fork/join cost per region, both on the master.
 struct TeamCharge {
-  std::int64_t release_ns = 0;
-  std::int64_t fork_ns = 0;  // 0 for a team of 1 (it never forks)
+  OverheadQuantiles release;
+  OverheadQuantiles fork;  // 0 for a team of 1 (it never forks)
 };
 
 // StrandCharge is the extra execution of every strand of one segment of a strand plan:
-// extra[k] for strand k (its release latency, barrier or fork/join, as its planner charges).
+// extra[k] lists the overhead instances of strand k (its release latency, barrier or fork/join,
+// as its planner charges them).
 struct StrandCharge {
-  std::vector<std::int64_t> extra;
+  std::vector<std::vector<OverheadQuantiles>> extra;
 };
 
 // team_charge is the injection of a team job: job_charge, the federated planners' and
 // partitioned's charge, for the team that runs it.
-TeamCharge team_charge(const OverheadProfile* profile, const TaskSpec& spec, int team) {
-  if (profile == nullptr) return {};
-  const analysis::JobCharge c = analysis::job_charge(*profile, spec, team);
-  return TeamCharge{c.release_ns, c.regions > 0 ? c.fork_ns : 0};
+TeamCharge team_charge(const Injection& inj, const TaskSpec& spec, int team) {
+  if (!inj.enabled()) return {};
+  TeamCharge out;
+  out.release = inj.quantiles(
+      [&](const OverheadProfile& p) { return analysis::job_charge(p, spec, team).release_ns; });
+  out.fork = inj.quantiles([&](const OverheadProfile& p) {
+    const analysis::JobCharge c = analysis::job_charge(p, spec, team);
+    return c.regions > 0 ? c.fork_ns : 0;
+  });
+  return out;
 }
 
 // strand_charges is the injection of a strand plan, per segment and strand: decomposition's
@@ -46,26 +85,30 @@ TeamCharge team_charge(const OverheadProfile* profile, const TaskSpec& spec, int
 // planner's min(Σ strands, plan cores)), or fork-join-rta's fj_charge_for (F(N) on one strand per
 // core of a stage on more than one core, Λ(N) on one strand per core of the first stage: the
 // aggregate strand of that core). Empty without a profile.
-std::vector<StrandCharge> strand_charges(const OverheadProfile* profile, const Plan& plan,
-                                         const TaskSet& set, const TaskSpec& spec,
-                                         const TaskPlan& tp) {
+std::vector<StrandCharge> strand_charges(const Injection& inj, const Plan& plan, const TaskSet& set,
+                                         const TaskSpec& spec, const TaskPlan& tp) {
   std::vector<StrandCharge> out;
-  if (profile == nullptr) return out;
+  if (!inj.enabled()) return out;
   for (const SegmentPlan& seg : tp.segments) {
-    out.push_back(StrandCharge{std::vector<std::int64_t>(seg.strands.size(), 0)});
+    out.push_back(StrandCharge{std::vector<std::vector<OverheadQuantiles>>(seg.strands.size())});
   }
   if (plan.planner == PlannerKind::fork_join_rta) {
-    PlanOptions options;
-    options.overhead = profile;
     const auto n = static_cast<std::int64_t>(tp.cores.size());
-    const analysis::FjCharge c = analysis::fj_charge_for(set, spec, options, n);
+    auto fj = [&](const OverheadProfile& p) {
+      PlanOptions options;
+      options.overhead = &p;
+      return analysis::fj_charge_for(set, spec, options, n);
+    };
+    const OverheadQuantiles fork = inj.quantiles([&](const auto& p) { return fj(p).ns; });
+    const OverheadQuantiles release =
+        inj.quantiles([&](const auto& p) { return fj(p).release_ns; });
     for (std::size_t j = 0; j < tp.segments.size(); ++j) {
       const auto& strands = tp.segments[j].strands;
       std::map<int, std::size_t> first_on_core;  // CPU id → first strand there (the aggregate's)
       for (std::size_t k = 0; k < strands.size(); ++k) first_on_core.emplace(strands[k].core, k);
-      const std::int64_t fork = first_on_core.size() > 1 ? c.ns : 0;
       for (const auto& [core, k] : first_on_core) {
-        out[j].extra[k] = sat_add(fork, j == 0 ? c.release_ns : 0);
+        if (first_on_core.size() > 1) out[j].extra[k].push_back(fork);
+        if (j == 0) out[j].extra[k].push_back(release);
       }
     }
     return out;
@@ -74,11 +117,17 @@ std::vector<StrandCharge> strand_charges(const OverheadProfile* profile, const P
   for (const SegmentPlan& seg : tp.segments) {
     strands = sat_add(strands, static_cast<std::int64_t>(seg.strands.size()));
   }
-  const int team = static_cast<int>(
-      std::clamp<std::int64_t>(strands, 1, std::max<std::int64_t>(1, plan.cores.size())));
-  const analysis::SegmentCharge c = analysis::segment_charge(*profile, spec, team);
+  const int team = static_cast<int>(std::clamp<std::int64_t>(
+      strands, 1, std::max<std::int64_t>(1, static_cast<std::int64_t>(plan.cores.size()))));
+  const OverheadQuantiles release = inj.quantiles(
+      [&](const OverheadProfile& p) { return analysis::segment_charge(p, spec, team).release_ns; });
+  const OverheadQuantiles barrier = inj.quantiles(
+      [&](const OverheadProfile& p) { return analysis::segment_charge(p, spec, team).barrier_ns; });
   for (std::size_t j = 0; j < out.size(); ++j) {
-    for (std::int64_t& e : out[j].extra) e = sat_add(c.release_ns, j > 0 ? c.barrier_ns : 0);
+    for (auto& e : out[j].extra) {
+      e.push_back(release);
+      if (j > 0) e.push_back(barrier);
+    }
   }
   return out;
 }
@@ -110,7 +159,8 @@ struct Builder {
 // add_strand_plan models TaskPlan::segments (decomposition, fork-join-rta): one thread per
 // distinct core, each running exactly its strands (rt-openmp.md §IV-B Algorithm 1: "wait until
 // segment relative release", run my strands, team barrier).
-void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charges, SimTask& task,
+void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charges,
+                     const Injection& inj, SimTask& task,
                      std::vector<std::pair<int, int>>& threads) {
   std::map<int, int> thread_of_core;  // CPU id → model thread (local index until offset below)
   for (const SegmentPlan& seg : tp.segments) {
@@ -129,8 +179,10 @@ void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charge
     for (std::size_t k = 0; k < seg.strands.size(); ++k) {
       const StrandPlan& strand = seg.strands[k];
       SimNode node;
-      // Saturating: a charge the planner could not add without overflow was never admitted.
-      node.length = sat_add(seg.length_ns, charges.empty() ? 0 : charges[j].extra[k]);
+      node.length = seg.length_ns;
+      if (!charges.empty()) {
+        for (const OverheadQuantiles& q : charges[j].extra[k]) inj.apply(node, q);
+      }
       node.thread = thread_of_core[strand.core];
       node.priority = strand.priority;
       node.offset = seg.offset_ns;
@@ -146,7 +198,7 @@ void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charge
 // add_team_job models one job of a team-run task (federated, federated-ws, partitioned) on
 // `team` threads (local indices 0..team−1), as described in sim_model.hpp.
 void add_team_job(const TaskSpec& spec, int priority, int team, const TeamCharge& charge,
-                  SimTask& task) {
+                  const Injection& inj, SimTask& task) {
   Builder b{task};
   auto node = [&](std::int64_t length, int thread) {
     SimNode n;
@@ -158,11 +210,17 @@ void add_team_job(const TaskSpec& spec, int priority, int team, const TeamCharge
   };
   // The release latency: a sequential prefix on the master before anything else of the job.
   std::vector<int> prefix;
-  if (charge.release_ns > 0) prefix.push_back(b.add(node(charge.release_ns, 0)));
+  if (inj.nonzero(charge.release)) {
+    SimNode release = node(0, 0);
+    inj.apply(release, charge.release);
+    prefix.push_back(b.add(std::move(release)));
+  }
   // fork appends a fork/join node on the master after `previous` and returns it as the new front.
   auto fork = [&](std::vector<int> previous) {
-    if (charge.fork_ns <= 0) return previous;
-    const int f = b.add(node(charge.fork_ns, 0));
+    if (!inj.nonzero(charge.fork)) return previous;
+    SimNode fork_node = node(0, 0);
+    inj.apply(fork_node, charge.fork);
+    const int f = b.add(std::move(fork_node));
     for (const int p : previous) b.edge(p, f);
     return std::vector<int>{f};
   };
@@ -229,11 +287,27 @@ void add_team_job(const TaskSpec& spec, int priority, int team, const TeamCharge
 
 }  // namespace
 
-SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadProfile* overhead) {
+SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadProfile* overhead,
+                         OverheadStatistic statistic) {
   if (plan.tasks.size() != set.tasks.size()) {
     throw InputError(SourceLocation{set.source, 0, 0}, "",
                      "the plan has " + std::to_string(plan.tasks.size()) + " tasks, the set " +
                          std::to_string(set.tasks.size()));
+  }
+  // The profile at each stated point; p99.9 is the profile itself (what the planners charge).
+  std::vector<OverheadProfile> at;
+  Injection inj;
+  inj.statistic = statistic;
+  if (overhead != nullptr) {
+    if (statistic == OverheadStatistic::sampled) {
+      for (const OverheadStatistic c : kProfileColumns) at.push_back(profile_at(*overhead, c));
+      for (std::size_t c = 0; c < at.size(); ++c) inj.columns[c] = &at[c];
+    } else if (statistic == OverheadStatistic::p999) {
+      inj.columns.fill(overhead);
+    } else {
+      at.push_back(profile_at(*overhead, statistic));
+      inj.columns.fill(&at[0]);
+    }
   }
   SimModel model;
   model.task_of_set.assign(set.tasks.size(), -1);
@@ -262,13 +336,13 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
                                               [](const StrandPlan& st) { return st.core >= 0; });
                          });
     if (strands) {
-      add_strand_plan(tp, strand_charges(overhead, plan, set, spec, tp), task, threads);
+      add_strand_plan(tp, strand_charges(inj, plan, set, spec, tp), inj, task, threads);
     } else {
       const std::vector<int>& cpus = tp.thread_cores.empty() ? tp.cores : tp.thread_cores;
       for (const int cpu : cpus) threads.emplace_back(cpu, static_cast<int>(threads.size()));
       if (!threads.empty()) {
         const int team = static_cast<int>(threads.size());
-        add_team_job(spec, tp.priority, team, team_charge(overhead, spec, team), task);
+        add_team_job(spec, tp.priority, team, team_charge(inj, spec, team), inj, task);
       }
     }
     if (threads.empty() || task.nodes.empty()) continue;

@@ -25,6 +25,8 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/simulate.hpp"
+#include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
 
@@ -41,6 +43,10 @@ struct SimNode {
   std::int64_t deadline = 0;  // relative deadline used by EDF cores (segment or task deadline)
   std::vector<int> successors;
   int predecessors = 0;
+  // draws: overhead instances drawn anew for every job (OverheadStatistic::sampled) and added to
+  // `length`, in order; each job's instance indices run over the nodes' draws in node order.
+  // Empty for the fixed statistics, which build_sim_model folds into `length`.
+  std::vector<OverheadQuantiles> draws;
 };
 
 // SimThread is one pinned thread.
@@ -68,12 +74,13 @@ struct SimModel {
 };
 
 // build_sim_model converts plan + set as described in the file comment. With `overhead` it also
-// injects the overheads the planners charge from that profile, at the same values
-// (docs/internals/simulation.md, "Overheads"): team plans a release node and a fork/join node per
-// region on the master, strand plans extra execution on their strands. Throws InputError when
-// the plan does not match the set (different task count or names) or the profile cannot bound a
-// charge.
+// injects the overheads the planners charge from that profile (docs/internals/simulation.md,
+// "Overheads"): team plans a release node and a fork/join node per region on the master, strand
+// plans extra execution on their strands; each at `statistic` (p999: the planners' own values),
+// or, for `sampled`, as SimNode::draws. Throws InputError when the plan does not match the set
+// (different task count or names) or the profile cannot bound a charge.
 SimModel build_sim_model(const Plan& plan, const TaskSet& set,
-                         const OverheadProfile* overhead = nullptr);
+                         const OverheadProfile* overhead = nullptr,
+                         OverheadStatistic statistic = OverheadStatistic::p999);
 
 }  // namespace rtpar::sim

@@ -1,4 +1,5 @@
-// sim_output.cpp — simulation_json and simulation_table (rtpar/tools/simulate.hpp; docs/cli.md).
+// sim_output.cpp — simulation_json, simulation_table, required_cores_json and
+// required_cores_text (rtpar/tools/simulate.hpp; docs/cli.md).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -15,9 +16,22 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json optional_json(const std::optional<std::int64_t>& v) { return v ? Json(*v) : Json(nullptr); }
+Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
 std::string duration_cell(const std::optional<std::int64_t>& ns) {
   return ns ? format_duration(Duration(*ns), 3) : std::string("-");
+}
+
+std::string ratio_cell(const std::optional<double>& v) {
+  return v ? fmt::format("{:.3f}", *v) : std::string("-");
+}
+
+// add_metrics appends a SimMetrics' ratios to a JSON object (after its existing keys, so those
+// keep their places).
+void add_metrics(Json& object, const SimMetrics& m) {
+  object["miss_ratio"] = optional_json(m.miss_ratio);
+  object["mean_relative_response"] = optional_json(m.mean_relative_response);
+  object["max_relative_response"] = optional_json(m.max_relative_response);
 }
 
 }  // namespace
@@ -36,9 +50,11 @@ std::string simulation_json(const SimResult& result) {
         {"response_bound_ns", optional_json(t.response_bound_ns)},
         {"deadline_ns", t.deadline_ns},
     };
+    entry["preemptions"] = t.preemptions;
+    add_metrics(entry, task_metrics(t));
     tasks.push_back(std::move(entry));
   }
-  const Json doc = {
+  Json doc = {
       {"planner", to_string(result.planner)},
       {"plan_schedulable", result.plan_schedulable},
       {"horizon_ns", result.horizon_ns},
@@ -47,6 +63,11 @@ std::string simulation_json(const SimResult& result) {
       {"misses", result.misses},
       {"tasks", std::move(tasks)},
   };
+  add_metrics(doc, set_metrics(result));
+  doc["overhead_statistic"] =
+      result.overhead_statistic ? Json(to_string(*result.overhead_statistic)) : Json(nullptr);
+  doc["seed"] = result.seed;
+  doc["context_switch_ns"] = result.context_switch_ns;
   return doc.dump(2);
 }
 
@@ -55,23 +76,77 @@ std::string simulation_table(const SimResult& result) {
                                 format_duration(Duration(result.horizon_ns), 3),
                                 result.horizon_capped ? " (capped; the hyperperiod is longer)" : "",
                                 result.misses, result.misses == 1 ? "" : "es");
-  std::vector<std::vector<std::string>> rows = {
-      {"task", "jobs", "misses", "skipped", "max R", "R bound", "D", "max R/D"}};
+  const SimMetrics set = set_metrics(result);
+  out += fmt::format("set: miss ratio {}, relative response R/D mean {} max {}\n",
+                     ratio_cell(set.miss_ratio), ratio_cell(set.mean_relative_response),
+                     ratio_cell(set.max_relative_response));
+  std::vector<std::vector<std::string>> rows = {{"task", "jobs", "misses", "skipped", "max R",
+                                                 "R bound", "D", "max R/D", "miss ratio",
+                                                 "mean R/D", "preempt"}};
   for (const SimTaskResult& t : result.tasks) {
     if (!t.simulated) {
-      rows.push_back({t.name, "-", "-", "-", "not placed", "-", duration_cell(t.deadline_ns), "-"});
+      rows.push_back({t.name, "-", "-", "-", "not placed", "-", duration_cell(t.deadline_ns), "-",
+                      "-", "-", "-"});
       continue;
     }
-    const std::string ratio = t.max_response_ns && t.deadline_ns > 0
-                                  ? fmt::format("{:.3f}", static_cast<double>(*t.max_response_ns) /
-                                                              static_cast<double>(t.deadline_ns))
-                                  : std::string("-");
+    const SimMetrics m = task_metrics(t);
     rows.push_back({t.name, fmt::format("{}", t.jobs), fmt::format("{}", t.misses),
                     fmt::format("{}", t.skipped), duration_cell(t.max_response_ns),
-                    duration_cell(t.response_bound_ns), duration_cell(t.deadline_ns), ratio});
+                    duration_cell(t.response_bound_ns), duration_cell(t.deadline_ns),
+                    ratio_cell(m.max_relative_response), ratio_cell(m.miss_ratio),
+                    ratio_cell(m.mean_relative_response), fmt::format("{}", t.preemptions)});
   }
   out += '\n';
-  out += report::render_table(rows, {false, true, true, true, true, true, true, true});
+  out += report::render_table(rows,
+                              {false, true, true, true, true, true, true, true, true, true, true});
+  return out;
+}
+
+std::string required_cores_json(const RequiredCoresResult& result) {
+  Json steps = Json::array();
+  for (const RequiredCoresStep& s : result.steps) {
+    steps.push_back(Json{{"cores", s.cores},
+                         {"placed", s.placed},
+                         {"plan_schedulable", s.plan_schedulable},
+                         {"miss_ratio", optional_json(s.miss_ratio)},
+                         {"meets", s.meets}});
+  }
+  const Json doc = {
+      {"planner", to_string(result.planner)},
+      {"miss_threshold", result.miss_threshold},
+      {"max_cores", result.max_cores},
+      {"required_cores", result.cores ? Json(*result.cores) : Json(nullptr)},
+      {"steps", std::move(steps)},
+  };
+  return doc.dump(2);
+}
+
+std::string required_cores_text(const RequiredCoresResult& result) {
+  std::string out = result.cores
+                        ? fmt::format("required cores: {} (set miss ratio <= {})\n", *result.cores,
+                                      result.miss_threshold)
+                        : fmt::format("required cores: none up to {} (set miss ratio <= {})\n",
+                                      result.max_cores, result.miss_threshold);
+  std::vector<std::vector<std::string>> rows = {{"cores", "plan", "miss ratio", "meets"}};
+  const std::vector<RequiredCoresStep>& steps = result.steps;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const RequiredCoresStep& s = steps[i];
+    if (!s.placed) {
+      // A run of unplaced steps is one row "a..b": a refusal can last hundreds of core counts.
+      std::size_t j = i;
+      while (j + 1 < steps.size() && !steps[j + 1].placed) ++j;
+      const std::string cores =
+          j == i ? fmt::format("{}", s.cores) : fmt::format("{}..{}", s.cores, steps[j].cores);
+      rows.push_back({cores, "task unplaced", "-", "no"});
+      i = j;
+      continue;
+    }
+    rows.push_back({fmt::format("{}", s.cores),
+                    s.plan_schedulable ? "schedulable" : "placed, refused",
+                    ratio_cell(s.miss_ratio), s.meets ? "yes" : "no"});
+  }
+  out += '\n';
+  out += report::render_table(rows, {true, false, true, false});
   return out;
 }
 

@@ -99,8 +99,17 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
       result.horizon_capped = true;
     }
   }
-  const sim::SimModel model = sim::build_sim_model(plan, set, options.overhead);
-  sim::EngineOutput out = sim::run_engine(model, result.horizon_ns, options.record_jobs);
+  if (options.context_switch_ns < 0) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--context-switch", "must be >= 0");
+  }
+  const sim::SimModel model =
+      sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
+  sim::EngineOutput out =
+      sim::run_engine(model, sim::EngineParams{result.horizon_ns, options.record_jobs, options.seed,
+                                               options.context_switch_ns});
+  if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
+  result.seed = options.seed;
+  result.context_switch_ns = options.context_switch_ns;
   result.end_ns = out.end_ns;
   result.events = out.events;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {

@@ -14,8 +14,21 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/planners.hpp"
 
 namespace rtpar {
+
+// OverheadStatistic is which value of an overhead profile's distribution each injected overhead
+// instance takes (docs/internals/simulation.md, "Overheads"): one of its stated quantiles, the
+// largest measured value, or a value drawn per instance from the distribution (`sampled`).
+enum class OverheadStatistic { p50, p99, p999, max, sampled };
+
+// to_string is the statistic's CLI spelling: "p50", "p99", "p99.9", "max", "sampled".
+const char* to_string(OverheadStatistic statistic);
+
+// parse_overhead_statistic reads that spelling; throws InputError (field "--overhead-statistic")
+// for anything else.
+OverheadStatistic parse_overhead_statistic(const std::string& text);
 
 // SimOptions bounds a simulation.
 struct SimOptions {
@@ -33,6 +46,16 @@ struct SimOptions {
   // profile, at the same p99.9 values (docs/internals/simulation.md, "Overheads"), so that the
   // simulation checks their accounting; null: no overheads, every job runs its declared work.
   const OverheadProfile* overhead = nullptr;
+  // overhead_statistic: which value of the profile each injected overhead takes. p999 (the
+  // default) is what the planners charge; `sampled` draws every instance (each release, fork,
+  // barrier of each job) from the profile's distribution with `seed`. Ignored without `overhead`.
+  OverheadStatistic overhead_statistic = OverheadStatistic::p999;
+  // seed: the random streams of `sampled`. A draw is a function of (seed, task index in the set,
+  // job index, instance index in the job) only, so results never depend on the order of events.
+  std::uint64_t seed = 0;
+  // context_switch_ns: execution added to a preempted thread when it resumes, once per
+  // preemption (the save/restore and cache refill of being switched out). ≥ 0; 0: none.
+  std::int64_t context_switch_ns = 0;
 };
 
 // released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon −
@@ -70,7 +93,24 @@ struct SimTaskResult {
   std::optional<std::int64_t> response_bound_ns;  // the plan's bound, copied for comparison
   std::int64_t deadline_ns = 0;
   std::vector<SimJob> jobs_log;  // every job, when SimOptions::record_jobs
+  std::int64_t preemptions = 0;  // times one of its threads was switched out holding work
+  // relative_response_sum: Σ (finish − release) / D over the completed jobs (for the mean).
+  double relative_response_sum = 0;
 };
+
+// SimMetrics are the RTWS §VII measures of a task or a set: the deadline miss ratio (misses /
+// released jobs, skipped releases excluded) and the relative response (response / deadline) of
+// the completed jobs, mean and max; nullopt when there is nothing to take them over.
+struct SimMetrics {
+  std::int64_t jobs = 0;
+  std::int64_t misses = 0;
+  std::optional<double> miss_ratio;              // misses / jobs; nullopt for 0 jobs
+  std::optional<double> mean_relative_response;  // over completed jobs; nullopt for none
+  std::optional<double> max_relative_response;   // over completed jobs; nullopt for none
+};
+
+// task_metrics computes one task's SimMetrics (all nullopt for a task that was not simulated).
+SimMetrics task_metrics(const SimTaskResult& task);
 
 // SimResult is the outcome of simulate_plan.
 struct SimResult {
@@ -82,13 +122,67 @@ struct SimResult {
   std::int64_t events = 0;      // scheduling decisions taken (a measure of the simulation's cost)
   std::vector<SimTaskResult> tasks;
   std::int64_t misses = 0;  // sum over the tasks
+  // What was injected (copied from SimOptions): the statistic when a profile was, the seed of
+  // `sampled`, the context-switch cost.
+  std::optional<OverheadStatistic> overhead_statistic;
+  std::uint64_t seed = 0;
+  std::int64_t context_switch_ns = 0;
 };
+
+// set_metrics computes the set's SimMetrics over its simulated tasks: the miss ratio over all
+// their jobs (Σ misses / Σ jobs), the mean relative response over all their completed jobs (each
+// job weighs the same), the max over all of them.
+SimMetrics set_metrics(const SimResult& result);
 
 // simulate_plan runs the plan's tasks from time 0: task i releases a job at phase_i + k·T_i for
 // every such instant before the horizon, and the simulation continues until every released job
 // has finished or the last deadline has passed. Deterministic. Tasks the plan did not place are
 // reported with simulated = false. Throws InputError if the horizon is not positive.
 SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& options = {});
+
+// RequiredCoresOptions bounds required_cores' search.
+struct RequiredCoresOptions {
+  double miss_threshold = 0;  // R in [0, 1]: the largest set miss ratio that counts as meeting
+  int min_cores = 1;          // first core count tried
+  int max_cores = 256;        // last core count tried (the "none up to M" of the answer)
+};
+
+// RequiredCoresStep is one core count tried.
+struct RequiredCoresStep {
+  int cores = 0;
+  bool placed = false;               // the plan for `cores` placed every task (else not simulated)
+  bool plan_schedulable = false;     // the planner's own verdict on that plan
+  std::optional<double> miss_ratio;  // set miss ratio of its simulation (placed plans only)
+  bool meets = false;                // placed and miss ratio ≤ R
+};
+
+// RequiredCoresResult is the answer of required_cores.
+struct RequiredCoresResult {
+  PlannerKind planner = PlannerKind::federated;
+  double miss_threshold = 0;
+  int max_cores = 0;
+  std::optional<int> cores;  // the smallest core count that meets R; nullopt: none up to max
+  std::vector<RequiredCoresStep> steps;
+};
+
+// required_cores is RTWS's RTCG search (rtws.md §VII, Fig. 8) for any planner: for m = min_cores,
+// min_cores + 1, …, max_cores, re-plan the set with `planner` for a machine of m cores (target
+// "<m>c"; CPU ids 0..m−1) and simulate that plan with `sim`; the answer is the first m whose
+// plan places every task and whose simulated set miss ratio is ≤ R. A plan that leaves a task
+// unplaced does not meet R (part of the set would not run at all); a plan that places every task
+// but that the planner's analysis refuses is simulated all the same, and the simulation decides
+// (the RTCG search measures the cores the schedule needs, not the analysis).
+// `plan_options.target` is replaced at each step. Throws InputError for R outside [0, 1] (field
+// "--miss-threshold") or min_cores < 1 or max_cores < min_cores (field "--max-cores").
+RequiredCoresResult required_cores(PlannerKind planner, const TaskSet& set,
+                                   const PlanOptions& plan_options, const SimOptions& sim,
+                                   const RequiredCoresOptions& options);
+
+// required_cores_json renders one RequiredCoresResult (schema: docs/cli.md).
+std::string required_cores_json(const RequiredCoresResult& result);
+
+// required_cores_text renders it for people: "required cores: m" or "none up to M", then the steps.
+std::string required_cores_text(const RequiredCoresResult& result);
 
 // simulation_json renders the `rtpar simulate --json` document (schema: docs/cli.md).
 std::string simulation_json(const SimResult& result);
