@@ -16,6 +16,8 @@
 #include "cli/plan_options.hpp"
 #include "cli/profile_output.hpp"
 #include "cli/profile_run.hpp"
+#include "cli/run_isolation.hpp"
+#include "platform/stop_signals.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -31,6 +33,7 @@ struct ProfileOptions {
   std::int64_t runs = 200;
   std::string out;
   bool best_effort = false;
+  bool isolate = false;    // --isolate: as `rtpar run --isolate`
   PlanningFlags planning;  // --planner, --assign, --overhead: where the team runs
 };
 
@@ -72,6 +75,9 @@ Command add_profile(CLI::App& app) {
       ->check(non_empty());
   app.add_flag("--best-effort", opts->best_effort,
                "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in the output");
+  app.add_flag("--isolate", opts->isolate,
+               "Remove the kernel's interference from the real-time cores while measuring and "
+               "restore it afterwards (root; as `rtpar run --isolate`)");
   app.add_option("--planner", opts->planning.planner,
                  "Planner whose placement gives each task its cores (default: the file's)")
       ->type_name("NAME")
@@ -84,6 +90,8 @@ Command add_profile(CLI::App& app) {
       ->type_name("FILE")
       ->check(non_empty());
   return [opts]() {
+    // As `rtpar run`: a stop signal ends the measurement, and the isolation below is restored.
+    const detail::StopSignals stop_signals;
     const TaskSet set = load_taskset(opts->file);
     if (opts->planning.planner == "all") {
       throw InputError(SourceLocation{"<command line>", 0, 0}, "--planner",
@@ -94,6 +102,8 @@ Command add_profile(CLI::App& app) {
     const std::vector<std::size_t> tasks = selected(set, opts->task);
     // A bad --out must fail before the measurement, not after it.
     if (!opts->out.empty()) check_writable_file(opts->out, "--out");
+    // Restores every isolated setting when it goes out of scope, after the output is written.
+    const auto isolation = isolate_for_run(set, opts->isolate, planning->options.interference);
     const Plan plan = plan_with(planner, set, planning->options);
     if (!plan.schedulable) {
       fmt::print(stderr,

@@ -77,6 +77,20 @@ run_isolate_sigint)
   same_settings "SIGINT"
   [ ! -e state/restore.json ] || fail "restore record left behind after SIGINT"
   ;;
+profile_isolate)
+  need_root
+  # `rtpar profile --isolate` isolates while it measures and restores everything afterwards.
+  "$rtpar" profile "$src/examples/demo.toml" --isolate --runs 60 > out.txt 2>stderr.txt &
+  pid=$!
+  for _ in $(seq 100); do [ -e state/restore.json ] && break; sleep 0.05; done
+  [ -e state/restore.json ] || fail "no restore record while profiling: $(cat stderr.txt)"
+  [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "-1" ] || fail "RT throttling still on while profiling"
+  wait "$pid"; st=$?
+  [ "$st" -eq 0 ] || fail "profile exited $st: $(cat stderr.txt)"
+  grep -q "isolated for this run" stderr.txt || fail "isolation not said: $(cat stderr.txt)"
+  same_settings "profile --isolate"
+  [ ! -e state/restore.json ] || fail "restore record left behind"
+  ;;
 run_isolate_crash)
   need_root
   "$rtpar" run "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
