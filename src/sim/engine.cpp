@@ -42,6 +42,14 @@ class Engine {
     for (std::size_t th = 0; th < m_.threads.size(); ++th) {
       core_threads_[static_cast<std::size_t>(m_.threads[th].core)].push_back(static_cast<int>(th));
     }
+    // Every core is decided at the first dispatch; afterwards only the ones an event touched.
+    evaluate_.assign(m_.cpus.size(), 1);
+    refresh_.assign(m_.cpus.size(), 1);
+    task_cores_.resize(m_.tasks.size());
+    for (const SimThread& th : m_.threads) {
+      std::vector<int>& cores = task_cores_[static_cast<std::size_t>(th.task)];
+      if (std::find(cores.begin(), cores.end(), th.core) == cores.end()) cores.push_back(th.core);
+    }
     tasks_.resize(m_.tasks.size());
     out_.tasks.resize(m_.tasks.size());
     std::int64_t longest_deadline = 0;
@@ -57,20 +65,23 @@ class Engine {
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
     stop_ = saturating_add(horizon_, longest_deadline);
+    for (std::size_t i = 0; i < m_.tasks.size(); ++i) retime(static_cast<int>(i));
   }
 
   EngineOutput run() {
     std::int64_t t = 0;
     for (;;) {
-      release_due(t);
-      offsets_due(t);
+      // The tasks with a release or an offset due; each is independent of the others here (it
+      // changes only its own job, pool and pinned nodes), so their order does not matter.
+      while (!timers_.empty() && timers_.begin()->first <= t) {
+        const int ti = timers_.begin()->second;
+        release_due(ti, t);
+        offsets_due(ti, t);
+        retime(ti);
+      }
       dispatch(t);
       ++out_.events;
-      std::int64_t next = kNever;
-      for (const TaskState& s : tasks_) {
-        if (s.next_release < horizon_) next = std::min(next, s.next_release);
-        if (!s.pending.empty()) next = std::min(next, s.pending.begin()->first);
-      }
+      std::int64_t next = timers_.empty() ? kNever : timers_.begin()->first;
       for (const int th : running_) {
         if (th >= 0) {
           next = std::min(next, saturating_add(t, threads_[static_cast<std::size_t>(th)].left));
@@ -115,35 +126,59 @@ class Engine {
     std::size_t done = 0;               // nodes finished
     std::set<int> pool;                 // eligible shared nodes
     std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
+    std::int64_t timer = kNever;  // its key in timers_: next release or offset (kNever: none)
   };
 
   const SimTask& task(int i) const { return m_.tasks[static_cast<std::size_t>(i)]; }
 
-  void release_due(std::int64_t t) {
-    for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      TaskState& s = tasks_[i];
-      while (s.next_release <= t && s.next_release < horizon_) {
-        const std::int64_t r = s.next_release;
-        s.next_release = saturating_add(s.next_release, m_.tasks[i].period);
-        if (!s.active) {
-          start_job(static_cast<int>(i), r, t);
-        } else if (m_.tasks[i].overrun == OverrunPolicy::queue) {
-          s.queued.push_back(r);
-        } else {
-          ++out_.tasks[i].skipped;
-        }
+  // retime files task ti in timers_ under its next release (before the horizon) or offset.
+  void retime(int ti) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    std::int64_t at = s.next_release < horizon_ ? s.next_release : kNever;
+    if (!s.pending.empty()) at = std::min(at, s.pending.begin()->first);
+    if (at == s.timer) return;
+    if (s.timer != kNever) timers_.erase({s.timer, ti});
+    if (at != kNever) timers_.emplace(at, ti);
+    s.timer = at;
+  }
+
+  // mark says that core c's choice may have changed: it is decided again at this dispatch (if
+  // its turn has not come yet) or the next one, and its threads' readiness is re-read at the next.
+  void mark(int c) {
+    evaluate_[static_cast<std::size_t>(c)] = 1;
+    refresh_[static_cast<std::size_t>(c)] = 1;
+  }
+
+  // mark_task marks every core that runs a thread of task ti (its shared pool changed).
+  void mark_task(int ti) {
+    for (const int c : task_cores_[static_cast<std::size_t>(ti)]) mark(c);
+  }
+
+  // mark_thread marks the core of thread th (its own node or pinned nodes changed).
+  void mark_thread(int th) { mark(m_.threads[static_cast<std::size_t>(th)].core); }
+
+  void release_due(int ti, std::int64_t t) {
+    const auto i = static_cast<std::size_t>(ti);
+    TaskState& s = tasks_[i];
+    while (s.next_release <= t && s.next_release < horizon_) {
+      const std::int64_t r = s.next_release;
+      s.next_release = saturating_add(s.next_release, m_.tasks[i].period);
+      if (!s.active) {
+        start_job(ti, r, t);
+      } else if (m_.tasks[i].overrun == OverrunPolicy::queue) {
+        s.queued.push_back(r);
+      } else {
+        ++out_.tasks[i].skipped;
       }
     }
   }
 
-  void offsets_due(std::int64_t t) {
-    for (std::size_t i = 0; i < tasks_.size(); ++i) {
-      TaskState& s = tasks_[i];
-      while (!s.pending.empty() && s.pending.begin()->first <= t) {
-        const int n = s.pending.begin()->second;
-        s.pending.erase(s.pending.begin());
-        make_ready(static_cast<int>(i), n, t);
-      }
+  void offsets_due(int ti, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    while (!s.pending.empty() && s.pending.begin()->first <= t) {
+      const int n = s.pending.begin()->second;
+      s.pending.erase(s.pending.begin());
+      make_ready(ti, n, t);
     }
   }
 
@@ -180,6 +215,7 @@ class Engine {
         saturating_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
     if (at > t) {
       s.pending.emplace(at, n);
+      retime(ti);
     } else {
       make_ready(ti, n, t);
     }
@@ -191,8 +227,10 @@ class Engine {
       node_done(ti, n, t);
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
+      mark_thread(node.thread);
     } else {
       tasks_[static_cast<std::size_t>(ti)].pool.insert(n);
+      mark_task(ti);
     }
   }
 
@@ -247,13 +285,28 @@ class Engine {
     return Urgency{0, node.priority};
   }
 
+  // dispatch decides the cores whose choice may have changed since they were last decided (every
+  // core whose threads' nodes, pinned nodes or pool changed is marked); an unmarked core keeps
+  // its thread, which is what deciding it again would give: its running thread holds a piece and
+  // no other thread's readiness or urgency changed. The readiness snapshot (ready_since, for
+  // ties) is taken at the start of the dispatch, as if over every thread, since an unmarked
+  // thread's readiness did not change.
   void dispatch(std::int64_t t) {
-    for (std::size_t th = 0; th < threads_.size(); ++th) {
-      const bool ready = next_node(static_cast<int>(th)) >= 0;
-      if (ready && !threads_[th].ready) threads_[th].ready_since = t;
-      threads_[th].ready = ready;
-    }
     for (std::size_t c = 0; c < core_threads_.size(); ++c) {
+      if (refresh_[c] == 0) continue;
+      refresh_[c] = 0;
+      for (const int th : core_threads_[c]) {
+        ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+        const bool ready = next_node(th) >= 0;
+        if (ready && !ts.ready) ts.ready_since = t;
+        ts.ready = ready;
+      }
+    }
+    // In core order, like a decision over all cores: a take on core c that changes a pool marks
+    // the later cores for this pass and the earlier ones (and c) for the next.
+    for (std::size_t c = 0; c < core_threads_.size(); ++c) {
+      if (evaluate_[c] == 0) continue;
+      evaluate_[c] = 0;
       int best = -1;
       Urgency best_u;
       for (const int th : core_threads_[c]) {
@@ -311,8 +364,10 @@ class Engine {
     if (s.untaken[static_cast<std::size_t>(n)] == 0) {
       if (pinned) {
         mine.erase(mine.begin());
+        mark_thread(th);
       } else {
         s.pool.erase(s.pool.begin());
+        mark_task(ti);
       }
     }
     ts.node = n;
@@ -325,6 +380,7 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     const int n = ts.node;
     ts.node = -1;
+    mark_thread(th);
     if (--s.outstanding[static_cast<std::size_t>(n)] == 0 &&
         s.untaken[static_cast<std::size_t>(n)] == 0) {
       node_done(ti, n, t);
@@ -367,6 +423,10 @@ class Engine {
   std::vector<ThreadState> threads_;
   std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
   std::vector<std::vector<int>> core_threads_;
+  std::vector<std::vector<int>> task_cores_;  // the cores of each task's threads
+  std::vector<std::uint8_t> evaluate_;        // per core: decide it again (mark)
+  std::vector<std::uint8_t> refresh_;         // per core: re-read its threads' readiness (mark)
+  std::set<std::pair<std::int64_t, int>> timers_;  // (next release or offset, task)
   std::vector<int> running_;  // thread running on each core in the current interval, or -1
   std::vector<TaskState> tasks_;
   EngineOutput out_;
