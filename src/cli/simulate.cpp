@@ -32,6 +32,7 @@ struct SimulateOptions {
   std::string overhead_statistic;  // p50 | p99 | p99.9 | max | sampled; empty: p99.9
   std::string seed;                // of `sampled`; empty: 0
   std::string context_switch;      // per preemption, e.g. 5us; empty: 0
+  std::string execution;           // stochastic execution range LO..HI; empty: 1..1
   bool required_cores = false;     // search the smallest core count instead of one simulation
   std::string miss_threshold;      // R of the search; empty: 0
   std::string max_cores;           // last core count tried; empty: 256
@@ -66,6 +67,43 @@ std::int64_t parse_context_switch(const std::string& text) {
   } catch (const std::invalid_argument& e) {
     throw command_line_error("--context-switch", text, e.what());
   }
+}
+
+// parse_factor_ppm reads one factor of --execution: a decimal number in [0, 10] with at most 6
+// fraction digits, exactly in parts per million ("0.5" → 500000); -1 for anything else.
+std::int64_t parse_factor_ppm(const std::string& text) {
+  const std::size_t dot = text.find('.');
+  const std::string whole = text.substr(0, dot);
+  const std::string frac = dot == std::string::npos ? std::string() : text.substr(dot + 1);
+  const auto digits = [](const std::string& d) {
+    return d.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (whole.empty() || whole.size() > 2 || !digits(whole) || frac.size() > 6 || !digits(frac) ||
+      (dot != std::string::npos && frac.empty())) {
+    return -1;
+  }
+  std::int64_t ppm = std::stoll(whole) * kExecutionPpm;
+  std::int64_t scale = kExecutionPpm / 10;
+  for (const char c : frac) {
+    ppm += (c - '0') * scale;
+    scale /= 10;
+  }
+  return ppm;
+}
+
+// parse_execution reads --execution LO..HI (factors of the declared work, 0 ≤ LO ≤ HI ≤ 10) into
+// SimOptions' execution range.
+void parse_execution(const std::string& text, SimOptions& sim) {
+  const std::size_t dots = text.find("..");
+  const std::int64_t lo = dots == std::string::npos ? -1 : parse_factor_ppm(text.substr(0, dots));
+  const std::int64_t hi = dots == std::string::npos ? -1 : parse_factor_ppm(text.substr(dots + 2));
+  if (lo < 0 || hi < 0 || lo > hi || hi > kMaxExecutionPpm) {
+    throw command_line_error("--execution", text,
+                             "expected LO..HI, factors of the declared work with 0 <= LO <= HI "
+                             "<= 10 (e.g. 0.5..1)");
+  }
+  sim.execution_min_ppm = lo;
+  sim.execution_max_ppm = hi;
 }
 
 // parse_seed reads --seed: a decimal integer in [0, 2^64).
@@ -130,6 +168,7 @@ SimOptions sim_options(const SimulateOptions& o, const Planning& planning) {
   }
   if (!o.seed.empty()) sim.seed = parse_seed(o.seed);
   if (!o.context_switch.empty()) sim.context_switch_ns = parse_context_switch(o.context_switch);
+  if (!o.execution.empty()) parse_execution(o.execution, sim);
   return sim;
 }
 
@@ -184,6 +223,11 @@ Command add_simulate(CLI::App& app) {
   app.add_option("--context-switch", opts->context_switch,
                  "Execution added to a preempted thread when it resumes, e.g. 5us (default 0)")
       ->type_name("D")
+      ->check(non_empty());
+  app.add_option("--execution", opts->execution,
+                 "Stochastic execution: each node's work per job drawn uniformly in LO..HI times "
+                 "the declared work, e.g. 0.5..1 (default 1..1; uses --seed)")
+      ->type_name("LO..HI")
       ->check(non_empty());
   CLI::Option* search = app.add_flag(
       "--required-cores", opts->required_cores,
@@ -241,6 +285,13 @@ Command add_simulate(CLI::App& app) {
       if (sim.context_switch_ns > 0) {
         injected += fmt::format("context switch {} per preemption\n",
                                 format_duration(Duration(sim.context_switch_ns)));
+      }
+      if (sim.execution_min_ppm != kExecutionPpm || sim.execution_max_ppm != kExecutionPpm) {
+        injected += fmt::format(
+            "stochastic execution: each node's work {}..{} x declared "
+            "(seed {})\n",
+            static_cast<double>(sim.execution_min_ppm) / 1e6,
+            static_cast<double>(sim.execution_max_ppm) / 1e6, sim.seed);
       }
       fmt::print("{}{}{}", resolved_kernels_text(set), injected, text);
     }

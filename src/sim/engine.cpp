@@ -19,6 +19,10 @@ namespace {
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
+// kExecutionInstance is where the execution-factor draws start in a job's instance numbering:
+// far above any overhead draw's index, so the two streams never share a draw.
+constexpr std::uint64_t kExecutionInstance = std::uint64_t{1} << 62;
+
 // saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
 // a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
 constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) { return sat_add(a, b); }
@@ -192,9 +196,12 @@ class Engine {
     // The release index k of release = φ + k·T (exact: releases are generated that way).
     const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
     std::uint64_t instance = 0;
+    const bool stochastic =
+        params_.execution_min_ppm != kExecutionPpm || params_.execution_max_ppm != kExecutionPpm;
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       const SimNode& node = tk.nodes[n];
       std::int64_t length = node.length;
+      if (stochastic) length = executed(node, tk.set_index, job, n);
       for (const OverheadQuantiles& q : node.draws) {
         const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
         length = checked_or_throw(length, sample_at(q, k), "a job's length with its overheads");
@@ -403,6 +410,28 @@ class Engine {
         if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
       }
     }
+  }
+
+  // executed is node n's length in job `job` of the task with TaskSet index `set_index` under
+  // stochastic execution: folded + ⌊work × f / kExecutionPpm⌋, work = length − folded, f drawn
+  // uniformly in [min, max] ppm as min + ⌊(max − min) × k / kDrawScale⌋ (exact in 128 bits); a
+  // node with work keeps at least 1 ns of it, so that only join nodes are empty (a job whose
+  // nodes all complete at once would finish inside its own start).
+  [[nodiscard]] std::int64_t executed(const SimNode& node, std::size_t set_index, std::uint64_t job,
+                                      std::size_t n) const {
+    const std::int64_t work = node.length - node.folded;
+    const std::int64_t k = draw_index(params_.seed, set_index, job, kExecutionInstance + n);
+    const std::int64_t span = params_.execution_max_ppm - params_.execution_min_ppm;
+    const auto factor = static_cast<__int128>(params_.execution_min_ppm) +
+                        static_cast<__int128>(span) * k / kDrawScale;
+    const __int128 scaled =
+        std::max<__int128>(static_cast<__int128>(work) * factor / kExecutionPpm, work > 0 ? 1 : 0);
+    if (scaled > std::numeric_limits<std::int64_t>::max()) {
+      throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
+                       "a job's length under the execution range exceeds 2^63 - 1 ns");
+    }
+    return checked_or_throw(node.folded, static_cast<std::int64_t>(scaled),
+                            "a job's length under the execution range");
   }
 
   // checked_or_throw is a + b, or an InputError naming `what` when it would overflow int64.

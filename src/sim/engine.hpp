@@ -22,7 +22,10 @@
 // (it was running a piece and another thread took its core). Nothing else is simulated
 // (spinning waiters, cache effects beyond c): the simulation is one schedule of those lengths.
 //
-// A node's length for one job is SimNode::length plus its draws, each draw the sample_at of
+// A node's length for one job is its work (SimNode::length − SimNode::folded), scaled by the
+// job's execution factor for that node when the execution range is not [1, 1] (the draw of
+// instance kExecutionInstance + node index: a stream apart from the overheads'), plus
+// SimNode::folded, plus its draws, each draw the sample_at of
 // draw_index(seed, the task's TaskSet index, the job's release index k (release = φ + k·T),
 // the draw's index among the job's draws in node order): a function of those numbers only, never
 // of the order in which events happen.
@@ -50,6 +53,10 @@ struct EngineParams {
   bool record_jobs = false;
   std::uint64_t seed = 0;              // of the sampled draws
   std::int64_t context_switch_ns = 0;  // added per preemption on resume
+  // The stochastic execution range (SimOptions::execution_min_ppm/max_ppm): each node's work
+  // (length − folded overheads) per job is scaled by a factor drawn in [min, max] ppm.
+  std::int64_t execution_min_ppm = kExecutionPpm;
+  std::int64_t execution_max_ppm = kExecutionPpm;
 };
 
 // run_engine releases jobs in [0, horizon_ns) and runs until every released job is done or until

@@ -41,6 +41,7 @@ struct Injection {
       node.draws.push_back(q);
     } else {
       node.length = sat_add(node.length, value_at(q, statistic));
+      node.folded = sat_add(node.folded, value_at(q, statistic));
     }
   }
   // quantiles evaluates one charge (a function of a profile) at the four columns.

@@ -47,6 +47,9 @@ struct SimNode {
   // `length`, in order; each job's instance indices run over the nodes' draws in node order.
   // Empty for the fixed statistics, which build_sim_model folds into `length`.
   std::vector<OverheadQuantiles> draws;
+  // folded: the part of `length` that is a fixed-statistic overhead (not work): stochastic
+  // execution scales length − folded only.
+  std::int64_t folded = 0;
 };
 
 // SimThread is one pinned thread.

@@ -68,6 +68,9 @@ std::string simulation_json(const SimResult& result) {
       result.overhead_statistic ? Json(to_string(*result.overhead_statistic)) : Json(nullptr);
   doc["seed"] = result.seed;
   doc["context_switch_ns"] = result.context_switch_ns;
+  // The stochastic execution range as factors of the declared work ([1, 1]: fixed).
+  doc["execution"] = {static_cast<double>(result.execution_min_ppm) / 1e6,
+                      static_cast<double>(result.execution_max_ppm) / 1e6};
   return doc.dump(2);
 }
 

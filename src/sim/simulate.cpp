@@ -102,14 +102,22 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   if (options.context_switch_ns < 0) {
     throw InputError(SourceLocation{"<simulation>", 0, 0}, "--context-switch", "must be >= 0");
   }
+  if (options.execution_min_ppm < 0 || options.execution_min_ppm > options.execution_max_ppm ||
+      options.execution_max_ppm > kMaxExecutionPpm) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--execution",
+                     "needs 0 <= LO <= HI <= 10 (factors of the declared work)");
+  }
   const sim::SimModel model =
       sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
   sim::EngineOutput out =
       sim::run_engine(model, sim::EngineParams{result.horizon_ns, options.record_jobs, options.seed,
-                                               options.context_switch_ns});
+                                               options.context_switch_ns, options.execution_min_ppm,
+                                               options.execution_max_ppm});
   if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
   result.seed = options.seed;
   result.context_switch_ns = options.context_switch_ns;
+  result.execution_min_ppm = options.execution_min_ppm;
+  result.execution_max_ppm = options.execution_max_ppm;
   result.end_ns = out.end_ns;
   result.events = out.events;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {

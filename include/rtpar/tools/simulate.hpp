@@ -30,6 +30,11 @@ const char* to_string(OverheadStatistic statistic);
 // for anything else.
 OverheadStatistic parse_overhead_statistic(const std::string& text);
 
+// kExecutionPpm is the factor 1 of SimOptions' execution range (parts per million).
+inline constexpr std::int64_t kExecutionPpm = 1'000'000;
+// kMaxExecutionPpm bounds the execution range's upper factor: 10 × the declared work.
+inline constexpr std::int64_t kMaxExecutionPpm = 10 * kExecutionPpm;
+
 // SimOptions bounds a simulation.
 struct SimOptions {
   // horizon_ns: jobs are released in [0, horizon_ns); absent means default_sim_horizon.
@@ -56,6 +61,14 @@ struct SimOptions {
   // context_switch_ns: execution added to a preempted thread when it resumes, once per
   // preemption (the save/restore and cache refill of being switched out). ≥ 0; 0: none.
   std::int64_t context_switch_ns = 0;
+  // execution_min_ppm, execution_max_ppm: stochastic execution. Each node's work (its declared
+  // length, injected overheads excluded) is, per job, the declared length times a factor drawn
+  // uniformly in [min, max] parts per million (kExecutionPpm = the declared length), from the
+  // `seed` streams like the sampled overheads (a function of seed, task, job and node only).
+  // Both kExecutionPpm (the default): every job runs its declared work. 0 ≤ min ≤ max ≤
+  // kMaxExecutionPpm.
+  std::int64_t execution_min_ppm = kExecutionPpm;
+  std::int64_t execution_max_ppm = kExecutionPpm;
 };
 
 // released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon −
@@ -127,6 +140,8 @@ struct SimResult {
   std::optional<OverheadStatistic> overhead_statistic;
   std::uint64_t seed = 0;
   std::int64_t context_switch_ns = 0;
+  std::int64_t execution_min_ppm = kExecutionPpm;  // the stochastic execution range
+  std::int64_t execution_max_ppm = kExecutionPpm;
 };
 
 // set_metrics computes the set's SimMetrics over its simulated tasks: the miss ratio over all
