@@ -245,7 +245,14 @@ Command add_simulate(CLI::App& app) {
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
     const std::unique_ptr<Planning> planning = resolve_planning(opts->planning, set);
-    const SimOptions sim = sim_options(*opts, *planning);
+    SimOptions sim = sim_options(*opts, *planning);
+    // Jobs are recorded (for the response p50 and p99 in --json) when they fit in memory: at most
+    // kQuantileJobs released jobs (24 bytes each); above that the quantiles are null.
+    constexpr std::int64_t kQuantileJobs = 4'000'000;
+    sim.record_jobs =
+        released_jobs(set, sim.horizon_ns.value_or(
+                               default_sim_horizon(set, sim.max_horizon_ns).horizon_ns)) <=
+        kQuantileJobs;
     if (opts->required_cores) return run_required_cores(*opts, set, *planning, sim);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     std::string text;

@@ -4,7 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/table.hpp"
+#include "rtpar/report.hpp"
 #include "rtpar/time.hpp"
 #include "rtpar/tools/simulate.hpp"
 
@@ -34,6 +38,21 @@ void add_metrics(Json& object, const SimMetrics& m) {
   object["max_relative_response"] = optional_json(m.max_relative_response);
 }
 
+// add_response_quantiles appends the p50 and p99 response (nearest rank, as `rtpar run` reports
+// them) of a task's completed jobs when its jobs were recorded (SimOptions::record_jobs), else
+// null: the simulation keeps no per-job data unless asked.
+void add_response_quantiles(Json& object, const SimTaskResult& t) {
+  std::vector<std::int64_t> responses;
+  responses.reserve(t.jobs_log.size());
+  for (const SimJob& j : t.jobs_log) {
+    if (j.finish_ns >= 0) responses.push_back(j.finish_ns - j.release_ns);
+  }
+  std::sort(responses.begin(), responses.end());
+  const bool known = !responses.empty();
+  object["response_p50_ns"] = known ? Json(percentile(responses, 0.5)) : Json(nullptr);
+  object["response_p99_ns"] = known ? Json(percentile(responses, 0.99)) : Json(nullptr);
+}
+
 }  // namespace
 
 std::string simulation_json(const SimResult& result) {
@@ -52,6 +71,7 @@ std::string simulation_json(const SimResult& result) {
     };
     entry["preemptions"] = t.preemptions;
     add_metrics(entry, task_metrics(t));
+    add_response_quantiles(entry, t);
     tasks.push_back(std::move(entry));
   }
   Json doc = {

@@ -165,7 +165,7 @@ simulate)
   expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --json
   json 'assert d["planner"]=="federated" and d["misses"]==0 and d["horizon_ns"]==20000000
 t=d["tasks"][0]; assert t["simulated"] is True and t["jobs"]==1 and t["max_response_ns"]==12000000
-assert t["response_bound_ns"]==13500000'
+assert t["response_bound_ns"]==13500000 and t["response_p50_ns"]==t["response_p99_ns"]==12000000'
   expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --horizon 100ms
   grep -q "vision" <<<"$out" && grep -q "0 deadline misses" <<<"$out" || fail "table: $out"
   expect_status 0 "$rtpar" simulate "$src/examples/demo.toml" --horizon 100ms --planner all --json
