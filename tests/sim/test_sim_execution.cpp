@@ -15,32 +15,12 @@
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/sim_team_set.hpp"
 
 namespace {
 
-// team_set is one task of 2 strands × 10 µs on cores {0, 1}, T = D = 19 µs, plus, with `other`,
-// a sequential task on core 2 that never meets it.
-rtpar::TaskSet team_set(bool other = false) {
-  rtpar::TaskSet set;
-  set.source = "<execution>";
-  set.system.cores = other ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 1};
-  rtpar::TaskSpec t;
-  t.name = "t";
-  t.period = t.deadline = rtpar::Duration(19'000);
-  t.segments = {{2, rtpar::Duration(10'000), {}}};
-  t.work = rtpar::Duration(20'000);
-  t.span = rtpar::Duration(10'000);
-  set.tasks.push_back(t);
-  if (other) {
-    rtpar::TaskSpec o;
-    o.name = "other";
-    o.period = o.deadline = rtpar::Duration(7'000);
-    o.work = o.span = rtpar::Duration(3'000);
-    set.tasks.push_back(o);
-  }
-  rtpar::validate_taskset(set);
-  return set;
-}
+// team_set is the shared one-team set (tests/support/sim_team_set.hpp).
+rtpar::TaskSet team_set(bool other = false) { return rtpar::testing::sim_team_set(other); }
 
 // profile: release Λ(1) = Λ(2) = 200 ns and fork/join F(2) = 500 ns at every statistic.
 rtpar::OverheadProfile profile() {

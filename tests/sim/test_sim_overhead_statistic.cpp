@@ -17,6 +17,7 @@
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
 #include "sim/overhead_draw.hpp"
+#include "support/sim_team_set.hpp"
 
 using rtpar::OverheadStatistic;
 
@@ -45,29 +46,8 @@ rtpar::OverheadProfile profile() {
   return p;
 }
 
-// team_set is one task of 2 strands × 10 µs on cores {0, 1}, T = D = 19 µs (a federated team of
-// 2, one region), plus, with `other`, a sequential task on core 2 that never meets it.
-rtpar::TaskSet team_set(bool other = false) {
-  rtpar::TaskSet set;
-  set.source = "<statistic>";
-  set.system.cores = other ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 1};
-  rtpar::TaskSpec t;
-  t.name = "t";
-  t.period = t.deadline = rtpar::Duration(19'000);
-  t.segments = {{2, rtpar::Duration(10'000), {}}};
-  t.work = rtpar::Duration(20'000);
-  t.span = rtpar::Duration(10'000);
-  set.tasks.push_back(t);
-  if (other) {
-    rtpar::TaskSpec o;
-    o.name = "other";
-    o.period = o.deadline = rtpar::Duration(7'000);
-    o.work = o.span = rtpar::Duration(3'000);
-    set.tasks.push_back(o);
-  }
-  rtpar::validate_taskset(set);
-  return set;
-}
+// team_set is the shared one-team set (tests/support/sim_team_set.hpp).
+rtpar::TaskSet team_set(bool other = false) { return rtpar::testing::sim_team_set(other); }
 
 // run simulates the federated plan of `set` (planned with the profile) with `statistic`.
 rtpar::SimResult run(const rtpar::TaskSet& set, OverheadStatistic statistic,

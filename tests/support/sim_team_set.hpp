@@ -1,0 +1,36 @@
+// sim_team_set.hpp — the small task set the simulator's option tests share (tests/sim/).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rtpar/taskset.hpp"
+
+namespace rtpar::testing {
+
+// sim_team_set is one task "t" of 2 strands × 10 µs on cores {0, 1}, T = D = 19 µs (a federated
+// team of 2, one region), plus, with `other`, a sequential task "other" (C = 3 µs, T = D = 7 µs)
+// on core 2 that never meets it: it changes the order of events, not t's schedule.
+inline TaskSet sim_team_set(bool other = false) {
+  TaskSet set;
+  set.source = "<sim team set>";
+  set.system.cores = other ? std::vector<int>{0, 1, 2} : std::vector<int>{0, 1};
+  TaskSpec t;
+  t.name = "t";
+  t.period = t.deadline = Duration(19'000);
+  t.segments = {{2, Duration(10'000), {}}};
+  t.work = Duration(20'000);
+  t.span = Duration(10'000);
+  set.tasks.push_back(t);
+  if (other) {
+    TaskSpec o;
+    o.name = "other";
+    o.period = o.deadline = Duration(7'000);
+    o.work = o.span = Duration(3'000);
+    set.tasks.push_back(o);
+  }
+  validate_taskset(set);
+  return set;
+}
+
+}  // namespace rtpar::testing
