@@ -3,13 +3,11 @@
 // DAG whose longest path exceeds the deadline is redrawn (counted).
 #include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
 
-#include <fmt/core.h>
-
 #include "gen/build.hpp"
 #include "gen/common.hpp"
 #include "gen/dag_shapes.hpp"
+#include "gen/draw_tasks.hpp"
 #include "gen/families.hpp"
-#include "model/structure.hpp"
 
 namespace rtpar::gen {
 
@@ -30,45 +28,23 @@ FamilyInfo dag_family() {
 Generated generate_dag(const ParamReader& r, std::uint64_t seed) {
   const Common c = read_common(r);
   const bool er = r.choice("shape", {"erdos-renyi", "nested-fork-join"}) == "erdos-renyi";
-  const auto nodes_min = static_cast<int>(r.integer("nodes_min", 1, 10000));
-  const auto nodes_max = static_cast<int>(r.integer("nodes_max", 1, 10000));
-  if (nodes_max < nodes_min) r.fail("nodes_max", "must be >= nodes_min");
+  const auto [nodes_min, nodes_max] = int_range(r, "nodes", 1, 10000);
   const double edge_prob = r.real("edge_prob", 0, 1);
   const auto depth = static_cast<int>(r.integer("depth", 1, 8));
-  const auto br_min = static_cast<int>(r.integer("branches_min", 1, 64));
-  const auto br_max = static_cast<int>(r.integer("branches_max", 1, 64));
-  if (br_max < br_min) r.fail("branches_max", "must be >= branches_min");
+  const auto [br_min, br_max] = int_range(r, "branches", 1, 64);
   const double fork_prob = r.real("fork_prob", 0, 1);
-  Rng rng(seed);
-  Generated out;
-  const std::vector<double> u = draw_utilizations(c, r, rng, &out.redraws);
-  TaskSet set;
-  set.system = count_system(c.cores, 1, c.planner);
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    const Duration period = draw_period(c, rng);
-    const Duration work = work_for(u[i], period, r);
-    for (std::int64_t tries = 0;; ++tries) {
-      DagSpec dag =
-          er ? erdos_renyi_dag(rng, static_cast<int>(rng.uniform_int(nodes_min, nodes_max)),
-                               edge_prob)
-             : nested_fork_join_dag(rng, depth, br_min, br_max, fork_prob);
-      scale_dag(dag, work);
-      if (model::dag_span(dag) <= period) {
-        TaskSpec t = dag_task(task_name(i), std::move(dag));
-        t.period = period;
-        t.deadline = draw_deadline(c, rng, period, t.span);
-        set.tasks.push_back(std::move(t));
-        break;
-      }
-      if (++out.redraws, tries >= c.max_redraws) {
-        r.fail("util_max", fmt::format("task {}: no DAG with longest path <= period in {} draws "
-                                       "(u = {:.3f}); lower util_max or raise edges/branches",
-                                       i, tries + 1, u[i]));
-      }
-    }
-  }
-  out.set = finish(std::move(set), "dag");
-  return out;
+  return draw_tasks(c, r, seed, "dag",
+                    {"DAG with longest path <= period", "lower util_max or raise edges/branches"},
+                    [&](Rng& rng, std::size_t i, Duration /*period*/, Duration work) {
+                      DagSpec dag =
+                          er ? erdos_renyi_dag(
+                                   rng, static_cast<int>(rng.uniform_int(nodes_min, nodes_max)),
+                                   edge_prob)
+                             : nested_fork_join_dag(rng, depth, static_cast<int>(br_min),
+                                                    static_cast<int>(br_max), fork_prob);
+                      scale_dag(dag, work);
+                      return dag_task(task_name(i), std::move(dag));
+                    });
 }
 
 }  // namespace rtpar::gen

@@ -9,6 +9,7 @@
 
 #include "gen/build.hpp"
 #include "gen/common.hpp"
+#include "gen/draw_tasks.hpp"
 #include "gen/families.hpp"
 
 namespace rtpar::gen {
@@ -29,25 +30,16 @@ Generated generate_uunifast(const ParamReader& r, std::uint64_t seed) {
   const double ratio_min = r.real("span_ratio_min", 0, 1);
   const double ratio_max = r.real("span_ratio_max", 0, 1);
   if (ratio_max < ratio_min) r.fail("span_ratio_max", "must be >= span_ratio_min");
-  Rng rng(seed);
-  Generated out;
-  const std::vector<double> u = draw_utilizations(c, r, rng, &out.redraws);
-  TaskSet set;
-  set.system = count_system(c.cores, 1, c.planner);
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    const Duration period = draw_period(c, rng);
-    const Duration work = work_for(u[i], period, r);
-    const double ratio = rng.uniform_real(ratio_min, ratio_max);
-    Duration span(std::max<std::int64_t>(
-        1, static_cast<std::int64_t>(std::floor(ratio * static_cast<double>(work.count())))));
-    span = std::min({span, work, period});
-    TaskSpec t = spin_task(task_name(i), work, span);
-    t.period = period;
-    t.deadline = draw_deadline(c, rng, period, span);
-    set.tasks.push_back(std::move(t));
-  }
-  out.set = finish(std::move(set), "uunifast");
-  return out;
+  // L ≤ min(C, T) by construction: never redrawn.
+  return draw_tasks(
+      c, r, seed, "uunifast", {"C/L task", "(never redrawn)"},
+      [&](Rng& rng, std::size_t i, Duration period, Duration work) {
+        const double ratio = rng.uniform_real(ratio_min, ratio_max);
+        Duration span(std::max<std::int64_t>(
+            1, static_cast<std::int64_t>(std::floor(ratio * static_cast<double>(work.count())))));
+        span = std::min({span, work, period});
+        return spin_task(task_name(i), work, span);
+      });
 }
 
 }  // namespace rtpar::gen
