@@ -56,8 +56,10 @@ __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand
 
 // FbbResult is where fbb_place put each strand (same order as the input).
 struct FbbResult {
-  std::vector<int> core;         // core index in [0, cores), or −1 when no core admits it
-  std::vector<bool> level_full;  // unplaced only because every passing core had no free level
+  std::vector<int> core;           // core index in [0, cores), or −1 when no core admits it
+  std::vector<bool> level_full;    // unplaced only because every passing core had no free level
+  std::vector<std::size_t> order;  // fbb_order(strands), the order the strands were visited in
+  std::vector<int> priority;       // strand_priorities(strands, core), made while placing
 };
 
 // fbb_place visits strands in fbb_order and puts each on a core that passes the load condition
@@ -84,5 +86,9 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
 // monotonic, distinct per core, strands of one segment on one core equal). Unplaced strands get 0.
 std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
                                    const std::vector<int>& core);
+// strand_priorities with fbb_order(strands) given (FbbResult::order), not computed again.
+std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
+                                   const std::vector<int>& core,
+                                   const std::vector<std::size_t>& order);
 
 }  // namespace rtpar::analysis

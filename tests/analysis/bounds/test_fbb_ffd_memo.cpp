@@ -134,6 +134,8 @@ TEST_CASE("fbb memo: fbb_place equals the shortcut-free placement on random deco
       const auto want = reference_place(strands, cores, fit, levels, server);
       CHECK(got.core == want.core);
       CHECK(got.level_full == want.level_full);
+      CHECK(got.order == rtpar::analysis::fbb_order(strands));
+      CHECK(got.priority == rtpar::analysis::strand_priorities(strands, want.core));
       for (const int c : want.core) (c < 0 ? refused : placed) += 1;
     }
   }
