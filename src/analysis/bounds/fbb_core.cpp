@@ -5,11 +5,6 @@
 
 namespace rtpar::analysis {
 
-bool same_fields(const FbbStrand& a, const FbbStrand& b) {
-  return a.task == b.task && a.segment == b.segment && a.offset == b.offset &&
-         a.window == b.window && a.period == b.period && a.wcet == b.wcet;
-}
-
 std::pair<std::size_t, std::size_t> FbbCore::task_entries(std::size_t task) const {
   if (span_.valid && span_.task == task) return {span_.begin, span_.end};
   const auto lo = std::lower_bound(members_.begin(), members_.end(), task,
@@ -74,29 +69,30 @@ bool FbbCore::exceeds(const FbbStrand& s, FitKind fit, __int128 room) {
 
 __int128 FbbCore::others_load(const FbbStrand& s, FitKind fit) {
   // The other tasks' terms of core_interference (fbb_ffd.hpp): RBF*_q(τ_j, d) for fbb_ffd and
-  // worst_fit, rbf_fbb(Σ_p W_{j,p}, T_j, d) for first_fit. bounds_ has one entry per task, in
-  // the members' task order, so the g-th task group is bounds_[g].
+  // worst_fit, rbf_fbb(Σ_p W_{j,p}, T_j, d) for first_fit, from each task's TaskBound: W_j and
+  // the first entry's T_j are kept current by add, and
+  //   rbf_fbb(W, T, d) = W + ⌈d·W/T⌉,   RBF* = offset_burst + ⌈d·W/T⌉   (rbf.hpp),
+  // so only the burst needs the entries, and not even that while the task's entries are as when
+  // it was computed and d is within the range offset_burst_until gave for it.
   __int128 others = 0;
-  std::size_t g = 0;
-  const std::span<const CoreSegment> all(members_);
-  for (std::size_t begin = 0; begin < all.size(); ++g) {
-    std::size_t end = begin + 1;
-    while (end < all.size() && all[end].task == all[begin].task) ++end;
-    const std::span<const CoreSegment> segs = all.subspan(begin, end - begin);
-    begin = end;
-    if (segs.front().task == s.task) continue;
-    __int128 work = 0;
-    for (const CoreSegment& p : segs) work += p.work;
-    // rbf_fbb(W, T, d) = W + ⌈d·W/T⌉; RBF* = offset_burst + ⌈d·W/T⌉ (rbf.hpp), summed here from
-    // its two parts to keep the burst for refined_lower_bound.
-    const __int128 fbb = rbf_fbb(work, segs.front().period, s.window);
-    const __int128 burst = fit == FitKind::first_fit ? work : offset_burst(segs, s.window);
-    const __int128 term = fit == FitKind::first_fit ? fbb : burst + (fbb - work);
+  for (TaskBound& tb : bounds_) {
+    if (tb.task == s.task) continue;
+    const __int128 fbb = rbf_fbb(tb.work, tb.period, s.window);
+    __int128 term = fbb;
+    if (fit != FitKind::first_fit) {
+      if (!tb.burst_fresh || s.window < tb.burst_d || s.window > tb.burst_until) {
+        const auto [b, e] = task_entries(tb.task);
+        const std::span<const CoreSegment> segs(members_.data() + b, e - b);
+        tb.burst = offset_burst_until(segs, s.window, tb.burst_until);
+        tb.burst_d = s.window;
+        tb.burst_fresh = true;
+      }
+      term = tb.burst + (fbb - tb.work);
+    }
     others += term;
     // term ≥ the recorded value (lower_bound's monotonicity), so the total stays Σ bounds_.
-    bound_total_ += term - bounds_[g].value;
-    bounds_[g].value = term;
-    bounds_[g].burst = burst;
+    bound_total_ += term - tb.value;
+    tb.value = term;
   }
   return others;
 }
@@ -253,7 +249,7 @@ int FbbCore::add(const FbbStrand& s) {
       const auto pos =
           std::lower_bound(bounds_.begin(), bounds_.end(), s.task,
                            [](const TaskBound& tb, std::size_t t) { return tb.task < t; });
-      bounds_.insert(pos, TaskBound{s.task, 0, 0, 0, s.period});
+      bounds_.insert(pos, TaskBound{s.task, 0, 0, 0, s.period, false, 0, 0});
     }
     // After the task's entries with offsets ≤ s.offset: the list stays ordered by (task,
     // offset), which offset_burst's linear path needs (the values do not depend on the order).
@@ -271,6 +267,7 @@ int FbbCore::add(const FbbStrand& s) {
                                    [](const TaskBound& x, std::size_t t) { return x.task < t; });
   tb->work += s.wcet;
   tb->period = members_[b].period;
+  tb->burst_fresh = false;  // its works changed (burst stays a lower bound: refined_others)
   // s's task gains work: the other-task part is kept only if it was for s's task (for another
   // task, s's task is "other"); the own term only if it was for s's fields (only w changed).
   if (others_.task != s.task) others_.valid = false;

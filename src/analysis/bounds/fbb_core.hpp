@@ -18,7 +18,10 @@ namespace rtpar::analysis {
 
 // same_fields says whether two strands give core_interference the same inputs (task, segment,
 // offset, window, period and WCET).
-bool same_fields(const FbbStrand& a, const FbbStrand& b);
+inline bool same_fields(const FbbStrand& a, const FbbStrand& b) {
+  return a.task == b.task && a.segment == b.segment && a.offset == b.offset &&
+         a.window == b.window && a.period == b.period && a.wcet == b.wcet;
+}
 
 // FbbCore is one core of fbb_place: its members (one entry per (task, segment), ordered by
 // (task, offset)) and three memos. fbb_place visits strands in fbb_order, so windows never
@@ -88,10 +91,13 @@ class FbbCore {
   // lower_bound); one per task on the core, ordered by task.
   struct TaskBound {
     std::size_t task = 0;
-    __int128 value = 0;       // the term last computed (0 before)
-    __int128 burst = 0;       // its B_j part (refined_lower_bound)
-    __int128 work = 0;        // W_j on the core now
-    std::int64_t period = 1;  // the period of the task's first entry (the term's T_j)
+    __int128 value = 0;            // the term last computed (0 before)
+    __int128 burst = 0;            // its B_j part (refined_lower_bound)
+    __int128 work = 0;             // W_j on the core now
+    std::int64_t period = 1;       // the period of the task's first entry (the term's T_j)
+    bool burst_fresh = false;      // `burst` is offset_burst of the entries as they are now
+    std::int64_t burst_d = 0;      // ... for windows in [burst_d, burst_until]
+    std::int64_t burst_until = 0;  // (offset_burst_until)
   };
   // OthersMemo is the other tasks' part for (task, window): it reads only the other tasks'
   // entries, s's task and s's window, so it holds until a strand of another task joins.
