@@ -77,6 +77,8 @@ struct FbbResult {
 // throughout a level-s busy period, and the server runs at most I(d) in any window of length d —
 // Audsley et al., SEJ 8(5) 1993, §3, jitter P − Q; Strosnider et al., IEEE ToC 44(1) 1995).
 // I(d) is the same on every core, so worst_fit's ranking does not change.
+// Each core's load comes from its FbbCore (fbb_core.hpp): the same value, mostly from memos, and
+// cores refused from lower bounds only where the exact load refuses too.
 FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit,
                     int levels = kPriorityLevels,
                     const std::optional<PeriodicServer>& server = std::nullopt);
