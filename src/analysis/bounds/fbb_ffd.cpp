@@ -2,11 +2,10 @@
 #include "analysis/bounds/fbb_ffd.hpp"
 
 #include <algorithm>
-#include <map>
-#include <numeric>
-#include <set>
 #include <span>
 #include <utility>
+
+#include "analysis/bounds/fbb_core.hpp"
 
 namespace rtpar::analysis {
 
@@ -55,44 +54,37 @@ __int128 own_interference(std::span<const CoreSegment> own, const FbbStrand& s,
   return std::max(case_a, case_b);
 }
 
-// LoadMemo is one core's last core_interference result, in its two parts (SplitLoad), with what
-// each part was computed for. core_interference is a pure function of the core's members and of
-// the strand's fields (task, segment, offset, window, period, WCET):
-//   - the other-task part reads only the other tasks' entries, s's task and s's window: it stays
-//     valid while no strand of another task joins the core, for strands of the same task and
-//     window (the strands of one segment, and the next segments of the same task with the same
-//     window, which fbb_order visits one after another: it sorts by window, then task);
-//   - the own part reads s's task's entries, whether another task is present and all of s's
-//     fields: it is computed again after any strand joins the core, or for other fields.
-// A memo hit is the same value, so the same placements, with far fewer evaluations.
-struct LoadMemo {
-  bool others_valid = false;
-  std::size_t others_task = 0;
-  std::int64_t others_window = 0;
-  __int128 others = 0;
-  bool own_valid = false;
-  FbbStrand own_key;
-  __int128 own = 0;
-};
-
-// same_fields says whether two strands give core_interference the same inputs.
-bool same_fields(const FbbStrand& a, const FbbStrand& b) {
-  return a.task == b.task && a.segment == b.segment && a.offset == b.offset &&
-         a.window == b.window && a.period == b.period && a.wcet == b.wcet;
-}
-
 }  // namespace
 
 std::vector<std::size_t> fbb_order(const std::vector<FbbStrand>& strands) {
-  std::vector<std::size_t> order(strands.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&strands](std::size_t a, std::size_t b) {
-    const FbbStrand& x = strands[a];
-    const FbbStrand& y = strands[b];
+  // The stable sort of the strands by (window, task, segment), done on runs of consecutive
+  // strands with equal keys (the strands of one segment): a stable sort keeps equal keys in their
+  // given order, which within a run is the run's and across runs the runs' order, so sorting the
+  // runs stably and expanding them gives the same permutation with far fewer elements to sort.
+  const auto key_less = [](const FbbStrand& x, const FbbStrand& y) {
     if (x.window != y.window) return x.window < y.window;
     if (x.task != y.task) return x.task < y.task;
     return x.segment < y.segment;
+  };
+  const auto same_key = [](const FbbStrand& x, const FbbStrand& y) {
+    return x.window == y.window && x.task == y.task && x.segment == y.segment;
+  };
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end)
+  for (std::size_t k = 0; k < strands.size(); ++k) {
+    if (k > 0 && same_key(strands[k - 1], strands[k])) {
+      runs.back().second = k + 1;
+    } else {
+      runs.emplace_back(k, k + 1);
+    }
+  }
+  std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) {
+    return key_less(strands[a.first], strands[b.first]);
   });
+  std::vector<std::size_t> order;
+  order.reserve(strands.size());
+  for (const auto& [begin, end] : runs) {
+    for (std::size_t k = begin; k < end; ++k) order.push_back(k);
+  }
   return order;
 }
 
@@ -161,11 +153,18 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
   FbbResult result;
   result.core.assign(strands.size(), -1);
   result.level_full.assign(strands.size(), false);
+  result.priority.assign(strands.size(), 0);
+  result.order = fbb_order(strands);
   const auto n = static_cast<std::size_t>(std::max(cores, 0));
-  // Per core: one entry per (task, segment), kept ordered by (task, offset), so core_interference
-  // reads each task's entries as one span, sorted for offset_burst.
-  std::vector<std::vector<CoreSegment>> on(n);
-  std::vector<LoadMemo> memo(n);  // per core: its last load (LoadMemo)
+  // Per core: its entries and load memos (fbb_core.hpp); every load it gives is
+  // core_interference's value.
+  std::vector<FbbCore> on(n);
+  // The refusals from lower bounds (FbbCore::lower_bound) need WCETs ≥ 0 and windows ≥ 0 (then
+  // works only grow and every term is ≥ 0 and grows with d and work); decompose makes them so.
+  // Other input gets the exact loads only.
+  const bool shortcuts = std::all_of(strands.begin(), strands.end(), [](const FbbStrand& s) {
+    return s.wcet >= 0 && s.window >= 0;
+  });
   // The last strand that no core admitted: nothing changed since (a failure places nothing), so
   // a next strand with the same fields (same segment) fails the same way on every core.
   struct Failed {
@@ -183,7 +182,7 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     std::size_t core = 0;
     bool blocked = false;
   } resume;
-  for (const std::size_t k : fbb_order(strands)) {
+  for (const std::size_t k : result.order) {
     const FbbStrand& s = strands[k];
     if (last_failed.valid && same_fields(last_failed.key, s)) {
       result.level_full[k] = last_failed.blocked;  // result.core[k] stays −1
@@ -192,6 +191,8 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     last_failed.valid = false;
     // The server's execution in a window of the strand's length (fbb_ffd.hpp), 0 if not charged.
     const __int128 kernel = server ? server_interference(*server, s.window) : 0;
+    // The load condition d − Σ RBF − I(d) ≥ e (rt-openmp.md §IV-A, fbb_ffd.hpp) as load ≤ room.
+    const __int128 room = static_cast<__int128>(s.window) - kernel - s.wcet;
     int chosen = -1;
     __int128 chosen_load = 0;
     bool blocked_by_level = false;
@@ -202,30 +203,19 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     }
     resume.valid = false;
     for (std::size_t q = first; q < n; ++q) {
-      const std::vector<CoreSegment>& members = on[q];
-      LoadMemo& m = memo[q];
-      const bool others_hit =
-          m.others_valid && m.others_task == s.task && m.others_window == s.window;
-      const bool own_hit = m.own_valid && same_fields(m.own_key, s);
-      if (!others_hit || !own_hit) {
-        const SplitLoad split = split_interference(members, s, fit, others_hit);
-        if (!others_hit) {
-          m.others = split.others;
-          m.others_valid = true;
-          m.others_task = s.task;
-          m.others_window = s.window;
-        }
-        m.own = split.own;
-        m.own_valid = true;
-        m.own_key = s;
+      FbbCore& core = on[q];
+      // A lower bound above the room refuses as the exact load would (FbbCore::lower_bound);
+      // only worth checking when the exact load needs a pass over the core.
+      if (shortcuts && core.bounds_hold() && !core.others_cached(s) && core.exceeds(s, fit, room)) {
+        continue;
       }
-      const __int128 load = m.own + m.others;
-      // Load condition d − Σ RBF ≥ e (rt-openmp.md §IV-A), minus the server's I(d) when charged.
-      if (static_cast<__int128>(s.window) - load - kernel < s.wcet) continue;
-      const bool has_segment = std::any_of(members.begin(), members.end(), [&](const auto& c) {
-        return c.task == s.task && c.segment == s.segment;
-      });
-      if (!has_segment && members.size() >= static_cast<std::size_t>(levels)) {
+      // The own part is ≥ own_lower ≥ 0 (FbbCore::lower_bound), so other tasks' part above the
+      // room refuses, and so does that plus own_lower.
+      const __int128 others = core.others(s, fit);
+      if (shortcuts && (others > room || others + core.own_lower(s, fit) > room)) continue;
+      const __int128 load = others + core.own(s, fit);
+      if (load > room) continue;
+      if (!core.has_segment(s) && core.members().size() >= static_cast<std::size_t>(levels)) {
         blocked_by_level = true;
         continue;
       }
@@ -247,45 +237,48 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     if (fit != FitKind::worst_fit) {
       resume = Resume{true, s, static_cast<std::size_t>(chosen), blocked_by_level};
     }
-    std::vector<CoreSegment>& members = on[static_cast<std::size_t>(chosen)];
-    // s's task gains a strand here: the own part changes; the other-task part does not for s's
-    // task, and is dropped if it was kept for another task (for which s's task is "other").
-    LoadMemo& changed = memo[static_cast<std::size_t>(chosen)];
-    changed.own_valid = false;
-    if (changed.others_task != s.task) changed.others_valid = false;
-    auto it = std::find_if(members.begin(), members.end(), [&](const CoreSegment& c) {
-      return c.task == s.task && c.segment == s.segment;
-    });
-    if (it == members.end()) {
-      // After the task's entries with offsets ≤ s.offset: the list stays ordered by (task,
-      // offset), which offset_burst's linear path needs (the values do not depend on the order).
-      const auto at = std::upper_bound(
-          members.begin(), members.end(), std::make_pair(s.task, s.offset),
-          [](const std::pair<std::size_t, std::int64_t>& key, const CoreSegment& c) {
-            return key.first != c.task ? key.first < c.task : key.second < c.offset;
-          });
-      it = members.insert(at, CoreSegment{s.task, s.segment, s.offset, s.window, s.period, 0});
-    }
-    it->work += s.wcet;
+    // strand_priorities's rank: the core's segments in the order their first strand came, which
+    // is fbb_order, the visit order (the clamp as there).
+    const int rank = on[static_cast<std::size_t>(chosen)].add(s);
+    result.priority[k] = std::max(kBottomPriority, kTopPriority - rank);
   }
   return result;
 }
 
 std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
                                    const std::vector<int>& core) {
+  return strand_priorities(strands, core, fbb_order(strands));
+}
+
+std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
+                                   const std::vector<int>& core,
+                                   const std::vector<std::size_t>& order) {
   std::vector<int> priority(strands.size(), 0);
-  std::map<int, std::map<std::pair<std::size_t, std::size_t>, int>> rank;  // core → segment → prio
-  for (const std::size_t k : fbb_order(strands)) {
+  using Key = std::pair<std::size_t, std::size_t>;  // (task, segment)
+  int cores = 0;
+  for (const int c : core) cores = std::max(cores, c + 1);
+  // Per core: the segments ranked so far, ordered by key (the rank of a segment is fixed when
+  // its first strand is met, so the order of this list does not matter for the values).
+  std::vector<std::vector<std::pair<Key, int>>> rank(static_cast<std::size_t>(cores));
+  std::vector<std::size_t> last(static_cast<std::size_t>(cores), 0);  // index of the last hit
+  for (const std::size_t k : order) {
     if (core[k] < 0) continue;
-    auto& segments = rank[core[k]];
-    const auto key = std::make_pair(strands[k].task, strands[k].segment);
-    auto it = segments.find(key);
-    if (it == segments.end()) {
+    auto& segments = rank[static_cast<std::size_t>(core[k])];
+    std::size_t& hint = last[static_cast<std::size_t>(core[k])];
+    const Key key{strands[k].task, strands[k].segment};
+    if (hint < segments.size() && segments[hint].first == key) {
+      priority[k] = segments[hint].second;  // the strand before on this core, same segment
+      continue;
+    }
+    auto it = std::lower_bound(segments.begin(), segments.end(), key,
+                               [](const auto& e, const Key& x) { return e.first < x; });
+    if (it == segments.end() || it->first != key) {
       // fbb_place admits at most kPriorityLevels segments per core, so this stays ≥ 1 for its
       // results; the clamp only guards hand-made placements.
       const int next = std::max(kBottomPriority, kTopPriority - static_cast<int>(segments.size()));
-      it = segments.emplace(key, next).first;
+      it = segments.insert(it, {key, next});
     }
+    hint = static_cast<std::size_t>(it - segments.begin());
     priority[k] = it->second;
   }
   return priority;

@@ -56,8 +56,10 @@ __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand
 
 // FbbResult is where fbb_place put each strand (same order as the input).
 struct FbbResult {
-  std::vector<int> core;         // core index in [0, cores), or −1 when no core admits it
-  std::vector<bool> level_full;  // unplaced only because every passing core had no free level
+  std::vector<int> core;           // core index in [0, cores), or −1 when no core admits it
+  std::vector<bool> level_full;    // unplaced only because every passing core had no free level
+  std::vector<std::size_t> order;  // fbb_order(strands), the order the strands were visited in
+  std::vector<int> priority;       // strand_priorities(strands, core), made while placing
 };
 
 // fbb_place visits strands in fbb_order and puts each on a core that passes the load condition
@@ -75,6 +77,8 @@ struct FbbResult {
 // throughout a level-s busy period, and the server runs at most I(d) in any window of length d —
 // Audsley et al., SEJ 8(5) 1993, §3, jitter P − Q; Strosnider et al., IEEE ToC 44(1) 1995).
 // I(d) is the same on every core, so worst_fit's ranking does not change.
+// Each core's load comes from its FbbCore (fbb_core.hpp): the same value, mostly from memos, and
+// cores refused from lower bounds only where the exact load refuses too.
 FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit,
                     int levels = kPriorityLevels,
                     const std::optional<PeriodicServer>& server = std::nullopt);
@@ -84,5 +88,9 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
 // monotonic, distinct per core, strands of one segment on one core equal). Unplaced strands get 0.
 std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
                                    const std::vector<int>& core);
+// strand_priorities with fbb_order(strands) given (FbbResult::order), not computed again.
+std::vector<int> strand_priorities(const std::vector<FbbStrand>& strands,
+                                   const std::vector<int>& core,
+                                   const std::vector<std::size_t>& order);
 
 }  // namespace rtpar::analysis

@@ -2,6 +2,7 @@
 #include "analysis/bounds/rbf.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/checked_math.hpp"
 
@@ -64,7 +65,21 @@ __int128 pairwise_burst(std::span<const CoreSegment> segs, std::int64_t d) {
 }  // namespace
 
 __int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d) {
-  if (segs.empty() || d <= 0) return 0;  // δ ≥ 0 is never < d ≤ 0
+  std::int64_t until = 0;
+  return offset_burst_until(segs, d, until);
+}
+
+__int128 offset_burst_until(std::span<const CoreSegment> segs, std::int64_t d,
+                            std::int64_t& until) {
+  until = d;
+  if (segs.empty()) {
+    until = std::numeric_limits<std::int64_t>::max();  // 0 for every d
+    return 0;
+  }
+  if (d <= 0) {
+    until = 0;  // δ ≥ 0 is never < d' ≤ 0: 0 up to d' = 0
+    return 0;
+  }
   if (!sorted_in_one_period(segs)) return pairwise_burst(segs, d);
   // Offsets sorted in [0, T): on the circle of length T, δ_p(l) < d means p lies in the arc
   // [r_l, r_l + d). Unrolled twice (position of entry m ≥ k is r_{m−k} + T), the arc from entry
@@ -72,17 +87,25 @@ __int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d) {
   // for d ≥ T every δ < T ≤ d, so all count. The arc's end only moves forward with g: a sliding
   // sum, O(k). An entry g tied with g − 1 starts a smaller arc than its tie group's first entry
   // (which counts the whole group), so the maximum is the same as over every l.
+  // until: the arc from g keeps its entries while d' ≤ position(end) − r_g (the first entry it
+  // leaves out, at distance ≥ d; an arc of all k entries never changes), so the minimum of those
+  // over g bounds every arc, in particular each tie group's first, whose arcs are the pairwise
+  // windows (the others are subsets of them and never the maximum alone).
   const std::size_t k = segs.size();
   const std::int64_t t = segs.front().period;
   __int128 total = 0;
   for (const CoreSegment& p : segs) total += p.work;
-  if (d >= t) return total;
+  if (d >= t) {
+    until = std::numeric_limits<std::int64_t>::max();
+    return total;
+  }
   const auto position = [&](std::size_t m) {
     return m < k ? static_cast<__int128>(segs[m].offset)
                  : static_cast<__int128>(segs[m - k].offset) + t;
   };
   __int128 burst = 0;
-  __int128 running = 0;  // Σ work of entries [g, end)
+  __int128 running = 0;                      // Σ work of entries [g, end)
+  __int128 next = static_cast<__int128>(t);  // min over g of position(end) − r_g (≤ T)
   std::size_t end = 0;
   for (std::size_t g = 0; g < k; ++g) {
     const __int128 limit = static_cast<__int128>(segs[g].offset) + d;
@@ -90,9 +113,12 @@ __int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d) {
       running += segs[end < k ? end : end - k].work;  // end < 2k: no division
       ++end;
     }
+    if (end < g + k) next = std::min(next, position(end) - segs[g].offset);
     burst = std::max(burst, running);
     running -= segs[g].work;  // d > 0: entry g is always in its own arc, so end > g
   }
+  // next ≥ d (left-out entries lie at or beyond r_g + d) and ≤ T < 2^63.
+  until = static_cast<std::int64_t>(next);
   return burst;
 }
 

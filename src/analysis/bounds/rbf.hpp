@@ -35,6 +35,12 @@ __int128 rbf_fbb(__int128 work, std::int64_t period, std::int64_t d);
 // which is all a job of relative deadline d can meet. 0 when segs is empty.
 __int128 offset_burst(std::span<const CoreSegment> segs, std::int64_t d);
 
+// offset_burst_until is offset_burst(segs, d), and sets `until` to a window length u ≥ d such that
+// offset_burst(segs, d') is the same value for every d' in [d, u] (same segments, same works):
+// the windows l count the same releases until d' passes the nearest release a window does not
+// count yet. u = d where that is not worked out (the pairwise path), the largest int64 for d ≥ T.
+__int128 offset_burst_until(std::span<const CoreSegment> segs, std::int64_t d, std::int64_t& until);
+
 // rbf_star is RT-OpenMP's offset-aware RBF*_q(τ_j^decom, d) of one task j on core q
 // (rt-openmp.md §IV-A):  offset_burst(segs, d) + ⌈d · Σ_p e_{j,p}·m_{j,p,q} / T_j⌉.
 // It bounds the work j's strands on q release in ANY half-open interval of length d, for any

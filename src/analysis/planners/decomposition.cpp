@@ -14,9 +14,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -148,6 +148,10 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
           task.name, *task.priority));
     }
     const auto& segs = decomposed[i]->segments;
+    // Room for the task's strands at once, growing geometrically: a set holds thousands.
+    std::size_t need = strands.size();
+    for (const auto& seg : segs) need += static_cast<std::size_t>(seg.strands);
+    if (need > strands.capacity()) strands.reserve(std::max(need, 2 * strands.capacity()));
     for (std::size_t j = 0; j < segs.size(); ++j) {
       for (std::int64_t k = 0; k < segs[j].strands; ++k) {
         strands.push_back(analysis::FbbStrand{i, j, segs[j].length, segs[j].offset, segs[j].window,
@@ -163,17 +167,21 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   const analysis::FbbResult placed =
       analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit,
                           analysis::kPriorityLevels, server);
-  const std::vector<int> priority = analysis::strand_priorities(strands, placed.core);
+  const std::vector<int>& priority = placed.priority;  // strand_priorities(strands, placed.core)
 
   // 4. Assemble the task plans; strands were generated task by task, segment by segment.
+  const bool cores_ascending = std::adjacent_find(plan.cores.begin(), plan.cores.end(),
+                                                  std::greater_equal<int>()) == plan.cores.end();
   std::size_t k = 0;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     TaskPlan& tp = plan.tasks[i];
     if (!decomposed[i]) continue;
-    std::set<int> used;
+    // Which cores (by index into plan.cores, ascending CPU ids) the task's strands use.
+    std::vector<char> used(plan.cores.size(), 0);
     const auto& segs = decomposed[i]->segments;
     for (std::size_t j = 0; j < segs.size(); ++j) {
       SegmentPlan sp;
+      sp.strands.reserve(static_cast<std::size_t>(segs[j].strands));
       // The declared length: the charged one is only the analysis' (the kernel runs e_j).
       sp.length_ns = declared[i].empty() ? segs[j].length : declared[i][j].length.count();
       sp.offset_ns = segs[j].offset;
@@ -189,7 +197,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
           continue;
         }
         const int cpu = plan.cores[static_cast<std::size_t>(q)];
-        used.insert(cpu);
+        used[static_cast<std::size_t>(q)] = 1;
         sp.strands.push_back(StrandPlan{cpu, priority[k]});
         tp.priority = std::max(tp.priority, priority[k]);
       }
@@ -198,8 +206,14 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
       }
       tp.segments.push_back(std::move(sp));
     }
-    tp.cores.assign(used.begin(), used.end());
-    tp.cores_needed = static_cast<int>(used.size());
+    for (std::size_t q = 0; q < used.size(); ++q) {
+      if (used[q] != 0) tp.cores.push_back(plan.cores[q]);
+    }
+    if (!cores_ascending) {  // as a std::set of CPU ids would give them
+      std::sort(tp.cores.begin(), tp.cores.end());
+      tp.cores.erase(std::unique(tp.cores.begin(), tp.cores.end()), tp.cores.end());
+    }
+    tp.cores_needed = static_cast<int>(tp.cores.size());
     if (tp.reason) {
       plan.schedulable = false;
     } else {

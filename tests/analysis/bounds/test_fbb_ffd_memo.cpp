@@ -134,6 +134,8 @@ TEST_CASE("fbb memo: fbb_place equals the shortcut-free placement on random deco
       const auto want = reference_place(strands, cores, fit, levels, server);
       CHECK(got.core == want.core);
       CHECK(got.level_full == want.level_full);
+      CHECK(got.order == rtpar::analysis::fbb_order(strands));
+      CHECK(got.priority == rtpar::analysis::strand_priorities(strands, want.core));
       for (const int c : want.core) (c < 0 ? refused : placed) += 1;
     }
   }
@@ -163,4 +165,37 @@ TEST_CASE("fbb memo: offset_burst's linear path equals the pairwise definition")
     CAPTURE(trial);
     CHECK(rtpar::analysis::offset_burst(segs, d) == pairwise_burst(segs, d));
   }
+}
+
+TEST_CASE("fbb memo: offset_burst_until's range keeps offset_burst's value") {
+  std::mt19937_64 rng(11);
+  int reused = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::int64_t period = std::uniform_int_distribution<std::int64_t>(1, 40)(rng);
+    const int k = std::uniform_int_distribution<int>(0, 7)(rng);
+    std::vector<CoreSegment> segs;
+    for (int m = 0; m < k; ++m) {
+      const std::int64_t hi = trial % 10 == 0 ? 3 * period : period - 1;
+      const std::int64_t offset = std::uniform_int_distribution<std::int64_t>(0, hi)(rng);
+      const std::int64_t work = std::uniform_int_distribution<std::int64_t>(0, 9)(rng);
+      segs.push_back(CoreSegment{0, static_cast<std::size_t>(m), offset, 1, period, work});
+    }
+    if (trial % 3 != 0) {
+      std::sort(segs.begin(), segs.end(),
+                [](const CoreSegment& a, const CoreSegment& b) { return a.offset < b.offset; });
+    }
+    const std::int64_t d = std::uniform_int_distribution<std::int64_t>(-1, 2 * period)(rng);
+    std::int64_t until = 0;
+    const __int128 value = rtpar::analysis::offset_burst_until(segs, d, until);
+    CAPTURE(trial);
+    CHECK(value == pairwise_burst(segs, d));
+    CHECK(until >= d);
+    // Every window length in [d, until] (up to 3T past d) gives the same value.
+    for (std::int64_t x = d; x <= until && x <= d + 3 * period; ++x) {
+      CHECK(pairwise_burst(segs, x) == value);
+    }
+    // ... and the next one, where it is worked out and finite, may not (no claim beyond).
+    if (until > d) ++reused;
+  }
+  CHECK(reused > 5000);
 }
