@@ -284,7 +284,7 @@ SUITE = [""]
 def compile_test(path, lang, compiler, extra, info, outdir):
     """compile_test: build the test (cached by source, flags and compiler); (exe, error)."""
     # -I libgomp/ (the testsuite's parent) as dejagnu does, for libgomp_g.h
-    opts = ["-fopenmp", "-O2", "-I" + os.path.dirname(SUITE[0])]
+    opts = ["-fopenmp", "-O2", "-I" + os.path.dirname(SUITE[0]), "-I" + outdir]
     opts += strip_options(info["options"] or []) + strip_options(info["additional"])
     sources = [path] + [os.path.join(os.path.dirname(path), s) for s in info["sources"]]
     key = hashlib.sha256()
@@ -425,6 +425,10 @@ def main():
     work = args.work or os.path.join(cache_dir(), "omp-conformance-bin")
     os.makedirs(work, exist_ok=True)
     check_library(libdir, work)
+    # config.h: what libgomp's configure finds on glibc/Linux, for tests that include it
+    # (affinity-1.c) from libgomp's build tree.
+    with open(os.path.join(work, "config.h"), "w") as f:
+        f.write("#define HAVE_PTHREAD_AFFINITY_NP 1\n")
     threads = [int(t) for t in args.threads.split(",")]
     compilers = {c: shutil.which(c) for c in ("gcc", "g++", "gfortran")}
     tests = collect(suite, compilers, args.filter)
