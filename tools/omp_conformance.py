@@ -277,6 +277,19 @@ def parse_test(path, lang):
 # ---- compile and run ----------------------------------------------------------------------
 
 
+def needs_config_h(path):
+    """needs_config_h: whether the test (or the test file it includes) includes config.h."""
+    with open(path, errors="replace") as f:
+        src = f.read()
+    if '#include "config.h"' in src:
+        return True
+    for inc in re.findall(r'#include "([^"]+\.c)"', src):
+        full = os.path.join(os.path.dirname(path), inc)
+        if os.path.exists(full) and needs_config_h(full):
+            return True
+    return False
+
+
 # SUITE: the testsuite directory in use (set by main).
 SUITE = [""]
 
@@ -284,7 +297,9 @@ SUITE = [""]
 def compile_test(path, lang, compiler, extra, info, outdir):
     """compile_test: build the test (cached by source, flags and compiler); (exe, error)."""
     # -I libgomp/ (the testsuite's parent) as dejagnu does, for libgomp_g.h
-    opts = ["-fopenmp", "-O2", "-I" + os.path.dirname(SUITE[0]), "-I" + outdir]
+    opts = ["-fopenmp", "-O2", "-I" + os.path.dirname(SUITE[0])]
+    if needs_config_h(path):
+        opts.append("-I" + outdir)
     opts += strip_options(info["options"] or []) + strip_options(info["additional"])
     sources = [path] + [os.path.join(os.path.dirname(path), s) for s in info["sources"]]
     key = hashlib.sha256()
