@@ -515,7 +515,8 @@ def report(results, threads):
         if "skipped" in r:
             key = re.sub(r"^(dg-do \w+) only for .*", r"\1 only for an unmet target", r["skipped"])
             reasons[key] = reasons.get(key, 0) + 1
-    print("\nskipped (not run here):")
+    if reasons:
+        print("\nskipped (not run here):")
     for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]):
         print(f"  {v:4}  {k}")
     for label, key in (("compile errors", "compile_error"), ("invalid here", "invalid_here")):
