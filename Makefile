@@ -5,7 +5,8 @@ CMAKE_FLAGS ?=
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build demo test test-slurm sanitize-asan sanitize-tsan fuzz format tidy clean
+.PHONY: all setup build demo test test-slurm sanitize-asan sanitize-tsan fuzz format tidy clean \
+	omp-conformance
 
 all: build
 
@@ -31,6 +32,13 @@ test: build
 test-slurm: build
 	scripts/setup.sh slurm
 	tests/slurm/slurm_test.sh $(BUILD)/rtpar $(CURDIR) $(BUILD)/slurm-test
+
+# omp-conformance: GCC 12.2's libgomp testsuite against rtpar's libgomp.so.1 (docs/openmp.md,
+# "Conformance"); fetches the tests into ~/.cache/rtpar once. OMP_CONFORMANCE_FLAGS passes
+# options through (--suite DIR, --json FILE, --filter REGEX).
+OMP_CONFORMANCE_FLAGS ?=
+omp-conformance: build
+	python3 tools/omp_conformance.py --lib $(BUILD)/lib/rtpar/omp -j $(JOBS) $(OMP_CONFORMANCE_FLAGS)
 
 # The sanitizer builds leave out bench/ (peer programs, covered by the normal build's smoke tests)
 # to keep CI under 30 minutes on a 2-core runner.

@@ -136,7 +136,10 @@ std::string expand(const std::string& format) {
     }
     if (value.size() < width) {
       const std::string pad(width - value.size(), zero ? '0' : ' ');
-      value = right ? pad + value : value + pad;
+      // Zero padding goes after a minus sign, as printf's %0*d does (ancestor_tnum -1 at %0.7:
+      // "-000001", libgomp's output).
+      const bool negative = zero && right && value.size() > 1 && value[0] == '-';
+      value = negative ? "-" + pad + value.substr(1) : right ? pad + value : value + pad;
     }
     out += value;
   }

@@ -14,7 +14,9 @@
 //  (2) no lost poke: a sleeper sets the SLEEPER bit, issues a seq_cst fence and looks for a task
 //      once more before futex_wait; a poker queues its task, issues a seq_cst fence and then reads
 //      the bit. Whichever fence is first, the other side sees the effect (a task to run, or the
-//      bit to wake), as in Dekker's protocol.
+//      bit to wake), as in Dekker's protocol;
+//  (3) the poker then clears the bit with an RMW before waking, so that a sleeper that saw the
+//      bit set but has not reached futex_wait yet finds the word changed and looks again.
 #include <climits>
 
 #include "omp/runtime.hpp"
@@ -77,7 +79,15 @@ void barrier_poke(TeamState& t) noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   // relaxed: only decides whether a wake-up call is needed (2).
   if ((t.barrier_gen.load(std::memory_order_relaxed) & detail::kSleeper) != 0) {
-    detail::futex_wake(t.barrier_gen, INT_MAX);
+    // (3) The poke must change the word, not only wake: a sleeper that did its last check before
+    // our flag was visible may not have entered futex_wait yet, and a wake-up sent before it does
+    // is lost (futex_wait would then sleep on the unchanged value). Clearing the SLEEPER bit makes
+    // its futex_wait compare fail; it re-arms the bit and checks again before sleeping.
+    // relaxed RMW: orders nothing else; it is totally ordered with the sleepers' flag CAS.
+    if ((t.barrier_gen.fetch_and(~detail::kSleeper, std::memory_order_relaxed) &
+         detail::kSleeper) != 0) {
+      detail::futex_wake(t.barrier_gen, INT_MAX);
+    }
   }
 }
 
@@ -102,6 +112,10 @@ bool team_barrier(ThreadState& ts, bool cancellable) {
       detail::publish(t.barrier_gen, seen + 2);
     } else {
       wait_generation(ts, t, seen, cancellable);
+      // acquire: pairs with GOMP_cancel's release store. A member leaving a cancelled barrier
+      // pokes again (3): a sleeper that armed the bit just before our re-arm could otherwise
+      // miss the one wake-up of the canceller (the word would read as it saw it: A-B-A).
+      if (cancellable && t.cancelled.load(std::memory_order_acquire)) barrier_poke(t);
     }
   }
   // acquire: pairs with GOMP_cancel's release store.

@@ -10,16 +10,17 @@ namespace rtpar::omp {
 
 namespace {
 
-// report prints "rtpar-omp: PREFIXerror directive encountered[: MSG]" (msg may lack a NUL:
-// msglen is its length, or (size_t)-1 for a NUL-terminated string).
+// report prints "\nlibgomp: PREFIXerror directive encountered[: MSG]\n" (msg may lack a NUL:
+// msglen is its length, or (size_t)-1 for a NUL-terminated string): libgomp's prefix and line
+// breaks, since programs and test harnesses match them.
 void report(const char* prefix, const char* msg, std::size_t msglen) {
   std::fflush(stdout);
   if (msg == nullptr) {
-    std::fprintf(stderr, "\nrtpar-omp: %serror directive encountered\n", prefix);
+    std::fprintf(stderr, "\nlibgomp: %serror directive encountered\n", prefix);
   } else if (msglen == static_cast<std::size_t>(-1)) {
-    std::fprintf(stderr, "\nrtpar-omp: %serror directive encountered: %s\n", prefix, msg);
+    std::fprintf(stderr, "\nlibgomp: %serror directive encountered: %s\n", prefix, msg);
   } else {
-    std::fprintf(stderr, "\nrtpar-omp: %serror directive encountered: %.*s\n", prefix,
+    std::fprintf(stderr, "\nlibgomp: %serror directive encountered: %.*s\n", prefix,
                  static_cast<int>(msglen), msg);
   }
 }

@@ -37,6 +37,9 @@ struct Icvs {
   int default_device = 0;              // default-device-var
   int place_first = 0;                 // place-partition-var: first place (placement.cpp)
   int place_count = 0;                 // place-partition-var: number of places (0: all of them)
+  // def_allocator is def-allocator-var (omp_set_default_allocator; a data-environment ICV that
+  // a region's implicit tasks and explicit tasks inherit); 0: OMP_ALLOCATOR's (Globals).
+  std::uintptr_t def_allocator = 0;
   // Not ICVs of the specification, carried here because they must follow a task into the
   // regions it creates exactly as ICVs do (teams.cpp: host teams run one team at a time).
   int team_num = 0;   // omp_get_team_num() of the enclosing host `teams` team

@@ -49,14 +49,10 @@ struct alignas(kMinAlign) Header {
   std::size_t charged;    // bytes charged to the allocator's pool (0: none)
 };
 
-// default_allocator is def-allocator-var of the calling thread (0: not set yet, use the
-// environment's).
-thread_local std::uintptr_t default_allocator = 0;
-
-// current_default is the calling thread's def-allocator-var.
+// current_default is the calling task's def-allocator-var.
 std::uintptr_t current_default() noexcept {
-  return default_allocator != 0 ? default_allocator
-                                : static_cast<std::uintptr_t>(globals().default_allocator);
+  const std::uintptr_t v = self().task->icv.def_allocator;
+  return v != 0 ? v : static_cast<std::uintptr_t>(globals().default_allocator);
 }
 
 // user is the Allocator behind a handle, or nullptr for a predefined one.
@@ -64,8 +60,11 @@ Allocator* user(std::uintptr_t handle) noexcept {
   return handle > kPredefinedLast ? reinterpret_cast<Allocator*>(handle) : nullptr;
 }
 
-// allocate tries one allocator, following its fallback chain on failure.
-void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int depth = 0) {
+// allocate tries one allocator, following its fallback chain on failure. `credit` is what the
+// block being resized (omp_realloc) holds of this allocator's pool: only the growth beyond it is
+// charged, as a realloc in place would; *credit_used says whether the new block took it over.
+void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int depth = 0,
+               std::size_t credit = 0, bool* credit_used = nullptr) {
   if (handle == 0) handle = current_default();
   if (size == 0) return nullptr;
   Allocator* a = user(handle);
@@ -78,10 +77,11 @@ void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int d
     bool within = true;
     if (a != nullptr && a->pool_size != SIZE_MAX) {
       charged = size;
+      const std::size_t extra = size > credit ? size - credit : 0;
       // relaxed, step "charge the pool": a byte budget; no other data is published by it.
-      const std::size_t before = a->used.fetch_add(size, std::memory_order_relaxed);
-      if (before + size > a->pool_size || before + size < before) {
-        a->used.fetch_sub(size, std::memory_order_relaxed);  // relaxed: undo the charge
+      const std::size_t before = a->used.fetch_add(extra, std::memory_order_relaxed);
+      if (before + extra > a->pool_size || before + extra < before) {
+        a->used.fetch_sub(extra, std::memory_order_relaxed);  // relaxed: undo the charge
         within = false;
       }
     }
@@ -93,10 +93,12 @@ void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int d
         block = reinterpret_cast<void*>(addr);
         *(reinterpret_cast<Header*>(addr) - 1) = Header{base, size, handle, charged};
       } else if (charged != 0) {
-        a->used.fetch_sub(size, std::memory_order_relaxed);  // relaxed: undo the charge
+        // relaxed: undo the charge
+        a->used.fetch_sub(size > credit ? size - credit : 0, std::memory_order_relaxed);
       }
     }
   }
+  if (block != nullptr && credit_used != nullptr) *credit_used = charged != 0 && credit != 0;
   if (block != nullptr || a == nullptr || depth > 8) return block;
   switch (a->fallback) {
     case kNullFb:
@@ -159,12 +161,12 @@ RTPAR_OMP_EXPORT std::uintptr_t omp_init_allocator(std::uintptr_t memspace, int 
 // omp_destroy_allocator frees an allocator made by omp_init_allocator.
 RTPAR_OMP_EXPORT void omp_destroy_allocator(std::uintptr_t handle) { delete user(handle); }
 
-// omp_set_default_allocator sets the calling thread's def-allocator-var.
+// omp_set_default_allocator sets the calling task's def-allocator-var.
 RTPAR_OMP_EXPORT void omp_set_default_allocator(std::uintptr_t handle) {
-  if (handle != 0) default_allocator = handle;
+  if (handle != 0) self().task->icv.def_allocator = handle;
 }
 
-// omp_get_default_allocator reads the calling thread's def-allocator-var.
+// omp_get_default_allocator reads the calling task's def-allocator-var.
 RTPAR_OMP_EXPORT std::uintptr_t omp_get_default_allocator() { return current_default(); }
 
 // omp_aligned_alloc allocates size bytes aligned to `alignment` (a power of two).
@@ -212,10 +214,22 @@ RTPAR_OMP_EXPORT void* omp_realloc(void* ptr, std::size_t size, std::uintptr_t h
     return nullptr;
   }
   const Header h = *header_of(ptr);
-  void* fresh = allocate(1, size, handle != 0 ? handle : h.handle);
+  if (handle == 0) handle = h.handle;
+  // Resized within its own pool, the block's charge carries over (the new block is charged only
+  // for its growth; the old one refunds only what the new one does not keep).
+  const std::size_t credit = handle == h.handle ? h.charged : 0;
+  bool credit_used = false;
+  void* fresh = allocate(1, size, handle, 0, credit, &credit_used);
   if (fresh == nullptr) return nullptr;
   std::memcpy(fresh, ptr, std::min(size, h.size));
-  omp_free(ptr, free_handle);
+  if (credit_used) {
+    const std::size_t refund = h.charged > size ? h.charged - size : 0;
+    // relaxed, step "refund the pool": see allocate.
+    if (refund != 0) user(h.handle)->used.fetch_sub(refund, std::memory_order_relaxed);
+    std::free(h.base);
+  } else {
+    omp_free(ptr, free_handle);
+  }
   return fresh;
 }
 

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "omp/runtime.hpp"
@@ -35,6 +36,12 @@ namespace {
 // (OpenMP 5.0 §2.6.1 step: the team may not exceed the threads still available). relaxed: a
 // count read and adjusted without ordering other data.
 std::atomic<int> busy_threads{0};
+
+// group_busy is the busy count of the contention group team t belongs to: its own for a group
+// started by a host-fallback target region (target_context.cpp), the process's otherwise.
+std::atomic<int>& group_busy(const TeamState& t) noexcept {
+  return t.busy != nullptr ? *t.busy : busy_threads;
+}
 
 // save_context / load_context swap the region-dependent part of a thread's state.
 MemberContext save_context(const ThreadState& ts) noexcept {
@@ -230,11 +237,23 @@ int resolve_nthreads(ThreadState& ts, unsigned requested) noexcept {
   if (ts.team->bound) return 1;
   if (!ts.bound_cpus.empty()) n = std::min<long>(n, static_cast<long>(ts.bound_cpus.size()));
   if (icv.dyn) n = std::min<long>(n, globals().num_procs);
+  n = std::min<long>(n, 1 << 16);
+  // Claim the workers against thread-limit-var in one step: a load followed by a later add let
+  // two concurrent nested regions both see the same free threads and together exceed the limit.
   // relaxed: see busy_threads.
-  const long available =
-      static_cast<long>(icv.thread_limit) - busy_threads.load(std::memory_order_relaxed);
-  n = std::min(n, std::max(1L, available));
-  return static_cast<int>(std::min<long>(n, 1 << 16));
+  std::atomic<int>& group = group_busy(*ts.team);
+  int busy = group.load(std::memory_order_relaxed);
+  for (;;) {
+    const long available = static_cast<long>(icv.thread_limit) - busy;
+    const long claim = std::min(n, std::max(1L, available));
+    if (claim <= 1) return 1;
+    // relaxed: see busy_threads (on failure `busy` is reloaded and the claim recomputed).
+    if (group.compare_exchange_weak(busy, busy + static_cast<int>(claim - 1),
+                                    std::memory_order_relaxed)) {
+      ts.claimed_workers = static_cast<int>(claim - 1);
+      return static_cast<int>(claim);
+    }
+  }
 }
 
 void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
@@ -244,9 +263,15 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
   TeamState* t = team_for(ts, ts.team->level, nthreads);
   if (t == nullptr) t = team_for(ts, ts.team->level, nthreads = 1);
   prepare(ts, t, fn, data, flags, init);
+  t->busy = ts.team->busy;  // the region is in its master's contention group
+  // The workers resolve_nthreads claimed (when it resolved this region), adjusted to the team
+  // actually built; a region started without resolve_nthreads (binding.cpp) claims them here.
+  const int claimed = std::exchange(ts.claimed_workers, 0);
   t->busy_added = nthreads - 1;
   // relaxed: see busy_threads.
-  if (t->busy_added != 0) busy_threads.fetch_add(t->busy_added, std::memory_order_relaxed);
+  if (t->busy_added != claimed) {
+    group_busy(*t).fetch_add(t->busy_added - claimed, std::memory_order_relaxed);
+  }
   t->master_saved = save_context(ts);
   enter_member(ts, t, 0);
   if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
@@ -284,7 +309,7 @@ void parallel_end() {
     if (t->fifo && !t->bound) t->engine->park();
   }
   // relaxed: see busy_threads.
-  if (t->busy_added != 0) busy_threads.fetch_sub(t->busy_added, std::memory_order_relaxed);
+  if (t->busy_added != 0) group_busy(*t).fetch_sub(t->busy_added, std::memory_order_relaxed);
   load_context(ts, t->master_saved);
 }
 

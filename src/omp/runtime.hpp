@@ -53,6 +53,7 @@ struct alignas(64) WorkShare {
 
 struct ThreadState;
 struct TeamCache;
+struct TargetContext;
 
 // MemberPlace is where one member of a bound region runs (placement.cpp): its place and the
 // place partition of its implicit task (indices into Globals::places).
@@ -107,8 +108,11 @@ struct TeamState {
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
   bool first_ws_ready = false;  // a combined parallel loop initialised work share 0
-  int busy_added = 0;           // threads this region added to the process's busy count
-  bool placed = false;          // this region binds its members (placement.cpp)
+  int busy_added = 0;           // threads this region added to its contention group's count
+  // busy: the busy-worker count of the contention group (thread-limit-var) the team is in;
+  // nullptr: the process's (parallel.cpp). A host-fallback target region starts its own group.
+  std::atomic<int>* busy = nullptr;
+  bool placed = false;                       // this region binds its members (placement.cpp)
   std::unique_ptr<MemberPlace[]> placement;  // [nthreads] when placed
   MemberContext master_saved;                // the master's context outside the region
   FunctionRef<void(int)>* body = nullptr;    // what the workers run (parallel.cpp)
@@ -132,13 +136,18 @@ struct ThreadState {
   detail::WaitSpec bound_wait;  // the task's wait policy inside a region (when bound)
   // last_bound_team: the bound team of the master's last region in this job (parallel.cpp).
   TeamState* last_bound_team = nullptr;
+  // claimed_workers: workers resolve_nthreads counted against thread-limit-var for the region
+  // this thread is about to start (parallel_begin takes them over).
+  int claimed_workers = 0;
   // affinity_shown: the signature of this thread's last OMP_DISPLAY_AFFINITY line (affinity.cpp).
   std::uint64_t affinity_shown = 0;
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
-  TeamState root;              // the root team of one (level 0) of this thread
-  Task root_task;              // the initial / implicit task of the root team
+  // target: the initial-thread context of its host-fallback target regions (target_context.cpp).
+  TargetContext* target = nullptr;
+  TeamState root;  // the root team of one (level 0) of this thread
+  Task root_task;  // the initial / implicit task of the root team
 };
 
 // self returns the calling thread's state, creating it (and its root team) on first use.
@@ -165,6 +174,13 @@ void parallel_run(void (*fn)(void*), void* data, int nthreads, unsigned flags,
 void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
                     const LoopInit* init = nullptr);
 void parallel_end();
+
+// ---- target regions (target_context.cpp) ----
+
+// run_target_region runs fn(data) as a host-fallback target region: in a fresh initial-thread
+// context (level 0, team of one, team 0 of 1, the initial ICVs; thread-limit-var = thread_limit
+// when > 0), and returns after the region's tasks completed.
+void run_target_region(void (*fn)(void*), void* data, int thread_limit);
 
 // ---- bound masters (binding.cpp) ----
 

@@ -3,9 +3,9 @@
 // thread; data-mapping constructs have nothing to map; the device-memory routines accept only
 // the host (device 0 = omp_get_initial_device()) and then use host memory.
 //
-// Differences from libgomp: a target region runs in the encountering task's context (libgomp
-// gives it a fresh initial-thread context), which is the same thing for the usual target at
-// level 0; `nowait` target regions run at once, after their `depend` predecessors.
+// A target region runs on the encountering thread in a fresh initial-thread context
+// (target_context.cpp), as libgomp's host fallback does. Difference from libgomp: `nowait`
+// target regions run at once, after their `depend` predecessors.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -27,6 +27,31 @@ namespace {
 
 // kMapFirstprivate is GOMP_MAP_FIRSTPRIVATE (gomp-constants.h): the region gets its own copy.
 constexpr unsigned kMapFirstprivate = 12;
+
+// The GOMP_target_ext `args` encoding (gomp-constants.h): each element is an id word, with the
+// value in its upper bits or, when kArgSubsequent is set, in the next element.
+constexpr std::uintptr_t kArgDeviceMask = 0x7f;      // GOMP_TARGET_ARG_DEVICE_MASK
+constexpr std::uintptr_t kArgSubsequent = 1u << 7;   // GOMP_TARGET_ARG_SUBSEQUENT_PARAM
+constexpr std::uintptr_t kArgIdMask = 0xffu << 8;    // GOMP_TARGET_ARG_ID_MASK
+constexpr std::uintptr_t kArgThreadLimit = 2u << 8;  // GOMP_TARGET_ARG_THREAD_LIMIT
+constexpr int kArgValueShift = 16;                   // GOMP_TARGET_ARG_VALUE_SHIFT
+
+// arg_thread_limit is the thread_limit clause value for all devices in `args` (0: none).
+int arg_thread_limit(void** args) noexcept {
+  if (args == nullptr) return 0;
+  while (*args != nullptr) {
+    const auto id = reinterpret_cast<std::uintptr_t>(*args++);
+    std::intptr_t val;
+    if ((id & kArgSubsequent) != 0) {
+      val = reinterpret_cast<std::intptr_t>(*args++);
+    } else {
+      val = static_cast<std::intptr_t>(id) >> kArgValueShift;
+    }
+    if ((id & kArgDeviceMask) != 0 || (id & kArgIdMask) != kArgThreadLimit) continue;
+    return val > INT_MAX ? INT_MAX : val < 0 ? 0 : static_cast<int>(val);
+  }
+  return 0;
+}
 
 // is_host says whether a device number names the host (the initial device, or omp_initial_device
 // = -1 of OpenMP 5.2).
@@ -69,14 +94,14 @@ void copy_rect(char* dst, const char* src, std::size_t elem, int dims, const std
 RTPAR_OMP_EXPORT void GOMP_target(int /*device*/, void (*fn)(void*), const void* /*unused*/,
                                   std::size_t /*mapnum*/, void** hostaddrs, std::size_t* /*sizes*/,
                                   unsigned char* /*kinds*/) {
-  fn(hostaddrs);
+  run_target_region(fn, hostaddrs, 0);
 }
 
 // GOMP_target_ext runs a target region on the host; firstprivate data gets a private copy, as it
 // would on a device.
 RTPAR_OMP_EXPORT void GOMP_target_ext(int /*device*/, void (*fn)(void*), std::size_t mapnum,
                                       void** hostaddrs, std::size_t* sizes, unsigned short* kinds,
-                                      unsigned /*flags*/, void** depend, void** /*args*/) {
+                                      unsigned /*flags*/, void** depend, void** args) {
   wait_depend(depend);
   std::vector<std::unique_ptr<void, FreeDeleter>> copies;
   std::vector<void*> addrs;
@@ -91,7 +116,7 @@ RTPAR_OMP_EXPORT void GOMP_target_ext(int /*device*/, void (*fn)(void*), std::si
     copies.emplace_back(copy);
     addrs[i] = copy;
   }
-  fn(addrs.empty() ? hostaddrs : addrs.data());
+  run_target_region(fn, addrs.empty() ? hostaddrs : addrs.data(), arg_thread_limit(args));
 }
 
 // GOMP_target_data / _ext / GOMP_target_end_data: `target data` maps nothing on the host.

@@ -270,6 +270,9 @@ bool group_cancelled(const Taskgroup* g) noexcept {
 }
 
 bool task_dropped(const Task& t) noexcept {
+  // A task whose copy constructors ran is not dropped: its body destroys the copies (libgomp
+  // discards only tasks whose copies were not constructed); its cancellation points still apply.
+  if (t.copy_ctors_done) return false;
   // acquire: pairs with GOMP_cancel's release store.
   return t.team->cancelled.load(std::memory_order_acquire) || group_cancelled(t.tg_member);
 }
@@ -406,6 +409,7 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
         ts.task = t;  // copy constructors run in the new task's data environment
         cpyfn(arg, data);
         ts.task = parent;
+        t->copy_ctors_done = true;
       } else if (arg_size > 0) {
         std::memcpy(arg, data, static_cast<std::size_t>(arg_size));
       }

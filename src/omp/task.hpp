@@ -58,9 +58,12 @@ struct Task {
   bool final_task = false;    // CORE: omp_in_final()
   bool implicit = true;       // CORE: an implicit task
 
-  bool detachable = false;      // has a detach event (completion needs omp_fulfill_event)
-  bool deferred = false;        // queued (arena descriptor), not run in its creator's frame
-  bool heap = false;            // descriptor from the heap (arena exhausted; see task_spawn)
+  bool detachable = false;  // has a detach event (completion needs omp_fulfill_event)
+  bool deferred = false;    // queued (arena descriptor), not run in its creator's frame
+  bool heap = false;        // descriptor from the heap (arena exhausted; see task_spawn)
+  // copy_ctors_done: its firstprivate copies were made by the program's copy function (C++
+  // copy constructors): cancellation does not drop it, since only its body runs the destructors.
+  bool copy_ctors_done = false;
   int priority = 0;             // clamped priority clause
   void (*fn)(void*) = nullptr;  // the outlined body
   void* arg = nullptr;          // its argument copy

@@ -47,6 +47,9 @@ void taskgroup_finish(ThreadState& ts) {
 bool taskgroup_cancel(ThreadState& ts) noexcept {
   Taskgroup* g = ts.task->tg_current;
   if (g == nullptr) return false;
+  // The implicit group of a work share with task reductions is not a `taskgroup` region of the
+  // program: `cancel taskgroup` binds to the innermost real one around it (as libgomp does).
+  if (g->workshare && g->prev != nullptr) g = g->prev;
   // release: what the cancelling task wrote is visible to those that see the flag.
   g->cancelled.store(true, std::memory_order_release);
   return true;
