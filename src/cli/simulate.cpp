@@ -33,6 +33,8 @@ struct SimulateOptions {
   std::string seed;                // of `sampled`; empty: 0
   std::string context_switch;      // per preemption, e.g. 5us; empty: 0
   std::string execution;           // stochastic execution range LO..HI; empty: 1..1
+  std::string team_model;          // greedy | centralized; empty: greedy
+  std::string queue_lock;          // centralized: lock hold per enqueue/dequeue; empty: 0
   bool required_cores = false;     // search the smallest core count instead of one simulation
   std::string miss_threshold;      // R of the search; empty: 0
   std::string max_cores;           // last core count tried; empty: 256
@@ -169,6 +171,26 @@ SimOptions sim_options(const SimulateOptions& o, const Planning& planning) {
   if (!o.seed.empty()) sim.seed = parse_seed(o.seed);
   if (!o.context_switch.empty()) sim.context_switch_ns = parse_context_switch(o.context_switch);
   if (!o.execution.empty()) parse_execution(o.execution, sim);
+  if (!o.team_model.empty()) {
+    if (o.team_model != "greedy" && o.team_model != "centralized") {
+      throw command_line_error("--team-model", o.team_model, "expected greedy or centralized");
+    }
+    sim.team_model = o.team_model == "centralized" ? TeamModel::centralized : TeamModel::greedy;
+  }
+  if (!o.queue_lock.empty()) {
+    if (o.queue_lock.front() == '-') {
+      throw command_line_error("--queue-lock", o.queue_lock, "must be >= 0");
+    }
+    try {
+      sim.queue_lock_ns = parse_duration(o.queue_lock).count();
+    } catch (const std::invalid_argument& e) {
+      throw command_line_error("--queue-lock", o.queue_lock, e.what());
+    }
+    if (sim.queue_lock_ns > 0 && sim.team_model != TeamModel::centralized) {
+      throw command_line_error("--queue-lock", o.queue_lock,
+                               "needs --team-model centralized (the greedy model has no queue)");
+    }
+  }
   return sim;
 }
 
@@ -228,6 +250,15 @@ Command add_simulate(CLI::App& app) {
                  "Stochastic execution: each node's work per job drawn uniformly in LO..HI times "
                  "the declared work, e.g. 0.5..1 (default 1..1; uses --seed)")
       ->type_name("LO..HI")
+      ->check(non_empty());
+  app.add_option("--team-model", opts->team_model,
+                 "How team threads share eligible nodes: greedy (default) or centralized (one "
+                 "FIFO queue behind one lock, see --queue-lock)")
+      ->type_name("MODEL")
+      ->check(non_empty());
+  app.add_option("--queue-lock", opts->queue_lock,
+                 "Centralized model: the queue lock's hold time per enqueue and dequeue, e.g. 2us")
+      ->type_name("D")
       ->check(non_empty());
   CLI::Option* search = app.add_flag(
       "--required-cores", opts->required_cores,

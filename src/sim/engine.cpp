@@ -11,6 +11,7 @@
 
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
+#include "sim/execution_draw.hpp"
 #include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
@@ -18,10 +19,6 @@ namespace rtpar::sim {
 namespace {
 
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-
-// kExecutionInstance is where the execution-factor draws start in a job's instance numbering:
-// far above any overhead draw's index, so the two streams never share a draw.
-constexpr std::uint64_t kExecutionInstance = std::uint64_t{1} << 62;
 
 // saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
 // a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
@@ -128,7 +125,13 @@ class Engine {
     std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
     std::vector<int> outstanding;       // pieces in threads' hands, per node
     std::size_t done = 0;               // nodes finished
-    std::set<int> pool;                 // eligible shared nodes
+    // pool: eligible shared nodes, by (order, node): order = node index (greedy) or the queue
+    // position (centralized: the sequence number it got when it entered the queue).
+    std::set<std::pair<std::int64_t, int>> pool;
+    std::int64_t enqueued = 0;      // centralized: nodes that entered the queue so far
+    std::int64_t lock_free_at = 0;  // centralized: when the queue lock is next free
+    // enqueuing: (hold ends, node), shared nodes being enqueued under the lock (centralized).
+    std::set<std::pair<std::int64_t, int>> enqueuing;
     std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
     std::int64_t timer = kNever;  // its key in timers_: next release or offset (kNever: none)
   };
@@ -140,6 +143,7 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::int64_t at = s.next_release < horizon_ ? s.next_release : kNever;
     if (!s.pending.empty()) at = std::min(at, s.pending.begin()->first);
+    if (!s.enqueuing.empty()) at = std::min(at, s.enqueuing.begin()->first);
     if (at == s.timer) return;
     if (s.timer != kNever) timers_.erase({s.timer, ti});
     if (at != kNever) timers_.emplace(at, ti);
@@ -184,6 +188,21 @@ class Engine {
       s.pending.erase(s.pending.begin());
       make_ready(ti, n, t);
     }
+    while (!s.enqueuing.empty() && s.enqueuing.begin()->first <= t) {
+      const int n = s.enqueuing.begin()->second;
+      s.enqueuing.erase(s.enqueuing.begin());
+      s.pool.emplace(s.enqueued++, n);
+      mark_task(ti);
+    }
+  }
+
+  // hold_lock takes task ti's queue lock (centralized model) at time t for queue_lock_ns and
+  // returns when the hold ends: the lock is granted when free, in request order.
+  std::int64_t hold_lock(int ti, std::int64_t t) {
+    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    const std::int64_t grant = std::max(t, s.lock_free_at);
+    s.lock_free_at = checked_or_throw(grant, params_.queue_lock_ns, "the queue lock's schedule");
+    return s.lock_free_at;
   }
 
   void start_job(int ti, std::int64_t release, std::int64_t t) {
@@ -201,7 +220,10 @@ class Engine {
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       const SimNode& node = tk.nodes[n];
       std::int64_t length = node.length;
-      if (stochastic) length = executed(node, tk.set_index, job, n);
+      if (stochastic) {
+        length = executed_length(node, params_.seed, tk.set_index, job, n,
+                                 params_.execution_min_ppm, params_.execution_max_ppm);
+      }
       for (const OverheadQuantiles& q : node.draws) {
         const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
         length = checked_or_throw(length, sample_at(q, k), "a job's length with its overheads");
@@ -235,8 +257,13 @@ class Engine {
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
       mark_thread(node.thread);
+    } else if (params_.centralized && params_.queue_lock_ns > 0) {
+      // Enqueued under the lock: eligible when the hold ends (offsets_due moves it to the pool).
+      tasks_[static_cast<std::size_t>(ti)].enqueuing.emplace(hold_lock(ti, t), n);
+      retime(ti);
     } else {
-      tasks_[static_cast<std::size_t>(ti)].pool.insert(n);
+      TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+      s.pool.emplace(params_.centralized ? s.enqueued++ : n, n);
       mark_task(ti);
     }
   }
@@ -279,7 +306,7 @@ class Engine {
     if (!mine.empty()) return *mine.begin();
     const TaskState& s =
         tasks_[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(th)].task)];
-    return s.pool.empty() ? -1 : *s.pool.begin();
+    return s.pool.empty() ? -1 : s.pool.begin()->second;
   }
 
   Urgency urgency(int th, int n) const {
@@ -336,7 +363,7 @@ class Engine {
       running_[c] = best;
       if (best < 0) continue;
       ThreadState& chosen = threads_[static_cast<std::size_t>(best)];
-      if (chosen.node < 0) take(best);
+      if (chosen.node < 0) take(best, t);
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
@@ -355,13 +382,13 @@ class Engine {
     return ra != rb ? ra < rb : a < b;
   }
 
-  void take(int th) {
+  void take(int th, std::int64_t t) {
     ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     const bool pinned = !mine.empty();
-    const int n = pinned ? *mine.begin() : *s.pool.begin();
+    const int n = pinned ? *mine.begin() : s.pool.begin()->second;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     const std::int64_t piece = node.piece > 0
                                    ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
@@ -379,6 +406,10 @@ class Engine {
     }
     ts.node = n;
     ts.left = piece;
+    if (!pinned && params_.centralized && params_.queue_lock_ns > 0) {
+      // A dequeue: the thread waits for the lock on its core, then holds it.
+      ts.left = checked_or_throw(piece, hold_lock(ti, t) - t, "a piece with its queue lock");
+    }
   }
 
   void finish_piece(int th, std::int64_t t) {
@@ -410,28 +441,6 @@ class Engine {
         if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
       }
     }
-  }
-
-  // executed is node n's length in job `job` of the task with TaskSet index `set_index` under
-  // stochastic execution: folded + ⌊work × f / kExecutionPpm⌋, work = length − folded, f drawn
-  // uniformly in [min, max] ppm as min + ⌊(max − min) × k / kDrawScale⌋ (exact in 128 bits); a
-  // node with work keeps at least 1 ns of it, so that only join nodes are empty (a job whose
-  // nodes all complete at once would finish inside its own start).
-  [[nodiscard]] std::int64_t executed(const SimNode& node, std::size_t set_index, std::uint64_t job,
-                                      std::size_t n) const {
-    const std::int64_t work = node.length - node.folded;
-    const std::int64_t k = draw_index(params_.seed, set_index, job, kExecutionInstance + n);
-    const std::int64_t span = params_.execution_max_ppm - params_.execution_min_ppm;
-    const auto factor = static_cast<__int128>(params_.execution_min_ppm) +
-                        static_cast<__int128>(span) * k / kDrawScale;
-    const __int128 scaled =
-        std::max<__int128>(static_cast<__int128>(work) * factor / kExecutionPpm, work > 0 ? 1 : 0);
-    if (scaled > std::numeric_limits<std::int64_t>::max()) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
-                       "a job's length under the execution range exceeds 2^63 - 1 ns");
-    }
-    return checked_or_throw(node.folded, static_cast<std::int64_t>(scaled),
-                            "a job's length under the execution range");
   }
 
   // checked_or_throw is a + b, or an InputError naming `what` when it would overflow int64.

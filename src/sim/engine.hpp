@@ -10,7 +10,10 @@
 //    last on the core keeps it (FIFO threads are not preempted by equals), else the one ready the
 //    longest, else the lower thread index;
 //  * a thread chosen to run with nothing in hand takes its first eligible pinned node, else the
-//    first eligible node of its task's pool (nodes are ordered by index); it keeps that piece
+//    first eligible node of its task's pool (nodes are ordered by index; under the centralized
+//    model by the time they entered the queue, and each enqueue and dequeue holds the task's queue
+//    lock for queue_lock_ns: a dequeue adds the wait for the lock and the hold to the piece, an
+//    enqueue makes the node eligible when its hold ends); it keeps that piece
 //    until it finishes it, even when preempted (no migration of started work);
 //  * a node becomes eligible when all its predecessors are done and its offset (relative to the
 //    job's release) has passed; a job is done when all its nodes are;
@@ -57,6 +60,8 @@ struct EngineParams {
   // (length − folded overheads) per job is scaled by a factor drawn in [min, max] ppm.
   std::int64_t execution_min_ppm = kExecutionPpm;
   std::int64_t execution_max_ppm = kExecutionPpm;
+  bool centralized = false;  // SimOptions::team_model == centralized: one FIFO queue, one lock
+  std::int64_t queue_lock_ns = 0;  // its hold time per enqueue and dequeue
 };
 
 // run_engine releases jobs in [0, horizon_ns) and runs until every released job is done or until

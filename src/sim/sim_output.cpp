@@ -91,6 +91,8 @@ std::string simulation_json(const SimResult& result) {
   // The stochastic execution range as factors of the declared work ([1, 1]: fixed).
   doc["execution"] = {static_cast<double>(result.execution_min_ppm) / 1e6,
                       static_cast<double>(result.execution_max_ppm) / 1e6};
+  doc["team_model"] = to_string(result.team_model);
+  doc["queue_lock_ns"] = result.queue_lock_ns;
   return doc.dump(2);
 }
 

@@ -102,6 +102,13 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   if (options.context_switch_ns < 0) {
     throw InputError(SourceLocation{"<simulation>", 0, 0}, "--context-switch", "must be >= 0");
   }
+  if (options.queue_lock_ns < 0) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--queue-lock", "must be >= 0");
+  }
+  if (options.queue_lock_ns > 0 && options.team_model != TeamModel::centralized) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--queue-lock",
+                     "a queue lock needs the centralized team model (--team-model centralized)");
+  }
   if (options.execution_min_ppm < 0 || options.execution_min_ppm > options.execution_max_ppm ||
       options.execution_max_ppm > kMaxExecutionPpm) {
     throw InputError(SourceLocation{"<simulation>", 0, 0}, "--execution",
@@ -109,15 +116,18 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   }
   const sim::SimModel model =
       sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
-  sim::EngineOutput out =
-      sim::run_engine(model, sim::EngineParams{result.horizon_ns, options.record_jobs, options.seed,
-                                               options.context_switch_ns, options.execution_min_ppm,
-                                               options.execution_max_ppm});
+  sim::EngineOutput out = sim::run_engine(
+      model, sim::EngineParams{
+                 result.horizon_ns, options.record_jobs, options.seed, options.context_switch_ns,
+                 options.execution_min_ppm, options.execution_max_ppm,
+                 options.team_model == TeamModel::centralized, options.queue_lock_ns});
   if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
   result.seed = options.seed;
   result.context_switch_ns = options.context_switch_ns;
   result.execution_min_ppm = options.execution_min_ppm;
   result.execution_max_ppm = options.execution_max_ppm;
+  result.team_model = options.team_model;
+  result.queue_lock_ns = options.queue_lock_ns;
   result.end_ns = out.end_ns;
   result.events = out.events;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
@@ -132,6 +142,10 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
     result.tasks.push_back(std::move(r));
   }
   return result;
+}
+
+const char* to_string(TeamModel model) {
+  return model == TeamModel::centralized ? "centralized" : "greedy";
 }
 
 }  // namespace rtpar

@@ -30,6 +30,17 @@ const char* to_string(OverheadStatistic statistic);
 // for anything else.
 OverheadStatistic parse_overhead_statistic(const std::string& text);
 
+// TeamModel is how a team's threads share the eligible nodes of its job (the nodes not pinned to
+// one thread; docs/internals/simulation.md, "Team models"): `greedy`, any idle thread takes the
+// lowest-indexed eligible node at once (list scheduling, the planners' assumption); `centralized`,
+// one FIFO queue behind one lock (RTWS's centralized greedy comparator, rtws.md §VII): every
+// enqueue and dequeue holds the lock for SimOptions::queue_lock_ns, and a thread waits (on its
+// core) for the lock to be free.
+enum class TeamModel { greedy, centralized };
+
+// to_string is the model's CLI spelling: "greedy", "centralized".
+const char* to_string(TeamModel model);
+
 // kExecutionPpm is the factor 1 of SimOptions' execution range (parts per million).
 inline constexpr std::int64_t kExecutionPpm = 1'000'000;
 // kMaxExecutionPpm bounds the execution range's upper factor: 10 × the declared work.
@@ -69,6 +80,10 @@ struct SimOptions {
   // kMaxExecutionPpm.
   std::int64_t execution_min_ppm = kExecutionPpm;
   std::int64_t execution_max_ppm = kExecutionPpm;
+  // team_model: how team threads share their job's eligible nodes (TeamModel); queue_lock_ns:
+  // the centralized queue's lock hold time per enqueue and per dequeue (≥ 0; 0 with greedy).
+  TeamModel team_model = TeamModel::greedy;
+  std::int64_t queue_lock_ns = 0;
 };
 
 // released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon −
@@ -142,6 +157,8 @@ struct SimResult {
   std::int64_t context_switch_ns = 0;
   std::int64_t execution_min_ppm = kExecutionPpm;  // the stochastic execution range
   std::int64_t execution_max_ppm = kExecutionPpm;
+  TeamModel team_model = TeamModel::greedy;  // and its queue lock
+  std::int64_t queue_lock_ns = 0;
 };
 
 // set_metrics computes the set's SimMetrics over its simulated tasks: the miss ratio over all
