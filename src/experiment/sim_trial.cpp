@@ -30,7 +30,16 @@ SeriesResult simulate_series(const Series& s, const TaskSet& generated, std::uin
       out.verdict = Verdict::rejected;
       return out;
     }
-    const SimResult sim = simulate_plan(plan, set, sim_options(*s.sim, set, seed));
+    SimResult sim;
+    try {
+      sim = simulate_plan(plan, set, sim_options(*s.sim, set, seed));
+    } catch (const InputError&) {
+      // The simulator refuses an incomplete refused plan (a strand the planner could not place):
+      // the set fails, as refused, rather than being out of the study's reach.
+      if (plan.schedulable) throw;
+      out.verdict = Verdict::rejected;
+      return out;
+    }
     if (!places_every_task(sim)) {
       // Part of the set would not run at all: a failure however the rest behaves.
       out.verdict = Verdict::rejected;
