@@ -133,7 +133,7 @@ Series read_series(const TableReader& t, bool simulation) {
   if (simulation) {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "admission", "horizon", "hyperperiods", "sim_overhead",
-                  "overhead_statistic", "context_switch"});
+                  "overhead_statistic", "context_switch", "barrier_team"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back"});

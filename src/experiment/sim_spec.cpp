@@ -1,6 +1,7 @@
 // sim_spec.cpp — reading a series' simulation keys and turning them into one trial's SimOptions.
 #include "experiment/sim_spec.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/checked_math.hpp"
@@ -47,6 +48,14 @@ SimSpec read_sim_spec(const model::TableReader& t) {
              "expected p50, p99, p99.9, max or sampled");
     }
   }
+  if (const std::optional<std::string> team = t.string("barrier_team")) {
+    if (*team != "m" && *team != "strands") {
+      t.fail(t.node("barrier_team"), "barrier_team", "expected \"m\" or \"strands\"");
+    }
+    if (!s.overhead)
+      t.fail(t.node("barrier_team"), "barrier_team", "needs a `sim_overhead` profile");
+    s.barrier_team_m = *team == "m";
+  }
   if (const std::optional<Duration> c = t.duration("context_switch")) {
     if (c->count() < 0 || c->count() > 1'000'000'000) {
       t.fail(t.node("context_switch"), "context_switch", "must be in [0, 1s]");
@@ -54,6 +63,18 @@ SimSpec read_sim_spec(const model::TableReader& t) {
     s.context_switch_ns = c->count();
   }
   return s;
+}
+
+std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int cores) {
+  if (!spec.overhead || !spec.barrier_team_m) return spec.overhead;
+  const auto& barrier = spec.overhead->barrier;
+  if (std::none_of(barrier.begin(), barrier.end(),
+                   [&](const ForkJoinCost& c) { return c.threads >= cores; })) {
+    return spec.overhead;
+  }
+  auto copy = std::make_shared<OverheadProfile>(*spec.overhead);
+  std::erase_if(copy->barrier, [&](const ForkJoinCost& c) { return c.threads < cores; });
+  return copy;
 }
 
 SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t seed) {

@@ -32,11 +32,21 @@ struct SimSpec {
   std::shared_ptr<const OverheadProfile> overhead;
   std::string overhead_path;
   OverheadStatistic statistic = OverheadStatistic::p999;
+  // barrier_team_m: charge every barrier as a team of all m cores (RT-OpenMP's runtime: a team of
+  // exactly m threads per task, rt-openmp.md §IV-B, decision RO10) instead of the simulator's
+  // min(Σ strands, m). Done by dropping the profile's barrier entries below m, so the simulator's
+  // nearest-measured-team-at-or-above rule picks the row of m; a profile with no entry ≥ m is
+  // left as it is (its extrapolation already grows with the team).
+  bool barrier_team_m = false;
   std::int64_t context_switch_ns = 0;
 };
 
 // read_sim_spec reads a series' simulation keys; errors name file, line, column and field.
 SimSpec read_sim_spec(const model::TableReader& t);
+
+// barrier_profile is the profile a trial of a set on `cores` cores injects: spec.overhead, or a
+// copy without the barrier entries below `cores` when barrier_team_m (null without a profile).
+std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int cores);
 
 // sim_options are the SimOptions of one trial: the spec's, with the trial's own seed (used by
 // `overhead_statistic = "sampled"`) and the horizon resolved against the trial's set.

@@ -31,8 +31,13 @@ SeriesResult simulate_series(const Series& s, const TaskSet& generated, std::uin
       return out;
     }
     SimResult sim;
+    // Kept alive for the simulation: SimOptions holds a plain pointer to it.
+    const std::shared_ptr<const OverheadProfile> profile =
+        barrier_profile(*s.sim, static_cast<int>(set.system.cores.size()));
+    SimOptions options = sim_options(*s.sim, set, seed);
+    options.overhead = profile.get();
     try {
-      sim = simulate_plan(plan, set, sim_options(*s.sim, set, seed));
+      sim = simulate_plan(plan, set, options);
     } catch (const InputError&) {
       // The simulator refuses an incomplete refused plan (a strand the planner could not place):
       // the set fails, as refused, rather than being out of the study's reach.

@@ -58,6 +58,7 @@ sim_bad_input)
   check_bad '0,/^overhead_statistic = /s/^overhead_statistic = .*/overhead_statistic = "p42"/' overhead_statistic
   check_bad '0,/^admission = /s/^admission = .*/admision = false/' admision
   check_bad '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
+  check_bad '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
   # Simulation keys in an analysis manifest are unknown keys there.
   sed 's/^planner = "fork-join-rta"$/planner = "fork-join-rta"\nhyperperiods = 2/' "$manifest" >m.toml
   cp -r "$src"/experiments/data . 2>/dev/null
