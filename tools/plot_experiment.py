@@ -61,6 +61,9 @@ def main():
             ys = [float(r["value"]) for r in pts]
             lo = [float(r["ci_low"]) for r in pts]
             hi = [float(r["ci_high"]) for r in pts]
+            if spec.get("failure_rate"):
+                # The failure rate is 1 - value; its interval is the mirror of value's.
+                ys, lo, hi = [1 - y for y in ys], [1 - h for h in hi], [1 - lo_ for lo_ in lo]
             line, = ax.plot(xs, ys, marker="o", markersize=3, label=series)
             ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15, linewidth=0)
         if categorical:

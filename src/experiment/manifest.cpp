@@ -127,10 +127,17 @@ std::vector<const toml::table*> tables_at(const toml::table& root, std::string_v
   return out;
 }
 
-// read_series reads one [[series]] table.
-Series read_series(const TableReader& t) {
-  t.allow_only(
-      {"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait", "back_to_back"});
+// read_series reads one [[series]] table; a simulation manifest's series also take the
+// simulation keys (sim_spec.hpp).
+Series read_series(const TableReader& t, bool simulation) {
+  if (simulation) {
+    t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
+                  "back_to_back", "admission", "horizon", "hyperperiods", "sim_overhead",
+                  "overhead_statistic", "context_switch", "barrier_team"});
+  } else {
+    t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
+                  "back_to_back"});
+  }
   Series s;
   s.where = t.where();
   s.name = name_value(t, "name");
@@ -202,6 +209,11 @@ Series read_series(const TableReader& t) {
   }
   if (s.kind == SeriesKind::bound && (s.target || s.fit || s.assign || s.overhead || s.wait)) {
     t.fail(nullptr, "bound", "a bound series takes no target, fit, assign, overhead or wait");
+  }
+  if (simulation) {
+    if (s.kind == SeriesKind::bound)
+      t.fail(t.node("bound"), "bound", "a bound cannot be simulated");
+    s.sim = read_sim_spec(t);
   }
   return s;
 }
@@ -295,10 +307,10 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     m.paper = t.string("paper").value_or("none");
     m.item = t.string("item").value_or("");
     m.klass = t.string("class").value_or("analysis");
-    if (m.klass != "analysis") {
+    if (m.klass != "analysis" && m.klass != "simulation") {
       t.fail(t.node("class"), "class",
-             "this version runs only class = \"analysis\" (simulation and runtime manifests "
-             "are not implemented yet)");
+             "expected \"analysis\" or \"simulation\" (runtime manifests are not implemented "
+             "yet)");
     }
     if (const toml::node* d = t.node("decisions")) {
       const toml::array* a = d->as_array();
@@ -353,12 +365,15 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   }
   for (const toml::table* s : tables_at(root, "series", source)) {
     const TableReader t(*s, source, fmt::format("series[{}]", m.series.size()), locations);
-    Series series = read_series(t);
+    Series series = read_series(t, m.klass == "simulation");
     for (const Series& q : m.series) {
       if (q.name == series.name) t.fail(t.node("name"), "name", "two series named " + q.name);
     }
-    if (!series.overhead_path.empty()) {
-      std::ifstream in(series.overhead_path, std::ios::binary);
+    const std::string* sim_path = series.sim ? &series.sim->overhead_path : nullptr;
+    const std::string* plan_path = &series.overhead_path;
+    for (const std::string* path : {plan_path, sim_path}) {
+      if (path == nullptr || path->empty()) continue;
+      std::ifstream in(*path, std::ios::binary);
       std::ostringstream profile;
       profile << in.rdbuf();
       m.inputs_hash = fnv1a64(fmt::format("{:016x}{}", m.inputs_hash, profile.str()));
@@ -397,13 +412,17 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   }
   if (const toml::table* plot = table_at(root, "plot", source)) {
     const TableReader t(*plot, source, "plot", locations);
-    t.allow_only({"title", "x_label", "y_label", "log_x"});
+    t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate"});
     m.plot.title = t.string("title").value_or(m.name);
     m.plot.x_label = t.string("x_label").value_or(m.x_name);
     m.plot.y_label = t.string("y_label").value_or(m.plot.y_label);
     if (const toml::node* n = t.node("log_x")) {
       if (!n->is_boolean()) t.fail(n, "log_x", "expected true or false");
       m.plot.log_x = n->as_boolean()->get();
+    }
+    if (const toml::node* n = t.node("failure_rate")) {
+      if (!n->is_boolean()) t.fail(n, "failure_rate", "expected true or false");
+      m.plot.failure_rate = n->as_boolean()->get();
     }
   } else {
     m.plot.title = m.name;

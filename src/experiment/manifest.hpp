@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "experiment/sim_spec.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/task_kinds.hpp"
 #include "rtpar/tools/generate.hpp"
@@ -57,6 +58,9 @@ struct Series {
   // Fig. 4 microbenchmark of consecutive empty regions) and not the parked ones (a job's first
   // fork after its workers slept). The paper's methodology, optimistic for a first fork.
   bool back_to_back = false;
+  // sim: how a simulation manifest executes the plan (always set there, never in an analysis
+  // manifest).
+  std::optional<SimSpec> sim;
   SourceLocation where;
 };
 
@@ -95,6 +99,8 @@ struct PlotSpec {
   std::string x_label;
   std::string y_label = "schedulable fraction";
   bool log_x = false;
+  // failure_rate: plot 1 − value (RT-OpenMP Figs. 4–9 plot the failure rate, not the success).
+  bool failure_rate = false;
 };
 
 // Manifest is a loaded, validated experiment manifest.
@@ -102,7 +108,7 @@ struct Manifest {
   std::string name;   // [experiment] name: also the output file name
   std::string paper;  // the paper it reproduces (a path under shared/papers, or "none")
   std::string item;   // figure or table ("Fig. 6")
-  std::string klass;  // analysis (the only class this version runs)
+  std::string klass;  // analysis or simulation (runtime: not implemented)
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
   std::string family;                  // [generator] family

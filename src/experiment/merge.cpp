@@ -52,7 +52,7 @@ std::string list(const std::vector<std::uint64_t>& v) {
 
 // fraction is a cell's admitted fraction among the trials the series could judge.
 std::optional<double> fraction(const Cell& c) {
-  const std::int64_t n = c.admitted + c.rejected;
+  const std::int64_t n = c.admitted + c.rejected + c.missed;
   if (n == 0) return std::nullopt;
   return static_cast<double>(c.admitted) / static_cast<double>(n);
 }
@@ -135,6 +135,16 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
       if (row.verdict == Verdict::admitted) ++cell.admitted;
       if (row.verdict == Verdict::rejected) ++cell.rejected;
       if (row.verdict == Verdict::not_applicable) ++cell.not_applicable;
+      if (row.verdict == Verdict::missed) ++cell.missed;
+      if (row.plan_admitted) ++cell.plan_admitted;
+      if (row.simulated) {
+        ++cell.simulated;
+        cell.miss_ratio_micros += std::llround(row.miss_ratio * 1e6);
+        if (row.max_rel_response) {
+          cell.max_rel_response =
+              std::max(cell.max_rel_response.value_or(0), *row.max_rel_response);
+        }
+      }
       if (row.series == 0) {
         ++units_at[p];
         tasks_at[p] += static_cast<double>(row.tasks);
@@ -142,22 +152,35 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
       }
     }
   }
+  // A simulation study adds its columns at the end, so an analysis study's CSV keeps its bytes.
+  const bool simulation = m.klass == "simulation";
   std::string csv =
       "experiment,panel,x,series,n,admitted,rejected,not_applicable,value,ci_low,ci_high,"
-      "mean_tasks,mean_total_util\n";
+      "mean_tasks,mean_total_util";
+  csv += simulation ? ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response\n" : "\n";
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     for (std::size_t s = 0; s < m.series.size(); ++s) {
       const Cell& c = cells[p][s];
-      const std::int64_t n = c.admitted + c.rejected;
+      const std::int64_t n = c.admitted + c.rejected + c.missed;
       std::string value = ",,";
       if (n > 0) {
         const Wilson w = wilson95(c.admitted, n);
         value = fmt::format("{:.6f},{:.6f},{:.6f}", w.value, w.low, w.high);
       }
       const double units = static_cast<double>(std::max<std::int64_t>(1, units_at[p]));
-      csv += fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f}\n", m.name, r.panel_of(p).name,
+      csv += fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.4f}", m.name, r.panel_of(p).name,
                          r.points[p].x, m.series[s].name, n, c.admitted, c.rejected,
                          c.not_applicable, value, tasks_at[p] / units, util_at[p] / units);
+      if (simulation) {
+        csv += fmt::format(",{},{},{},", c.missed, c.plan_admitted, c.simulated);
+        if (c.simulated > 0) {
+          csv += fmt::format("{:.6f}", static_cast<double>(c.miss_ratio_micros) / 1e6 /
+                                           static_cast<double>(c.simulated));
+        }
+        csv += ",";
+        if (c.max_rel_response) csv += fmt::format("{:.6f}", *c.max_rel_response);
+      }
+      csv += "\n";
     }
   }
   result.csv = dir / (m.name + ".csv");
@@ -237,6 +260,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
   plot["x_label"] = m.plot.x_label;
   plot["y_label"] = m.plot.y_label;
   plot["log_x"] = m.plot.log_x;
+  plot["failure_rate"] = m.plot.failure_rate;
   plot["paper"] = m.paper;
   plot["item"] = m.item;
   plot["scale"] = r.scale;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct Cell {
   std::int64_t admitted = 0;
   std::int64_t rejected = 0;
   std::int64_t not_applicable = 0;
+  // Simulation manifests only: sets that ran and missed, sets the planner admitted, sets
+  // simulated, the sum of their miss ratios and the largest relative response.
+  std::int64_t missed = 0;
+  std::int64_t plan_admitted = 0;
+  std::int64_t simulated = 0;
+  std::int64_t miss_ratio_micros = 0;  // Σ miss ratios in millionths: exact in any row order
+  std::optional<double> max_rel_response;
   double mean_tasks = 0;
   double mean_total_util = 0;
 };

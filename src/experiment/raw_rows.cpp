@@ -16,6 +16,19 @@ constexpr const char* kColumns =
     "experiment,scale,seed,panel,x,trial,unit,unit_seed,series,verdict,gen_tasks,gen_total_util,"
     "gen_redraws,elapsed_us";
 constexpr std::size_t kColumnCount = 14;
+// kSimColumns follow kColumns in a simulation manifest's rows (empty cells when the series did
+// not simulate the trial's plan).
+constexpr const char* kSimColumns =
+    ",plan_admitted,sim_jobs,sim_misses,miss_ratio,max_rel_response";
+constexpr std::size_t kSimColumnCount = 5;
+
+// simulation says whether study r's rows carry the simulation columns.
+bool simulation(const Resolved& r) { return r.manifest.klass == "simulation"; }
+
+// columns is the CSV header of study r's raw rows.
+std::string columns(const Resolved& r) {
+  return std::string(kColumns) + (simulation(r) ? kSimColumns : "");
+}
 
 // split_csv splits a row at commas (raw cells are CSV-safe names and numbers: never quoted).
 std::vector<std::string_view> split_csv(std::string_view line) {
@@ -44,17 +57,30 @@ std::string raw_signature(const Resolved& r) {
                      r.manifest.name, r.scale, r.seed, r.trials, r.manifest.inputs_hash);
 }
 
-std::string raw_header(const Resolved& r) { return raw_signature(r) + "\n" + kColumns + "\n"; }
+std::string raw_header(const Resolved& r) { return raw_signature(r) + "\n" + columns(r) + "\n"; }
 
 std::string raw_lines(const Resolved& r, const UnitResult& result) {
   std::string out;
   const Point& p = r.points[result.unit.point];
   for (std::size_t s = 0; s < result.series.size(); ++s) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}\n", r.manifest.name, r.scale,
+    const SeriesResult& sr = result.series[s];
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}", r.manifest.name, r.scale,
                        r.seed, r.manifest.panels[p.panel].name, p.x, result.unit.trial,
                        result.unit.index, result.seed, r.manifest.series[s].name,
-                       verdict_name(result.series[s].verdict), result.tasks, result.total_util,
-                       result.redraws, result.series[s].elapsed_us);
+                       verdict_name(sr.verdict), result.tasks, result.total_util, result.redraws,
+                       sr.elapsed_us);
+    if (simulation(r)) {
+      out += fmt::format(",{}", sr.plan_admitted ? 1 : 0);
+      if (sr.simulated) {
+        const double ratio =
+            sr.jobs > 0 ? static_cast<double>(sr.misses) / static_cast<double>(sr.jobs) : 0.0;
+        out += fmt::format(",{},{},{:.6f},", sr.jobs, sr.misses, ratio);
+        if (sr.max_relative_response) out += fmt::format("{:.6f}", *sr.max_relative_response);
+      } else {
+        out += ",,,,";
+      }
+    }
+    out += "\n";
   }
   return out;
 }
@@ -78,7 +104,7 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
                      "written for another study (or another manifest version): expected \"" +
                          raw_signature(r) + "\"");
   }
-  if (lines.size() < 2 || lines[1] != kColumns) {
+  if (lines.size() < 2 || lines[1] != columns(r)) {
     throw InputError({name, 2, 1}, "", "expected the raw CSV header");
   }
   std::map<std::string_view, std::size_t> series_index;
@@ -95,7 +121,8 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
     const auto bad = [&](const std::string& why) {
       throw InputError({name, number, 1}, "", "malformed raw row: " + why);
     };
-    if (c.size() != kColumnCount) bad(fmt::format("{} cells, expected {}", c.size(), kColumnCount));
+    const std::size_t expected = kColumnCount + (simulation(r) ? kSimColumnCount : 0);
+    if (c.size() != expected) bad(fmt::format("{} cells, expected {}", c.size(), expected));
     if (!integer(c[6], row.unit) || row.unit >= r.units()) bad("unit");
     const auto s = series_index.find(c[8]);
     if (s == series_index.end()) bad("unknown series \"" + std::string(c[8]) + "\"");
@@ -106,11 +133,21 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
       row.verdict = Verdict::rejected;
     } else if (c[9] == "n/a") {
       row.verdict = Verdict::not_applicable;
+    } else if (c[9] == "missed" && simulation(r)) {
+      row.verdict = Verdict::missed;
     } else {
       bad("verdict");
     }
     if (!integer(c[10], row.tasks) || !integer(c[12], row.redraws)) bad("generator columns");
     row.total_util = std::strtod(std::string(c[11]).c_str(), nullptr);
+    if (simulation(r)) {
+      row.plan_admitted = c[14] == "1";
+      row.simulated = !c[15].empty();
+      if (row.simulated) {
+        row.miss_ratio = std::strtod(std::string(c[17]).c_str(), nullptr);
+        if (!c[18].empty()) row.max_rel_response = std::strtod(std::string(c[18]).c_str(), nullptr);
+      }
+    }
     row.line = std::string(line);
     ++per_unit[row.unit];
     rows.push_back(std::move(row));

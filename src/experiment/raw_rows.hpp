@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,12 @@ struct RawRow {
   std::int64_t tasks = 0;
   double total_util = 0;
   std::int64_t redraws = 0;
-  std::string line;  // the row as written, for rewriting a resumed file
+  // Simulation manifests only:
+  bool plan_admitted = false;
+  bool simulated = false;
+  double miss_ratio = 0;                   // when simulated
+  std::optional<double> max_rel_response;  // when simulated and some job completed
+  std::string line;                        // the row as written, for rewriting a resumed file
 };
 
 // read_raw reads one raw file of study r. Keeps only units whose rows are all present (a run

@@ -14,6 +14,8 @@ const char* verdict_name(Verdict v) noexcept {
       return "rejected";
     case Verdict::not_applicable:
       return "n/a";
+    case Verdict::missed:
+      return "missed";
   }
   return "unknown";
 }
@@ -22,9 +24,27 @@ gen::Generated generate_unit(const Resolved& r, const Unit& u) {
   return gen::generate(unit_family(r, u), unit_params(r, u), unit_seed(r, u));
 }
 
+std::optional<TaskSet> series_view(const Series& s, const TaskSet& set) {
+  if (!s.fit && !s.wait) return std::nullopt;
+  TaskSet copy = set;
+  if (s.fit) copy.system.fit = *s.fit;
+  if (s.wait) {
+    for (TaskSpec& t : copy.tasks) t.wait.kind = *s.wait;
+  }
+  return copy;
+}
+
+PlanOptions series_plan_options(const Series& s) {
+  PlanOptions options;
+  if (s.target) options.target = &*s.target;
+  if (s.assign) options.assign = *s.assign;
+  options.overhead = s.overhead.get();
+  return options;
+}
+
 namespace {
 
-// judge applies one series to a generated set.
+// judge applies one analysis series to a generated set.
 Verdict judge(const Series& s, const TaskSet& set) {
   if (s.kind == SeriesKind::bound) {
     const int cores = static_cast<int>(set.system.cores.size());
@@ -32,22 +52,11 @@ Verdict judge(const Series& s, const TaskSet& set) {
                ? Verdict::admitted
                : Verdict::rejected;
   }
-  PlanOptions options;
-  if (s.target) options.target = &*s.target;
-  if (s.assign) options.assign = *s.assign;
-  options.overhead = s.overhead.get();
   try {
-    if (s.fit || s.wait) {
-      // fit and wait are settings of the set itself: judge a copy with them changed.
-      TaskSet copy = set;
-      if (s.fit) copy.system.fit = *s.fit;
-      if (s.wait) {
-        for (TaskSpec& t : copy.tasks) t.wait.kind = *s.wait;
-      }
-      return plan_with(s.planner, copy, options).schedulable ? Verdict::admitted
-                                                             : Verdict::rejected;
-    }
-    return plan_with(s.planner, set, options).schedulable ? Verdict::admitted : Verdict::rejected;
+    const std::optional<TaskSet> view = series_view(s, set);
+    return plan_with(s.planner, view ? *view : set, series_plan_options(s)).schedulable
+               ? Verdict::admitted
+               : Verdict::rejected;
   } catch (const InputError&) {
     // A planner that does not model the set's form refuses it as input: not a rejection.
     return Verdict::not_applicable;
@@ -67,7 +76,11 @@ UnitResult run_unit(const Resolved& r, const Unit& u) {
   for (const Series& s : r.manifest.series) {
     const auto start = std::chrono::steady_clock::now();
     SeriesResult result;
-    result.verdict = judge(s, g.set);
+    if (s.sim) {
+      result = simulate_series(s, g.set, out.seed);
+    } else {
+      result.verdict = judge(s, g.set);
+    }
     result.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - start)
                             .count();

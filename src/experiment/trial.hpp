@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,12 @@ enum class Verdict {
   admitted,        // schedulable by the planner, or within the bound
   rejected,        // not schedulable
   not_applicable,  // the planner refuses the set's form (e.g. a structure it does not model)
+  missed,          // simulation manifests: simulated, and at least one job missed its deadline
 };
 
-// verdict_name spells v as in the raw rows: "admitted", "rejected" or "n/a".
+// verdict_name spells v as in the raw rows: "admitted", "rejected", "n/a" or "missed". In a
+// simulation manifest "admitted" means the set ran without a miss (and, with admission, that the
+// planner admitted it).
 const char* verdict_name(Verdict v) noexcept;
 
 // SeriesResult is one series' verdict on one unit, with its planning time (a timing column,
@@ -24,6 +28,12 @@ const char* verdict_name(Verdict v) noexcept;
 struct SeriesResult {
   Verdict verdict = Verdict::rejected;
   std::int64_t elapsed_us = 0;
+  // Simulation manifests only (raw columns plan_admitted … max_rel_response):
+  bool plan_admitted = false;                   // the planner's own verdict
+  bool simulated = false;                       // the plan was executed by the simulator
+  std::int64_t jobs = 0;                        // jobs released over the horizon
+  std::int64_t misses = 0;                      // jobs that missed
+  std::optional<double> max_relative_response;  // max response / deadline over completed jobs
 };
 
 // UnitResult is one unit's outcome: what was generated and every series' verdict, in manifest
@@ -40,6 +50,18 @@ struct UnitResult {
 // generate_unit draws a unit's task set (the same set on every run and split). InputError when
 // the manifest's generator parameters are bad.
 gen::Generated generate_unit(const Resolved& r, const Unit& u);
+
+// series_view is the set as series s judges it: a copy with the series' fit and wait (settings of
+// the set itself) when it states them, else null (judge the set as generated).
+std::optional<TaskSet> series_view(const Series& s, const TaskSet& set);
+
+// series_plan_options are the planner options of series s (target, assignment, charged profile).
+PlanOptions series_plan_options(const Series& s);
+
+// simulate_series judges a simulation series: plan (as an analysis series does), then, if the
+// plan is admitted (or the series has admission = false and the plan places every task),
+// simulate it with the series' SimSpec and the trial's `seed` for sampled overheads.
+SeriesResult simulate_series(const Series& s, const TaskSet& set, std::uint64_t seed);
 
 // run_unit computes one unit. Re-entrant: planners and generators keep no global state, so
 // worker threads run units concurrently.

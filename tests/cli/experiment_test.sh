@@ -8,26 +8,62 @@ case_name=$1 rtpar=$2 src=$3 work=$4
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 manifest=$src/experiments/fjos-fig6.toml
 
-case $case_name in
-shards_equal)
+# shards_equal MANIFEST: one process with 2 threads, 7 shards run separately (in reverse order)
+# and one run per point merge to the same bytes.
+shards_equal() {
+  local m=$1 name
+  name=$(basename "$m" .toml)
   # One process with 2 threads against 7 shards run separately (in reverse order), merged.
-  expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out one --no-plot
+  expect_status 0 "$rtpar" experiment run "$m" --scale smoke --jobs 2 --out one --no-plot
   for k in 6 5 4 3 2 1 0; do
-    expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 1 --shard "$k/7" --out seven
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --jobs 1 --shard "$k/7" --out seven
   done
   expect_status 0 "$rtpar" experiment status seven
   expect_status 0 "$rtpar" experiment merge seven
-  cmp one/fjos-fig6.csv seven/fjos-fig6.csv || fail "7 shards differ from 1: $(diff one/fjos-fig6.csv seven/fjos-fig6.csv | head)"
+  cmp one/$name.csv seven/$name.csv || fail "7 shards differ from 1: $(diff one/$name.csv seven/$name.csv | head)"
   # Per point too.
-  points=$("$rtpar" experiment points "$manifest" --scale smoke | wc -l)
+  points=$("$rtpar" experiment points "$m" --scale smoke | wc -l)
   for ((p = 0; p < points; p++)); do
-    expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --point "$p" --out bypoint
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --point "$p" --out bypoint
   done
   expect_status 0 "$rtpar" experiment merge bypoint
-  cmp one/fjos-fig6.csv bypoint/fjos-fig6.csv || fail "per-point run differs"
+  cmp one/$name.csv bypoint/$name.csv || fail "per-point run differs"
   # The raw rows themselves agree (sorted, timing column dropped).
-  strip() { tail -q -n +3 "$@" | cut -d, -f1-13 | sort; }
+  strip() { tail -q -n +3 "$@" | cut -d, -f1-13,15- | sort; }
   [ "$(strip one/raw/*.csv)" = "$(strip seven/raw/*.csv)" ] || fail "raw rows differ"
+}
+
+case $case_name in
+shards_equal)
+  shards_equal "$manifest"
+  ;;
+sim_shards_equal)
+  # A simulation manifest (plan, then simulate with sampled Table II overheads) splits alike.
+  shards_equal "$src/experiments/rt-openmp-fig4.toml"
+  grep -q "missed" one/rt-openmp-fig4.csv || fail "no simulation columns: $(head -1 one/rt-openmp-fig4.csv)"
+  ;;
+sim_bad_input)
+  # Bad simulation fields exit 2 naming the manifest's file, line, column and field.
+  sim=$src/experiments/rt-openmp-fig4.toml
+  mkdir -p data && cp "$src"/experiments/data/*.json data/
+  check_bad() {  # check_bad SED_EXPR FIELD
+    sed "$1" "$sim" >m.toml
+    expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+    grep -q "m.toml:[0-9]*:[0-9]*" <<<"$err" && grep -q "$2" <<<"$err" ||
+      fail "$1: no location or field $2: $err"
+    [ ! -e x ] || fail "a bad manifest created its output directory"
+  }
+  check_bad '0,/^hyperperiods = /s/^hyperperiods = .*/horizon = "5 parsecs"/' horizon
+  check_bad '0,/^sim_overhead = /s|^sim_overhead = .*|sim_overhead = "data/nosuch.json"|' sim_overhead
+  check_bad '0,/^overhead_statistic = /s/^overhead_statistic = .*/overhead_statistic = "p42"/' overhead_statistic
+  check_bad '0,/^admission = /s/^admission = .*/admision = false/' admision
+  check_bad '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
+  check_bad '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
+  # Simulation keys in an analysis manifest are unknown keys there.
+  sed 's/^planner = "fork-join-rta"$/planner = "fork-join-rta"\nhyperperiods = 2/' "$manifest" >m.toml
+  cp -r "$src"/experiments/data . 2>/dev/null
+  expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+  grep -q "hyperperiods" <<<"$err" || fail "simulation key accepted in an analysis manifest: $err"
   ;;
 partial_and_resume)
   expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out full --no-plot

@@ -156,9 +156,9 @@ TEST_CASE("experiment: percent_of gives the generator x% of a parameter, exactly
   t.replace(t.find("x = \"total_util_pct\""), 20, "x = \"total_util\"\npercent_of = \"cores\"");
   t.replace(t.find("values = \"10:30:10\""), 19, "values = [5, 30, 100]");
   const Resolved r = resolve(parse_manifest(t, "m.toml"), "paper", std::nullopt);
-  CHECK(unit_params(r, r.unit(0)).at("total_util").value == "0.40");   // 5% of 8
-  CHECK(unit_params(r, r.unit(4)).at("total_util").value == "2.40");   // 30% of 8
-  CHECK(unit_params(r, r.unit(8)).at("total_util").value == "8.00");   // 100% of 8
+  CHECK(unit_params(r, r.unit(0)).at("total_util").value == "0.40");  // 5% of 8
+  CHECK(unit_params(r, r.unit(4)).at("total_util").value == "2.40");  // 30% of 8
+  CHECK(unit_params(r, r.unit(8)).at("total_util").value == "8.00");  // 100% of 8
   CHECK(r.points[1].x == "30");  // the CSV keeps the percentage
   // x must then be an integer percentage; the parameter must be an integer.
   std::string bad = t;
@@ -168,4 +168,48 @@ TEST_CASE("experiment: percent_of gives the generator x% of a parameter, exactly
   bad.replace(bad.find("cores = 8"), 9, "cores = \"eight\"");
   const Resolved rb = resolve(parse_manifest(bad, "m.toml"), "paper", std::nullopt);
   CHECK_THROWS_AS((void)unit_params(rb, rb.unit(0)), InputError);
+}
+
+namespace {
+
+// simulation_manifest is kMinimal as a simulation manifest: series B (a bound, which cannot be
+// simulated) becomes a second planner series with the given simulation keys.
+std::string simulation_manifest(const std::string& series_b_keys) {
+  std::string t = kMinimal;
+  t.insert(t.find("name = \"t\"") + 10, "\nclass = \"simulation\"");
+  t.replace(t.find("bound = \"3.73\""), 14, "planner = \"fork-join-rta\"\n" + series_b_keys);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("experiment: simulation manifests read their series' keys strictly") {
+  const Manifest m = parse_manifest(simulation_manifest("hyperperiods = 2\ncontext_switch = "
+                                                        "\"2us\"\nadmission = false"),
+                                    "m.toml");
+  CHECK(m.klass == "simulation");
+  REQUIRE(m.series[1].sim.has_value());
+  CHECK(m.series[1].sim->hyperperiods == 2);
+  CHECK(m.series[1].sim->context_switch_ns == 2000);
+  CHECK_FALSE(m.series[1].sim->admission);
+  REQUIRE(m.series[0].sim.has_value());  // defaults: admission, one hyperperiod, no overhead
+  CHECK(m.series[0].sim->admission);
+  CHECK(m.series[0].sim->overhead == nullptr);
+  CHECK(error_of(simulation_manifest("horizon = \"5 parsecs\""))
+            .find("series[1].horizon: invalid duration") != std::string::npos);
+  CHECK(error_of(simulation_manifest("horizon = \"1s\"\nhyperperiods = 2"))
+            .find("series[1].hyperperiods") != std::string::npos);
+  CHECK(error_of(simulation_manifest("sim_overhead = \"nosuch.json\""))
+            .find("series[1].sim_overhead: cannot read") != std::string::npos);
+  CHECK(error_of(simulation_manifest("overhead_statistic = \"p99\""))
+            .find("needs a `sim_overhead`") != std::string::npos);
+  CHECK(error_of(simulation_manifest("admision = true")).find("admision") != std::string::npos);
+  // The same keys in an analysis manifest are unknown there.
+  std::string t = kMinimal;
+  t.insert(t.find("planner = \"fork-join-rta\"") + 25, "\nhyperperiods = 2");
+  CHECK(error_of(t).find("hyperperiods") != std::string::npos);
+  // A bound is not simulated.
+  t = kMinimal;
+  t.insert(t.find("name = \"t\"") + 10, "\nclass = \"simulation\"");
+  CHECK(error_of(t).find("cannot be simulated") != std::string::npos);
 }

@@ -1,0 +1,99 @@
+// sim_spec.cpp — reading a series' simulation keys and turning them into one trial's SimOptions.
+#include "experiment/sim_spec.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/checked_math.hpp"
+
+namespace rtpar::experiment {
+
+SimSpec read_sim_spec(const model::TableReader& t) {
+  SimSpec s;
+  if (const toml::node* n = t.node("admission")) {
+    if (!n->is_boolean()) t.fail(n, "admission", "expected true or false");
+    s.admission = n->as_boolean()->get();
+  }
+  if (const std::optional<Duration> h = t.duration("horizon")) {
+    if (h->count() <= 0) t.fail(t.node("horizon"), "horizon", "must be > 0");
+    if (h->count() > s.max_horizon_ns) {
+      t.fail(t.node("horizon"), "horizon", "at most 10min of simulated time per trial");
+    }
+    s.horizon_ns = h->count();
+  }
+  if (const std::optional<std::int64_t> k = t.integer("hyperperiods")) {
+    if (s.horizon_ns) t.fail(t.node("hyperperiods"), "hyperperiods", "give `horizon` or this");
+    if (*k < 1 || *k > 1000) t.fail(t.node("hyperperiods"), "hyperperiods", "must be in 1..1000");
+    s.hyperperiods = *k;
+  }
+  if (const std::optional<std::string> path = t.string("sim_overhead")) {
+    // Relative to the manifest's directory, like `overhead`: a study moves with its data.
+    const std::filesystem::path file = std::filesystem::path(t.file()).parent_path() / *path;
+    s.overhead_path = file.lexically_normal().string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(s.overhead_path, ec)) {
+      t.fail(t.node("sim_overhead"), "sim_overhead",
+             "cannot read the overhead profile " + s.overhead_path);
+    }
+    s.overhead = std::make_shared<const OverheadProfile>(load_overhead_profile(s.overhead_path));
+  }
+  if (const std::optional<std::string> stat = t.string("overhead_statistic")) {
+    if (!s.overhead) {
+      t.fail(t.node("overhead_statistic"), "overhead_statistic", "needs a `sim_overhead` profile");
+    }
+    try {
+      s.statistic = parse_overhead_statistic(*stat);
+    } catch (const InputError&) {
+      t.fail(t.node("overhead_statistic"), "overhead_statistic",
+             "expected p50, p99, p99.9, max or sampled");
+    }
+  }
+  if (const std::optional<std::string> team = t.string("barrier_team")) {
+    if (*team != "m" && *team != "strands") {
+      t.fail(t.node("barrier_team"), "barrier_team", "expected \"m\" or \"strands\"");
+    }
+    if (!s.overhead)
+      t.fail(t.node("barrier_team"), "barrier_team", "needs a `sim_overhead` profile");
+    s.barrier_team_m = *team == "m";
+  }
+  if (const std::optional<Duration> c = t.duration("context_switch")) {
+    if (c->count() < 0 || c->count() > 1'000'000'000) {
+      t.fail(t.node("context_switch"), "context_switch", "must be in [0, 1s]");
+    }
+    s.context_switch_ns = c->count();
+  }
+  return s;
+}
+
+std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int cores) {
+  if (!spec.overhead || !spec.barrier_team_m) return spec.overhead;
+  const auto& barrier = spec.overhead->barrier;
+  if (std::none_of(barrier.begin(), barrier.end(),
+                   [&](const ForkJoinCost& c) { return c.threads >= cores; })) {
+    return spec.overhead;
+  }
+  auto copy = std::make_shared<OverheadProfile>(*spec.overhead);
+  std::erase_if(copy->barrier, [&](const ForkJoinCost& c) { return c.threads < cores; });
+  return copy;
+}
+
+SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t seed) {
+  SimOptions o;
+  o.overhead = spec.overhead.get();
+  o.overhead_statistic = spec.statistic;
+  o.seed = seed;
+  o.context_switch_ns = spec.context_switch_ns;
+  o.max_horizon_ns = spec.max_horizon_ns;
+  if (spec.horizon_ns) {
+    o.horizon_ns = spec.horizon_ns;
+  } else {
+    // k hyperperiods: with synchronous release and deterministic overheads the schedule repeats
+    // every hyperperiod, so k > 1 only matters for sampled overheads (decision RO9).
+    const SimHorizon h = default_sim_horizon(set, spec.max_horizon_ns);
+    const std::optional<std::int64_t> k = checked_mul(h.horizon_ns, spec.hyperperiods);
+    o.horizon_ns = k && *k <= spec.max_horizon_ns ? *k : spec.max_horizon_ns;
+  }
+  return o;
+}
+
+}  // namespace rtpar::experiment

@@ -1,0 +1,55 @@
+// sim_spec.hpp — the simulation settings of a series of a `class = "simulation"` manifest
+// (docs/experiments.md "Simulation manifests"): how each trial's plan is executed by the
+// discrete-event simulator (src/sim/, docs/internals/simulation.md) after it is planned.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "load/toml_fields.hpp"
+#include "rtpar/tools/overhead.hpp"
+#include "rtpar/tools/simulate.hpp"
+
+namespace rtpar::experiment {
+
+// SimSpec is one series' simulation settings. A series of a simulation manifest always has one
+// (all defaults when it states no simulation key).
+struct SimSpec {
+  // admission: simulate only the plans the planner admits (a refused set counts as `rejected`
+  // and is not run); false: also simulate a refused plan when it places every task (RT-OpenMP's
+  // sets ran whatever the analysis said, rt-openmp.md §VI, decision RO5), so its verdict is
+  // decided by execution alone.
+  bool admission = true;
+  // horizon_ns: jobs are released in [0, horizon); absent: `hyperperiods` × the set's
+  // hyperperiod (default_sim_horizon, capped at max_horizon_ns).
+  std::optional<std::int64_t> horizon_ns;
+  std::int64_t hyperperiods = 1;
+  std::int64_t max_horizon_ns = 600'000'000'000;  // 10 min of simulated time
+  // overhead: the profile whose overheads the simulator injects (path relative to the manifest);
+  // null: none. Independent of the series' `overhead`, which the planner charges.
+  std::shared_ptr<const OverheadProfile> overhead;
+  std::string overhead_path;
+  OverheadStatistic statistic = OverheadStatistic::p999;
+  // barrier_team_m: charge every barrier as a team of all m cores (RT-OpenMP's runtime: a team of
+  // exactly m threads per task, rt-openmp.md §IV-B, decision RO10) instead of the simulator's
+  // min(Σ strands, m). Done by dropping the profile's barrier entries below m, so the simulator's
+  // nearest-measured-team-at-or-above rule picks the row of m; a profile with no entry ≥ m is
+  // left as it is (its extrapolation already grows with the team).
+  bool barrier_team_m = false;
+  std::int64_t context_switch_ns = 0;
+};
+
+// read_sim_spec reads a series' simulation keys; errors name file, line, column and field.
+SimSpec read_sim_spec(const model::TableReader& t);
+
+// barrier_profile is the profile a trial of a set on `cores` cores injects: spec.overhead, or a
+// copy without the barrier entries below `cores` when barrier_team_m (null without a profile).
+std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int cores);
+
+// sim_options are the SimOptions of one trial: the spec's, with the trial's own seed (used by
+// `overhead_statistic = "sampled"`) and the horizon resolved against the trial's set.
+SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t seed);
+
+}  // namespace rtpar::experiment
