@@ -28,10 +28,13 @@ FamilyInfo dag_family() {
 Generated generate_dag(const ParamReader& r, std::uint64_t seed) {
   const Common c = read_common(r);
   const bool er = r.choice("shape", {"erdos-renyi", "nested-fork-join"}) == "erdos-renyi";
-  const auto [nodes_min, nodes_max] = int_range(r, "nodes", 1, 10000);
+  // Plain variables, not structured bindings: lambdas may not capture those before clang 16.
+  const std::pair<std::int64_t, std::int64_t> nodes = int_range(r, "nodes", 1, 10000);
+  const std::int64_t nodes_min = nodes.first, nodes_max = nodes.second;
   const double edge_prob = r.real("edge_prob", 0, 1);
   const auto depth = static_cast<int>(r.integer("depth", 1, 8));
-  const auto [br_min, br_max] = int_range(r, "branches", 1, 64);
+  const std::pair<std::int64_t, std::int64_t> branches = int_range(r, "branches", 1, 64);
+  const std::int64_t br_min = branches.first, br_max = branches.second;
   const double fork_prob = r.real("fork_prob", 0, 1);
   return draw_tasks(c, r, seed, "dag",
                     {"DAG with longest path <= period", "lower util_max or raise edges/branches"},

@@ -25,8 +25,12 @@ FamilyInfo sync_family() {
 
 Generated generate_sync(const ParamReader& r, std::uint64_t seed) {
   const Common c = read_common(r);
-  const auto [seg_min, seg_max] = int_range(r, "segments", 1, 100000);
-  const auto [str_min, str_max] = int_range(r, "strands", 1, 1000000);
+  // Plain variables, not structured bindings: lambdas may not capture those before C++20's
+  // P1091/P1381, which clang implements only from version 16.
+  const std::pair<std::int64_t, std::int64_t> segments = int_range(r, "segments", 1, 100000);
+  const std::pair<std::int64_t, std::int64_t> strands = int_range(r, "strands", 1, 1000000);
+  const std::int64_t seg_min = segments.first, seg_max = segments.second;
+  const std::int64_t str_min = strands.first, str_max = strands.second;
   return draw_tasks(
       c, r, seed, "sync",
       {"structure with span <= period", "lower util_max or raise segments/strands"},
