@@ -45,7 +45,16 @@ struct RunConfig {
   // task thread exists, e.g. system.nonrt_cores: progress, signals and report writing then stay
   // off the real-time cores. Moved after the checks, which need the caller's full affinity.
   std::vector<int> control_cores;
+  // run_refused: also run a plan its planner did not admit, provided it places every task
+  // (plan_places_every_task) — what RT-OpenMP's and OpenMP-RT's evaluations did with sets no test
+  // had admitted (experiment series with `admission = false`). Misses are then the point.
+  bool run_refused = false;
 };
+
+// plan_places_every_task says whether every task of the plan has somewhere to run: every strand
+// of a strand-level plan on a core, or (no strands) at least one core. A refused plan may still be
+// complete (its analysis failed, not its placement); only a complete one can be run.
+bool plan_places_every_task(const Plan& plan);
 
 // TaskFailure is a run in which task code threw (a steal::CapacityError when a job exceeds its
 // work-stealing budget, a kernel's failed self-check, an exception from bound code). The failed
@@ -67,8 +76,9 @@ class TaskFailure : public std::runtime_error {
 };
 
 // execute runs the plan of a task set and returns the complete report. Throws InputError if the
-// plan is not schedulable or names cores that are not online, EnvironmentError if real-time
-// scheduling is refused (and best_effort is false), TaskFailure if a task's code threw.
+// plan is not schedulable (unless config.run_refused and it places every task) or names cores that
+// are not online, EnvironmentError if real-time scheduling is refused (and best_effort is false),
+// TaskFailure if a task's code threw.
 RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config);
 
 }  // namespace rtpar

@@ -141,6 +141,33 @@ std::string units_text(const Resolved& r) {
   return fmt::format("{} units ({} points x {} trials)", r.units(), r.points.size(), r.trials);
 }
 
+// sim_settings is one line of a simulation series' settings, for `show`.
+std::string sim_settings(const SimSpec& sim) {
+  std::string out = sim.admission ? "simulated if admitted" : "simulated whatever the planner says";
+  out += sim.horizon_ns ? ", horizon " + format_duration(Duration(*sim.horizon_ns))
+                        : fmt::format(", {} hyperperiod(s)", sim.hyperperiods);
+  if (sim.overhead) {
+    out += fmt::format(", injects {} at {}{}", sim.overhead_path, to_string(sim.statistic),
+                       sim.barrier_team_m ? ", barriers as teams of m" : "");
+  } else {
+    out += ", no overheads";
+  }
+  if (sim.context_switch_ns > 0) {
+    out += ", context switch " + format_duration(Duration(sim.context_switch_ns));
+  }
+  return out;
+}
+
+// run_settings is one line of a runtime series' settings, for `show`.
+std::string run_settings(const RunSpec& run) {
+  std::string out = run.admission ? "runs if admitted, " : "runs whatever the planner says, ";
+  out += format_duration(Duration(run.duration_ns));
+  out += run.best_effort ? " best effort (SCHED_OTHER)" : " at SCHED_FIFO";
+  out += run.cpu_latency_us >= 0 ? fmt::format(", CPU latency cap {} µs", run.cpu_latency_us)
+                                 : ", no CPU latency cap";
+  return out;
+}
+
 }  // namespace
 
 Command add_experiment(CLI::App& app) {
@@ -268,6 +295,8 @@ Command add_experiment(CLI::App& app) {
                      s.overhead ? " overhead " + s.overhead_path : "",
                      s.back_to_back ? " (back-to-back entries)" : "");
         }
+        if (s.sim) fmt::print("  {:<12} {}\n", "", sim_settings(*s.sim));
+        if (s.run) fmt::print("  {:<12} {}\n", "", run_settings(*s.run));
       }
       fmt::print("scale       {}, seed {}: {}\n", r.scale, r.seed, units_text(r));
       return kExitOk;
@@ -298,6 +327,11 @@ Command add_experiment(CLI::App& app) {
         if (config.shard) throw InputError({}, "--point", "give --shard or --point, not both");
         config.point = o->point;
       }
+      if (r.manifest.klass == "runtime" && config.jobs > 1) {
+        // Two real-time runs on one machine would disturb each other's measurements.
+        fmt::print("runtime study: units run one at a time (--jobs {} ignored)\n", config.jobs);
+        config.jobs = 1;
+      }
       config.resume = o->resume;
       config.progress = isatty(STDERR_FILENO) != 0;
       prepare_study_dir(r, config.out);
@@ -324,6 +358,19 @@ Command add_experiment(CLI::App& app) {
     }
     if (estimate->parsed()) {
       const Resolved r = load(o->study);
+      if (r.manifest.klass == "runtime") {
+        // Sampling would run the sets; a unit runs at most every series for its duration, plus
+        // the executor's start delay (RunConfig::start_delay, 50 ms) and set-up.
+        double per_unit = 0;
+        for (const Series& s : r.manifest.series) {
+          per_unit += static_cast<double>(s.run->duration_ns) / 1e9 + 0.1;
+        }
+        fmt::print(
+            "{}: at most {:.1f} s wall ({:.2f} s per unit; units run one at a time; a refused "
+            "set runs only with admission = false)\n",
+            units_text(r), per_unit * static_cast<double>(r.units()), per_unit);
+        return kExitOk;
+      }
       const int jobs = o->jobs > 0
                            ? o->jobs
                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -400,7 +447,8 @@ Command add_experiment(CLI::App& app) {
           "OUT='{out}'\n"
           "mkdir -p \"$OUT/slurm\"\n"
           "array=$(sbatch --parsable --job-name=rtpar-{name} --array={array} "
-          "--cpus-per-task={cpus} --time={time}{partition} --output=\"$OUT/slurm/shard-%a.out\" "
+          "--cpus-per-task={cpus} --time={time}{partition}{exclusive} "
+          "--output=\"$OUT/slurm/shard-%a.out\" "
           "--wrap \"'$RTPAR' experiment run '{manifest}' --scale {scale} --seed {seed} "
           "--shard \\${{SLURM_ARRAY_TASK_ID}}/{shards} --jobs {cpus} --out '$OUT'\")\n"
           "array=${{array%%;*}}\n"
@@ -413,7 +461,9 @@ Command add_experiment(CLI::App& app) {
           fmt::arg("name", r.manifest.name), fmt::arg("scale", r.scale), fmt::arg("seed", seed),
           fmt::arg("shards", o->shards), fmt::arg("rtpar", rtpar), fmt::arg("out", out.string()),
           fmt::arg("array", array), fmt::arg("cpus", o->cpus), fmt::arg("time", o->time),
-          fmt::arg("partition", partition), fmt::arg("manifest", manifest.string()));
+          fmt::arg("partition", partition), fmt::arg("manifest", manifest.string()),
+          // A runtime study's shard owns its node: real-time runs must not share a machine.
+          fmt::arg("exclusive", r.manifest.klass == "runtime" ? " --exclusive" : ""));
       return kExitOk;
     }
     return kExitBadInput;

@@ -129,8 +129,12 @@ std::vector<const toml::table*> tables_at(const toml::table& root, std::string_v
 
 // read_series reads one [[series]] table; a simulation manifest's series also take the
 // simulation keys (sim_spec.hpp).
-Series read_series(const TableReader& t, bool simulation) {
-  if (simulation) {
+Series read_series(const TableReader& t, const std::string& klass) {
+  const bool simulation = klass == "simulation";
+  if (klass == "runtime") {
+    t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
+                  "admission", "duration", "cpu_latency", "best_effort"});
+  } else if (simulation) {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "admission", "horizon", "hyperperiods", "sim_overhead",
                   "overhead_statistic", "context_switch", "barrier_team"});
@@ -214,6 +218,13 @@ Series read_series(const TableReader& t, bool simulation) {
     if (s.kind == SeriesKind::bound)
       t.fail(t.node("bound"), "bound", "a bound cannot be simulated");
     s.sim = read_sim_spec(t);
+  }
+  if (klass == "runtime") {
+    if (s.kind == SeriesKind::bound) t.fail(t.node("bound"), "bound", "a bound cannot be run");
+    if (s.target) {
+      t.fail(t.node("target"), "target", "a runtime series runs on this machine: no target");
+    }
+    s.run = read_run_spec(t);
   }
   return s;
 }
@@ -307,10 +318,8 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     m.paper = t.string("paper").value_or("none");
     m.item = t.string("item").value_or("");
     m.klass = t.string("class").value_or("analysis");
-    if (m.klass != "analysis" && m.klass != "simulation") {
-      t.fail(t.node("class"), "class",
-             "expected \"analysis\" or \"simulation\" (runtime manifests are not implemented "
-             "yet)");
+    if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime") {
+      t.fail(t.node("class"), "class", "expected \"analysis\", \"simulation\" or \"runtime\"");
     }
     if (const toml::node* d = t.node("decisions")) {
       const toml::array* a = d->as_array();
@@ -365,7 +374,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   }
   for (const toml::table* s : tables_at(root, "series", source)) {
     const TableReader t(*s, source, fmt::format("series[{}]", m.series.size()), locations);
-    Series series = read_series(t, m.klass == "simulation");
+    Series series = read_series(t, m.klass);
     for (const Series& q : m.series) {
       if (q.name == series.name) t.fail(t.node("name"), "name", "two series named " + q.name);
     }
@@ -390,8 +399,18 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
                          "expected a table ([scale." + name + "])");
       }
       const TableReader t(*value.as_table(), source, "scale." + name, locations);
-      t.allow_only({"trials", "values"});
+      if (m.klass == "runtime") {
+        t.allow_only({"trials", "values", "duration"});
+      } else {
+        t.allow_only({"trials", "values"});
+      }
       Scale scale;
+      if (const std::optional<Duration> d = t.duration("duration")) {
+        if (d->count() <= 0 || d->count() > kMaxRunDurationNs) {
+          t.fail(t.node("duration"), "duration", "must be in (0, 10min]");
+        }
+        scale.duration_ns = d->count();
+      }
       const std::optional<std::int64_t> trials = t.integer("trials");
       if (!trials) t.fail(nullptr, "trials", "missing (required)");
       if (*trials < 1 || *trials > kMaxTrials) {

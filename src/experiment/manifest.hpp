@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "experiment/run_spec.hpp"
 #include "experiment/sim_spec.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/task_kinds.hpp"
@@ -61,6 +62,9 @@ struct Series {
   // sim: how a simulation manifest executes the plan (always set there, never in an analysis
   // manifest).
   std::optional<SimSpec> sim;
+  // run: how a runtime manifest executes the plan on this machine (always set there, never in
+  // another class).
+  std::optional<RunSpec> run;
   SourceLocation where;
 };
 
@@ -91,6 +95,9 @@ struct Expect {
 struct Scale {
   std::int64_t trials = 0;
   std::optional<std::vector<std::string>> x;
+  // duration_ns (runtime manifests): every series runs this long at this scale instead of its own
+  // `duration`, so a smoke run of a study of 20 s runs takes seconds.
+  std::optional<std::int64_t> duration_ns;
 };
 
 // PlotSpec is the [plot] table, passed to tools/plot_experiment.py.
@@ -108,7 +115,9 @@ struct Manifest {
   std::string name;   // [experiment] name: also the output file name
   std::string paper;  // the paper it reproduces (a path under shared/papers, or "none")
   std::string item;   // figure or table ("Fig. 6")
-  std::string klass;  // analysis or simulation (runtime: not implemented)
+  // klass: analysis (planners judge each set), simulation (admitted plans are simulated) or
+  // runtime (admitted plans are run on this machine, one unit at a time).
+  std::string klass;
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
   std::string family;                  // [generator] family
@@ -131,6 +140,10 @@ struct Manifest {
   // changed in between are never merged.
   std::uint64_t inputs_hash = 0;
 };
+
+// executes says whether the study executes its plans (simulation or runtime): its rows then
+// carry the execution columns (jobs, misses, relative response) besides the verdict.
+inline bool executes(const Manifest& m) { return m.klass == "simulation" || m.klass == "runtime"; }
 
 // load_manifest reads and validates a manifest file. Throws InputError.
 Manifest load_manifest(const std::string& path);

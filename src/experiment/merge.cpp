@@ -152,12 +152,20 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial) {
       }
     }
   }
-  // A simulation study adds its columns at the end, so an analysis study's CSV keeps its bytes.
-  const bool simulation = m.klass == "simulation";
+  // A simulation or runtime study adds its columns at the end, so an analysis study's CSV keeps
+  // its bytes.
+  // A runtime study's `executed` counts the plans that ran on this machine.
+  const bool simulation = executes(m);
   std::string csv =
       "experiment,panel,x,series,n,admitted,rejected,not_applicable,value,ci_low,ci_high,"
       "mean_tasks,mean_total_util";
-  csv += simulation ? ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response\n" : "\n";
+  if (simulation) {
+    csv += m.klass == "runtime"
+               ? ",missed,plan_admitted,executed,mean_miss_ratio,max_rel_response\n"
+               : ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response\n";
+  } else {
+    csv += "\n";
+  }
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     for (std::size_t s = 0; s < m.series.size(); ++s) {
       const Cell& c = cells[p][s];

@@ -17,17 +17,21 @@ constexpr const char* kColumns =
     "gen_redraws,elapsed_us";
 constexpr std::size_t kColumnCount = 14;
 // kSimColumns follow kColumns in a simulation manifest's rows (empty cells when the series did
-// not simulate the trial's plan).
+// not simulate the trial's plan); kRunColumns, the same cells, in a runtime manifest's (what the
+// real run measured).
 constexpr const char* kSimColumns =
     ",plan_admitted,sim_jobs,sim_misses,miss_ratio,max_rel_response";
+constexpr const char* kRunColumns =
+    ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response";
 constexpr std::size_t kSimColumnCount = 5;
 
-// simulation says whether study r's rows carry the simulation columns.
-bool simulation(const Resolved& r) { return r.manifest.klass == "simulation"; }
+// simulation says whether study r's rows carry the execution columns (simulation or runtime).
+bool simulation(const Resolved& r) { return executes(r.manifest); }
 
 // columns is the CSV header of study r's raw rows.
 std::string columns(const Resolved& r) {
-  return std::string(kColumns) + (simulation(r) ? kSimColumns : "");
+  if (!simulation(r)) return kColumns;
+  return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns);
 }
 
 // split_csv splits a row at commas (raw cells are CSV-safe names and numbers: never quoted).

@@ -78,6 +78,8 @@ UnitResult run_unit(const Resolved& r, const Unit& u) {
     SeriesResult result;
     if (s.sim) {
       result = simulate_series(s, g.set, out.seed);
+    } else if (s.run) {
+      result = run_series(s, g.set);
     } else {
       result.verdict = judge(s, g.set);
     }

@@ -28,11 +28,11 @@ const char* verdict_name(Verdict v) noexcept;
 struct SeriesResult {
   Verdict verdict = Verdict::rejected;
   std::int64_t elapsed_us = 0;
-  // Simulation manifests only (raw columns plan_admitted … max_rel_response):
-  bool plan_admitted = false;                   // the planner's own verdict
-  bool simulated = false;                       // the plan was executed by the simulator
-  std::int64_t jobs = 0;                        // jobs released over the horizon
-  std::int64_t misses = 0;                      // jobs that missed
+  // Simulation and runtime manifests only (raw columns plan_admitted … max_rel_response):
+  bool plan_admitted = false;  // the planner's own verdict
+  bool simulated = false;      // the plan was executed (by the simulator, or run: runtime class)
+  std::int64_t jobs = 0;       // jobs released over the horizon
+  std::int64_t misses = 0;     // jobs that missed
   std::optional<double> max_relative_response;  // max response / deadline over completed jobs
 };
 
@@ -63,8 +63,15 @@ PlanOptions series_plan_options(const Series& s);
 // simulate it with the series' SimSpec and the trial's `seed` for sampled overheads.
 SeriesResult simulate_series(const Series& s, const TaskSet& set, std::uint64_t seed);
 
+// run_series judges a runtime series: plan (as an analysis series does), then, if the plan is
+// admitted, run it on this machine for the series' RunSpec duration with the real executor.
+// Throws what the executor throws (InputError, EnvironmentError, TaskFailure): a study that cannot
+// run stops, never records a row for a set that did not run.
+SeriesResult run_series(const Series& s, const TaskSet& set);
+
 // run_unit computes one unit. Re-entrant: planners and generators keep no global state, so
-// worker threads run units concurrently.
+// worker threads run units concurrently (except a runtime study's: run_units runs those one at a
+// time, since two runs on one machine would disturb each other).
 UnitResult run_unit(const Resolved& r, const Unit& u);
 
 }  // namespace rtpar::experiment

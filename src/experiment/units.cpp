@@ -25,6 +25,12 @@ Resolved resolve(Manifest manifest, std::string_view scale, std::optional<std::u
   for (std::size_t p = 0; p < manifest.panels.size(); ++p) {
     for (const std::string& x : xs) r.points.push_back(Point{p, x});
   }
+  if (const std::optional<std::int64_t> d = it->second.duration_ns) {
+    // A runtime scale's `duration` replaces every series' own: the same study, shorter runs.
+    for (Series& series : manifest.series) {
+      if (series.run) series.run->duration_ns = *d;
+    }
+  }
   r.manifest = std::move(manifest);
   return r;
 }

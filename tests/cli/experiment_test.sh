@@ -65,6 +65,104 @@ sim_bad_input)
   expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
   grep -q "hyperperiods" <<<"$err" || fail "simulation key accepted in an analysis manifest: $err"
   ;;
+runtime_rows)
+  # A runtime study runs each admitted plan (and, with admission = false, each complete refused
+  # one) on this machine: execution columns filled from the real run, units one at a time.
+  cat >rt.toml <<'TOML'
+[experiment]
+name = "rt-test"
+class = "runtime"
+[generator]
+family = "omprt"
+cores = 2
+[sweep]
+x = "util_per_core"
+values = ["0.3", "0.9"]
+[[series]]
+name = "all"
+planner = "partitioned"
+admission = false
+best_effort = true
+cpu_latency = "off"
+[[series]]
+name = "admitted"
+planner = "partitioned"
+best_effort = true
+cpu_latency = "off"
+[scale.paper]
+trials = 2
+duration = "300ms"
+[scale.smoke]
+trials = 1
+duration = "200ms"
+TOML
+  expect_status 0 "$rtpar" experiment run rt.toml --scale smoke --jobs 2 --out rt --no-plot
+  grep -q "one at a time" <<<"$out" || fail "--jobs 2 was not refused for a runtime study: $out"
+  raw=rt/raw/all.csv
+  sed -n 2p $raw | grep -q ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response$" ||
+    fail "no run columns: $(sed -n 2p $raw)"
+  head -1 rt/rt-test.csv | grep -q ",executed," || fail "merged CSV has no executed column"
+  # Every row that ran has jobs; a refused row of the admitted series has empty run cells.
+  awk -F, 'NR > 2 && $10 != "rejected" && !($16 > 0) { bad = 1 } END { exit bad }' $raw ||
+    fail "a row that ran has no jobs: $(cat $raw)"
+  awk -F, 'NR > 2 && $10 == "rejected" && $16 != "" { bad = 1 } END { exit bad }' $raw ||
+    fail "a refused row has run cells: $(cat $raw)"
+  # At 0.9 per core the partitioned analysis refuses this set (deterministic generation) and the
+  # `admission = false` series runs it anyway.
+  grep -q "^rt-test,smoke,1,default,0.9,0,1,[0-9]*,all,[a-z]*,[0-9]*,[0-9.]*,[0-9]*,[0-9]*,0,[1-9]" $raw ||
+    fail "the refused set did not run without admission: $(cat $raw)"
+  grep -q "^rt-test,smoke,1,default,0.9,0,1,[0-9]*,admitted,rejected," $raw ||
+    fail "the refused set ran with admission: $(cat $raw)"
+  expect_status 0 "$rtpar" experiment estimate rt.toml --scale paper
+  grep -q "at most 3.2 s wall" <<<"$out" || fail "estimate: $out"
+  expect_status 0 "$rtpar" experiment show rt.toml
+  grep -q "runs whatever the planner says, 300ms best effort" <<<"$out" || fail "show: $out"
+  expect_status 0 "$rtpar" experiment slurm rt.toml --shards 2 --out /tmp/x
+  grep -q -- "--exclusive" <<<"$out" || fail "a runtime study's shards may share a node: $out"
+  ;;
+runtime_bad_input)
+  cat >rt.toml <<'TOML'
+[experiment]
+name = "rt-test"
+class = "runtime"
+[generator]
+family = "omprt"
+cores = 2
+[sweep]
+x = "util_per_core"
+values = ["0.3"]
+[[series]]
+name = "a"
+planner = "partitioned"
+duration = "1s"
+[scale.paper]
+trials = 1
+[scale.smoke]
+trials = 1
+duration = "200ms"
+TOML
+  check_bad() {  # check_bad SED_EXPR FIELD
+    sed "$1" rt.toml >m.toml
+    expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+    grep -q "m.toml:[0-9]*:[0-9]*" <<<"$err" && grep -q "$2" <<<"$err" ||
+      fail "$1: no location or field $2: $err"
+    [ ! -e x ] || fail "a bad manifest created its output directory"
+  }
+  check_bad 's/^duration = "1s"/duration = "0s"/' duration
+  check_bad 's/^duration = "1s"/duration = "11min"/' duration
+  check_bad 's/^duration = "1s"/cpu_latency = "1ns"/' cpu_latency
+  check_bad 's/^duration = "1s"/best_effort = "yes"/' best_effort
+  check_bad 's/^duration = "1s"/admission = 1/' admission
+  check_bad 's/^duration = "1s"/target = "40c4s"/' target
+  check_bad 's/^duration = "1s"/hyperperiods = 2/' hyperperiods
+  check_bad 's/^planner = "partitioned"/bound = "3.73"/' bound
+  check_bad 's/^duration = "200ms"/duration = "-1s"/' duration
+  check_bad 's/^class = "runtime"/class = "runtim"/' class
+  # A scale's duration belongs to runtime manifests only.
+  sed 's/^\[scale.smoke\]$/[scale.smoke]\nduration = "1s"/' "$manifest" >m.toml
+  expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+  grep -q "duration" <<<"$err" || fail "a scale duration was accepted in an analysis manifest: $err"
+  ;;
 partial_and_resume)
   expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --jobs 2 --out full --no-plot
   expect_status 0 "$rtpar" experiment run "$manifest" --scale smoke --shard 0/2 --out cut

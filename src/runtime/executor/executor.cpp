@@ -43,10 +43,13 @@ std::string cpu_list(const std::vector<int>& cpus) {
 }
 
 // check_runnable refuses plans this machine cannot execute as written.
-void check_runnable(const TaskSet& set, const Plan& plan) {
+void check_runnable(const TaskSet& set, const Plan& plan, const RunConfig& config) {
   const SourceLocation file{set.source, 0, 0};
-  if (!plan.schedulable) {
+  if (!plan.schedulable && !config.run_refused) {
     throw InputError(file, "", "the plan is not schedulable; run `rtpar check` for the reasons");
+  }
+  if (!plan_places_every_task(plan)) {
+    throw InputError(file, "", "the plan leaves a task without cores; it cannot run");
   }
   if (plan.tasks.size() != set.tasks.size()) {
     throw InputError(file, "", "the plan does not belong to this task set");
@@ -131,6 +134,16 @@ std::string describe(const std::exception_ptr& e) {
 
 }  // namespace
 
+bool plan_places_every_task(const Plan& plan) {
+  return std::all_of(plan.tasks.begin(), plan.tasks.end(), [](const TaskPlan& t) {
+    if (t.segments.empty()) return !t.cores.empty() || !t.thread_cores.empty();
+    return std::all_of(t.segments.begin(), t.segments.end(), [](const SegmentPlan& s) {
+      return !s.strands.empty() && std::all_of(s.strands.begin(), s.strands.end(),
+                                               [](const StrandPlan& st) { return st.core >= 0; });
+    });
+  });
+}
+
 TaskFailure::TaskFailure(const std::string& task, const std::string& message, RunReport report,
                          std::exception_ptr cause)
     : std::runtime_error("task '" + task + "' failed: " + message),
@@ -138,7 +151,7 @@ TaskFailure::TaskFailure(const std::string& task, const std::string& message, Ru
       cause_(std::move(cause)) {}
 
 RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config) {
-  check_runnable(set, plan);
+  check_runnable(set, plan, config);
   if (config.duration.count() <= 0) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration", "must be > 0");
   }
