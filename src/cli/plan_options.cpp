@@ -8,6 +8,7 @@
 #include "platform/interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/report_io.hpp"
+#include "sim/charged_profile.hpp"
 
 namespace rtpar::cli {
 
@@ -144,6 +145,12 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
                  "Measured fork/join overhead profile (written by `rtpar calibrate --out`)")
       ->type_name("FILE")
       ->check(non_empty());
+  app.add_option("--charged-statistic", flags.charged_statistic,
+                 "Which statistic of every --overhead entry the planners charge: p50, p99, p99.9 "
+                 "(default: the profile's bound) or max (FJOS charges worst-case overheads, "
+                 "fjos.md §VI)")
+      ->type_name("STAT")
+      ->check(non_empty());
   app.add_option("--measured", flags.measured,
                  "Run report (report.json of `rtpar run --out`) or profile (`rtpar profile --out`) "
                  "whose measured work and span every planner uses where larger than declared")
@@ -180,7 +187,15 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
   }
   if (!flags.overhead.empty()) {
     planning->overhead = load_overhead_profile(flags.overhead);
+    if (!flags.charged_statistic.empty()) {
+      planning->overhead =
+          sim::charged_at(*planning->overhead, flags.charged_statistic,
+                          SourceLocation{"<command line>", 0, 0}, "--charged-statistic");
+    }
     planning->options.overhead = &*planning->overhead;
+  } else if (!flags.charged_statistic.empty()) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--charged-statistic",
+                     "needs --overhead FILE");
   }
   if (!flags.measured.empty()) {
     planning->measured = load_measured_profile(flags.measured);

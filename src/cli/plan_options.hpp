@@ -1,5 +1,6 @@
 // plan_options.hpp — the planning options `rtpar check` and `rtpar simulate` share:
-// --planner NAME|all, --target SPEC, --overhead FILE, --measured REPORT and --assign KIND.
+// --planner NAME|all, --target SPEC, --overhead FILE [--charged-statistic STAT], --measured REPORT
+// and --assign KIND.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,9 @@ struct PlanningFlags {
   std::string planner;   // empty: the file's system.planner; "all": every planner
   std::string target;    // e.g. "40c4s"; empty: the file's machine
   std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
+  // charged_statistic: which statistic of each --overhead entry the planners charge (p50, p99,
+  // p99.9, max); empty: p99.9, the profile as written.
+  std::string charged_statistic;
   std::string measured;  // run report or profile (rtpar run/profile --out); empty: none
   std::string assign;    // fork-join-rta's strand assignment: greedy | worst-fit; empty: greedy
   // interference: machine | default | none | Q/P (e.g. 50ms/1s); empty: read and state, not charge

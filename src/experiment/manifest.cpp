@@ -14,6 +14,7 @@
 #include "core/names.hpp"
 #include "experiment/units.hpp"
 #include "load/toml_fields.hpp"
+#include "sim/charged_profile.hpp"
 
 namespace rtpar::experiment {
 
@@ -136,11 +137,11 @@ Series read_series(const TableReader& t, const std::string& klass) {
                   "admission", "duration", "cpu_latency", "best_effort"});
   } else if (simulation) {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
-                  "back_to_back", "admission", "horizon", "hyperperiods", "sim_overhead",
-                  "overhead_statistic", "context_switch", "barrier_team"});
+                  "back_to_back", "charged_statistic", "admission", "horizon", "hyperperiods",
+                  "sim_overhead", "overhead_statistic", "context_switch", "barrier_team"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
-                  "back_to_back"});
+                  "back_to_back", "charged_statistic"});
   }
   Series s;
   s.where = t.where();
@@ -203,9 +204,21 @@ Series read_series(const TableReader& t, const std::string& klass) {
         profile.release.push_back(zero);
       }
     }
+    if (const std::optional<std::string> stat = t.string("charged_statistic")) {
+      // F14: FJOS charges the worst case it measured (fjos.md §VI), rtpar the p99.9 by default.
+      const toml::node* n = t.node("charged_statistic");
+      try {
+        profile = sim::charged_at(profile, *stat, t.where(), "charged_statistic");
+      } catch (const InputError& e) {
+        t.fail(n, "charged_statistic", e.message());
+      }
+      s.charged_statistic = *stat;
+    }
     s.overhead = std::make_shared<const OverheadProfile>(std::move(profile));
   } else if (t.node("back_to_back") != nullptr) {
     t.fail(t.node("back_to_back"), "back_to_back", "needs an `overhead` profile");
+  } else if (t.node("charged_statistic") != nullptr) {
+    t.fail(t.node("charged_statistic"), "charged_statistic", "needs an `overhead` profile");
   }
   if (const std::optional<std::string> wait = t.string("wait")) {
     s.wait = names::value_of(names::kWaits, *wait);

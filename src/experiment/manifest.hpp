@@ -59,6 +59,9 @@ struct Series {
   // Fig. 4 microbenchmark of consecutive empty regions) and not the parked ones (a job's first
   // fork after its workers slept). The paper's methodology, optimistic for a first fork.
   bool back_to_back = false;
+  // charged_statistic: the statistic of each profile entry the planner charges (F14), as
+  // written; empty: p99.9 (the profile as measured). Applied to `overhead` when it is loaded.
+  std::string charged_statistic;
   // sim: how a simulation manifest executes the plan (always set there, never in an analysis
   // manifest).
   std::optional<SimSpec> sim;

@@ -159,6 +159,17 @@ check_target_overhead)
   expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead bad_profile.json
   grep -q "bad_profile.json" <<<"$err" || fail "profile error: $err"
   expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead missing.json
+  # --charged-statistic reads every entry at that column (F14): demo's one job pays one release
+  # and one fork, 12 ms + (release + fork) at p50, p99.9 (the default) and max.
+  printf '{"machine": "test", "fork_join": [{"threads": 2, "wait": "hybrid", "parked": true, "p50_ns": 5000, "p99_ns": 10000, "p999_ns": 20000, "max_ns": 90000}], "release": [{"threads": 2, "wait": "hybrid", "parked": true, "p50_ns": 6000, "p99_ns": 8000, "p999_ns": 30000, "max_ns": 70000}]}' > q.json
+  for pair in p50:12011000 p99.9:12050000 max:12160000; do
+    expect_status 0 "$rtpar" check "$src/examples/demo.toml" --planner fork-join-rta --overhead q.json --charged-statistic "${pair%%:*}" --json
+    json "assert d['tasks'][0]['response_bound_ns']==${pair##*:}, d['tasks'][0]"
+  done
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --overhead q.json --charged-statistic sampled
+  grep -q -- "--charged-statistic" <<<"$err" || fail "statistic error: $err"
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --charged-statistic max
+  grep -q "needs --overhead" <<<"$err" || fail "statistic without profile: $err"
   ;;
 simulate)
   # demo: 6 strands of 3 ms split 3 + 3 over 2 threads: 1.5 + 9 + 1.5 = 12 ms per job.

@@ -59,6 +59,14 @@ sim_bad_input)
   check_bad '0,/^admission = /s/^admission = .*/admision = false/' admision
   check_bad '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
   check_bad '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
+  check_bad '0,/^sim_overhead = /s|^sim_overhead = .*|charged_statistic = "max"|' charged_statistic
+  # A bad statistic for a series that charges a profile (an analysis manifest's).
+  sed '0,/^back_to_back = true/s/^back_to_back = true/back_to_back = true\ncharged_statistic = "p42"/' "$src/experiments/fjos-fig8.toml" >m.toml
+  expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+  grep -q "m.toml:[0-9]*:[0-9]*.*charged_statistic.*p42" <<<"$err" || fail "charged_statistic p42: $err"
+  sed '0,/^back_to_back = true/s/^back_to_back = true/back_to_back = true\ncharged_statistic = "max"/' "$src/experiments/fjos-fig8.toml" >m.toml
+  expect_status 0 "$rtpar" experiment show m.toml
+  grep -q "charged at max" <<<"$out" || fail "show does not say the charged statistic: $out"
   # Simulation keys in an analysis manifest are unknown keys there.
   sed 's/^planner = "fork-join-rta"$/planner = "fork-join-rta"\nhyperperiods = 2/' "$manifest" >m.toml
   cp -r "$src"/experiments/data . 2>/dev/null
