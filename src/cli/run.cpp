@@ -18,6 +18,7 @@
 #include "cli/run_isolation.hpp"
 #include "kernels/instantiate.hpp"
 #include "platform/cpu_latency.hpp"
+#include "platform/rt_neighbours.hpp"
 #include "platform/stop_signals.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
@@ -138,6 +139,16 @@ Command add_run(CLI::App& app) {
     }
     // The control thread (progress, signals, report writing) leaves the real-time cores.
     config.control_cores = set.system.nonrt_cores;
+    if (!config.best_effort) {
+      // A second real-time process (another run, a test suite) competes for the same cores: its
+      // preemptions would read as this plan's misses. Said, not refused: it may be intended.
+      for (const detail::RtNeighbour& n : detail::rt_neighbours()) {
+        fmt::print(stderr,
+                   "warning: process {} ({}) has {} real-time thread(s) running: this run shares "
+                   "the machine with it\n",
+                   n.pid, n.command, n.threads);
+      }
+    }
     // A task whose code threw (e.g. a job over its [task.steal] budget) stops; the others run on,
     // and the report is still printed and written before the failure is reported.
     std::optional<TaskFailure> failed;

@@ -3,10 +3,14 @@
 // manifests"). Only admitted plans run, unless the series says `admission = false`: then a
 // refused plan that places every task runs too (RT-OpenMP's "run whatever the analysis said",
 // decision RO5; OpenMP-RT's baseline without admission control).
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <cstdio>
 
 #include "experiment/trial.hpp"
 #include "kernels/instantiate.hpp"
+#include "platform/rt_neighbours.hpp"
 #include "rtpar/executor.hpp"
 
 namespace rtpar::experiment {
@@ -34,6 +38,15 @@ SeriesResult run_series(const Series& s, const TaskSet& generated) {
   // does not have (InputError: the generator's `cores` exceed the online CPUs), real-time
   // scheduling refused (EnvironmentError, exit status 3 with its hint), a kernel that threw
   // (TaskFailure). Never a row that pretends the set ran.
+  // Another process at real-time priority shares the cores: say so for every run it touches (the
+  // run's misses may be its doing), but run: the rows stay complete and the warning is the record.
+  for (const detail::RtNeighbour& n :
+       s.run->best_effort ? std::vector<detail::RtNeighbour>{} : detail::rt_neighbours()) {
+    fmt::print(stderr,
+               "warning: series '{}': process {} ({}) has {} real-time thread(s) running: this run "
+               "shares the machine with it\n",
+               s.name, n.pid, n.command, n.threads);
+  }
   kernels::instantiate_kernels(set);
   RunConfig config;
   config.duration = Duration(s.run->duration_ns);

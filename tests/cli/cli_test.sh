@@ -46,6 +46,18 @@ run_offline_cores)
   printf '[system]\ncores = 64\n[[task]]\nname = "a"\nperiod = "10ms"\nwork = "1ms"\n' > count.toml
   expect_status 0 "$rtpar" check count.toml
   ;;
+run_rt_neighbour)
+  # A second real-time process on the machine is named on stderr (its preemptions would read as
+  # this run's misses); the run itself goes on.
+  printf '[system]\ncores = [0]\n[[task]]\nname = "tick"\nperiod = "10ms"\nwork = "200us"\n' > tick.toml
+  "$rtpar" run tick.toml --duration 3s --no-mlock >/dev/null 2>&1 &
+  first=$!
+  sleep 1
+  expect_status 0 "$rtpar" run tick.toml --duration 200ms --no-mlock
+  wait $first
+  grep -q "warning: process $first (.*rtpar) has 1 real-time thread(s) running" <<<"$err" ||
+    fail "the other run was not named: $err"
+  ;;
 run_unschedulable)
   expect_status 1 "$rtpar" run "$src/examples/rejected.toml" --duration 100ms
   ;;
