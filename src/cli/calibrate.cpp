@@ -133,7 +133,17 @@ Command add_calibrate(CLI::App& app) {
           profile.fork_join.push_back(c);
           row(threads, wait.kind, parked ? "parked" : "b2b", c);
           if (parked && opts->releases > 0) {
-            const ForkJoinCost r = measure_release_latency(config, opts->releases, period);
+            // A release finds its cores idle or running lower-priority work (a shared core); the
+            // profile keeps the worse of the two at every statistic, so a planner's charge covers
+            // both (docs/analysis.md "Overhead profiles").
+            ForkJoinCost r = measure_release_latency(config, opts->releases, period);
+            row(threads, wait.kind, "rel-idle", r);
+            if (opts->fifo) {
+              const ForkJoinCost busy =
+                  measure_release_latency(config, opts->releases, period, /*busy=*/true);
+              row(threads, wait.kind, "rel-busy", busy);
+              r = worst_of(r, busy);
+            }
             profile.release.push_back(r);
             row(threads, wait.kind, "release", r);
           }

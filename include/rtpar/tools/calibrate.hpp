@@ -19,7 +19,18 @@ ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bo
 // instant → region joined: the master's timer wake-up plus the first fork/join. Never spins
 // between jobs. The period must be longer than a region (a late job is measured late, not
 // skipped).
-ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period);
+//
+// busy = true measures the other case a real run meets: each member's core is busy with lower-
+// priority work at the release (another task's thread on a shared core), so the timer wake-up
+// must preempt it, which costs more than waking an idle (polling) core: one SCHED_OTHER spinner
+// is pinned beside every member for the measurement (never a real-time spinner: RT throttling).
+// Only meaningful when the members run at SCHED_FIFO (else the spinners share the core fairly).
+ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period,
+                                     bool busy = false);
+
+// worst_of is an entry whose every statistic (mean, p50, p99, p99.9, max) is the larger of a's and
+// b's: the release latency a planner charges must cover both an idle and a busy core.
+ForkJoinCost worst_of(const ForkJoinCost& a, const ForkJoinCost& b);
 
 // measure_barrier_cost times `iterations` team barriers (after a few untimed ones), one per
 // region on a team built from config: the master (rank 0) naps past the policy's spin before it

@@ -5,9 +5,13 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <vector>
 
 #include "platform/futex.hpp"
+#include "platform/rt_thread.hpp"
+#include "rtpar/cpu_relax.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/tools/calibrate.hpp"
 
@@ -58,8 +62,25 @@ ForkJoinCost measure_fork_join_cost(const TeamConfig& config, int iterations, bo
   return summarize(samples, config, team->size(), parked);
 }
 
-ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period) {
+ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Duration period,
+                                     bool busy) {
   auto team = make_team(config);
+  // The busy case: a SCHED_OTHER spinner on each member's core for the whole measurement. Stop
+  // protocol: the master's release store of `stop` after the last sample, the spinners' relaxed
+  // loads (nothing is published through it; join() orders the rest).
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  if (busy) {
+    for (const ThreadConfig& member : config.members) {
+      spinners.emplace_back([&stop, cpu = member.cpu] {
+        ThreadConfig other;
+        other.cpu = cpu;
+        other.sched = SchedClass::other;
+        detail::apply_to_current_thread(other);
+        while (!stop.load(std::memory_order_relaxed)) cpu_relax();
+      });
+    }
+  }
   constexpr int kWarmup = 5;  // untimed: the forecast learns the first-fork offset
   std::vector<std::int64_t> samples(static_cast<std::size_t>(releases));
   std::int64_t release = monotonic_now() + period.count();
@@ -72,7 +93,20 @@ ForkJoinCost measure_release_latency(const TeamConfig& config, int releases, Dur
     if (k >= 0) samples[static_cast<std::size_t>(k)] = joined - release;
   }
   team->expect_release(0);
+  stop.store(true, std::memory_order_release);
+  for (std::thread& t : spinners) t.join();
   return summarize(samples, config, team->size(), true);
+}
+
+ForkJoinCost worst_of(const ForkJoinCost& a, const ForkJoinCost& b) {
+  ForkJoinCost w = a;
+  w.mean_ns = std::max(a.mean_ns, b.mean_ns);
+  w.p50_ns = std::max(a.p50_ns, b.p50_ns);
+  w.p99_ns = std::max(a.p99_ns, b.p99_ns);
+  w.p999_ns = std::max(a.p999_ns, b.p999_ns);
+  w.max_ns = std::max(a.max_ns, b.max_ns);
+  w.samples = a.samples + b.samples;
+  return w;
 }
 
 namespace {

@@ -34,6 +34,45 @@ TEST_CASE("overhead: measured cost has ordered percentiles and the requested sam
   }
 }
 
+TEST_CASE("overhead: release latency on busy cores: every sample, spinners stopped") {
+  // One spinner per member for the measurement; it must end (join) with it, whatever the policy.
+  const rtpar::ForkJoinCost c = rtpar::measure_release_latency(
+      two_members(rtpar::WaitPolicy::block()), 20, rtpar::Duration(2'000'000), /*busy=*/true);
+  CHECK(c.samples == 20);
+  CHECK(c.p50_ns > 0);
+  CHECK(c.p50_ns <= c.p99_ns);
+  CHECK(c.p999_ns <= c.max_ns);
+}
+
+TEST_CASE("overhead: worst_of takes the larger of every statistic") {
+  rtpar::ForkJoinCost idle;
+  idle.threads = 2;
+  idle.wait = rtpar::WaitKind::block;
+  idle.parked = true;
+  idle.samples = 1000;
+  idle.mean_ns = 14.0;
+  idle.p50_ns = 13'000;
+  idle.p99_ns = 30'000;
+  idle.p999_ns = 45'000;
+  idle.max_ns = 50'000;
+  rtpar::ForkJoinCost busy = idle;
+  busy.mean_ns = 20.0;
+  busy.p50_ns = 19'000;
+  busy.p99_ns = 25'000;
+  busy.p999_ns = 60'000;
+  busy.max_ns = 49'000;
+  const rtpar::ForkJoinCost w = rtpar::worst_of(idle, busy);
+  CHECK(w.threads == 2);
+  CHECK(w.wait == rtpar::WaitKind::block);
+  CHECK(w.parked);
+  CHECK(w.samples == 2000);
+  CHECK(w.mean_ns == 20.0);
+  CHECK(w.p50_ns == 19'000);
+  CHECK(w.p99_ns == 30'000);
+  CHECK(w.p999_ns == 60'000);
+  CHECK(w.max_ns == 50'000);
+}
+
 TEST_CASE("overhead: release latency is measured from the release instant, every sample") {
   for (const rtpar::WaitPolicy wait :
        {rtpar::WaitPolicy::block(), rtpar::WaitPolicy::hybrid(rtpar::Duration(20'000))}) {
