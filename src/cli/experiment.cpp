@@ -180,6 +180,7 @@ Command add_experiment(CLI::App& app) {
     std::optional<std::size_t> point;
     bool resume = false;
     bool allow_partial = false;
+    bool mix_machines = false;
     bool no_plot = false;
     std::string dir;
     std::size_t trial = 0;
@@ -209,6 +210,8 @@ Command add_experiment(CLI::App& app) {
   CLI::App* merge = app.add_subcommand("merge", "Aggregate a study's raw rows into NAME.csv");
   merge->add_option("dir", o->dir, "Study directory")->required();
   merge->add_flag("--allow-partial", o->allow_partial, "Merge even with units missing");
+  merge->add_flag("--mix-machines", o->mix_machines,
+                  "Runtime studies: merge rows measured on different machines (raw/*.env)");
   CLI::App* plotc = app.add_subcommand("plot", "Draw NAME.png from a merged study");
   plotc->add_option("dir", o->dir, "Study directory")->required();
   CLI::App* status = app.add_subcommand("status", "Units present and missing in a study dir");
@@ -347,7 +350,9 @@ Command add_experiment(CLI::App& app) {
       }
       return verdict;
     }
-    if (merge->parsed()) return print_merge(merge_study(o->dir, o->allow_partial));
+    if (merge->parsed()) {
+      return print_merge(merge_study(o->dir, o->allow_partial, o->mix_machines));
+    }
     if (plotc->parsed()) return plot(o->dir);
     if (status->parsed()) {
       const Resolved r = load_study(o->dir);

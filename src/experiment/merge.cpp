@@ -9,10 +9,12 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/machine_env.hpp"
 #include "experiment/raw_rows.hpp"
 #include "experiment/runner.hpp"
 
@@ -31,6 +33,43 @@ std::vector<fs::path> raw_files(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// check_machines requires a machine record beside every raw file of a runtime study and, unless
+// mix_machines, one record for all of them (machine_env.hpp), which it copies to DIR/machine.txt
+// (with mix_machines: every distinct record, each after the raw files that carry it).
+void check_machines(const fs::path& dir, bool mix_machines) {
+  std::map<std::string, std::vector<std::string>> by_env;  // record -> raw files
+  for (const fs::path& f : raw_files(dir)) {
+    const fs::path e = env_file(f);
+    std::ifstream in(e, std::ios::binary);
+    if (!in) {
+      throw InputError({e.string(), 0, 0}, "",
+                       "no machine record beside " + f.filename().string() +
+                           " (a runtime study's raw file is written with one)");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    by_env[text.str()].push_back(f.filename().string());
+  }
+  if (by_env.size() > 1 && !mix_machines) {
+    std::string which;
+    for (const auto& [env, files] : by_env) {
+      which += fmt::format("\n  {}:", fmt::join(files, ", "));
+      std::istringstream lines(env);
+      for (std::string line; std::getline(lines, line);) which += "\n    " + line;
+    }
+    throw InputError({(dir / "raw").string(), 0, 0}, "",
+                     "runtime rows from different machines (merge them anyway with "
+                     "--mix-machines):" +
+                         which);
+  }
+  std::string record;
+  for (const auto& [env, files] : by_env) {
+    record += by_env.size() > 1 ? fmt::format("# {}\n", fmt::join(files, ", ")) : "";
+    record += env;
+  }
+  write_atomically(dir / "machine.txt", record);
 }
 
 // number parses an x value as a number (nullopt for names such as "fbb-ffd").
@@ -106,9 +145,10 @@ Coverage coverage(const Resolved& r, const fs::path& dir) {
   return c;
 }
 
-MergeResult merge_study(const fs::path& dir, bool allow_partial) {
+MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machines) {
   const Resolved r = load_study(dir);
   const Manifest& m = r.manifest;
+  if (m.klass == "runtime") check_machines(dir, mix_machines);
   MergeResult result;
   result.coverage = coverage(r, dir);
   const Coverage& cov = result.coverage;

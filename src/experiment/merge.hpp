@@ -63,7 +63,10 @@ Coverage coverage(const Resolved& r, const std::filesystem::path& dir);
 // A missing or duplicated unit is an InputError listing them (unless allow_partial, which
 // aggregates what is there and says so in expect.txt). The CSV holds no timing column: any split
 // of the study merges to the same bytes.
-MergeResult merge_study(const std::filesystem::path& dir, bool allow_partial);
+// A runtime study's raw files must each have their machine record (raw/NAME.env), all equal
+// unless mix_machines; the common record is copied to DIR/machine.txt.
+MergeResult merge_study(const std::filesystem::path& dir, bool allow_partial,
+                        bool mix_machines = false);
 
 // breakdown is the x at which a curve first falls below level, interpolated linearly between the
 // sweep points around the crossing (fjos.md Fig. 6, decision F12: the "effective utilization").

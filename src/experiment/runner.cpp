@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "experiment/machine_env.hpp"
 #include "experiment/raw_rows.hpp"
 
 namespace rtpar::experiment {
@@ -129,6 +130,17 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
   // unit a kill left behind; without it the file starts afresh.
   std::string kept = raw_header(r);
   std::set<std::uint64_t> done;
+  // A runtime study's rows are measurements of this machine: its record goes beside the raw file,
+  // and a resume on another machine is refused rather than mixing two machines in one file.
+  const bool measured = r.manifest.klass == "runtime";
+  const std::string env = measured ? machine_env() : std::string();
+  const fs::path env_path = env_file(summary.raw);
+  if (measured && config.resume && fs::exists(summary.raw) && fs::exists(env_path) &&
+      read_text(env_path) != env) {
+    throw InputError({env_path.string(), 1, 1}, "",
+                     "this raw file was begun on another machine (or configuration): resume it "
+                     "there, or run without --resume");
+  }
   if (config.resume && fs::exists(summary.raw)) {
     for (const RawRow& row : read_raw(summary.raw, r)) {
       done.insert(row.unit);
@@ -136,6 +148,7 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
     }
   }
   write_atomically(summary.raw, kept);
+  if (measured) write_atomically(env_path, env);
   std::vector<std::uint64_t> pending;
   for (const std::uint64_t i : mine) {
     if (done.count(i) == 0) pending.push_back(i);

@@ -121,6 +121,23 @@ TOML
     fail "the refused set did not run without admission: $(cat $raw)"
   grep -q "^rt-test,smoke,1,default,0.9,0,1,[0-9]*,admitted,rejected," $raw ||
     fail "the refused set ran with admission: $(cat $raw)"
+  # The machine record: beside the raw file, copied to machine.txt by merge.
+  grep -q "^rt_throttling = " rt/raw/all.env && grep -q "^kernel = Linux" rt/raw/all.env ||
+    fail "no machine record: $(cat rt/raw/all.env)"
+  cmp rt/raw/all.env rt/machine.txt || fail "machine.txt is not the record"
+  # Two shards from "different machines" are not pooled unless asked.
+  expect_status 0 "$rtpar" experiment run rt.toml --scale smoke --shard 0/2 --out two
+  expect_status 0 "$rtpar" experiment run rt.toml --scale smoke --shard 1/2 --out two
+  expect_status 0 "$rtpar" experiment merge two
+  sed -i 's/^governor = .*/governor = elsewhere/' two/raw/shard-0001-of-0002.env
+  expect_status 2 "$rtpar" experiment merge two
+  grep -q -- "different machines.*--mix-machines" <<<"$err" && grep -q "governor = elsewhere" <<<"$err" ||
+    fail "rows of two machines merged: $err"
+  expect_status 0 "$rtpar" experiment merge two --mix-machines
+  grep -q "# shard-0001-of-0002.csv" two/machine.txt || fail "machine.txt: $(cat two/machine.txt)"
+  rm two/raw/shard-0000-of-0002.env
+  expect_status 2 "$rtpar" experiment merge two --mix-machines
+  grep -q "no machine record" <<<"$err" || fail "a raw file without its record was merged: $err"
   expect_status 0 "$rtpar" experiment estimate rt.toml --scale paper
   grep -q "at most 3.2 s wall" <<<"$out" || fail "estimate: $out"
   expect_status 0 "$rtpar" experiment show rt.toml
