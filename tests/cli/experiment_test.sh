@@ -33,6 +33,21 @@ shards_equal() {
   [ "$(strip one/raw/*.csv)" = "$(strip seven/raw/*.csv)" ] || fail "raw rows differ"
 }
 
+# check_bad BASE SED_EXPR FIELD: the manifest BASE edited by SED_EXPR exits 2 naming file, line,
+# column and FIELD, and creates no output directory.
+check_bad() {
+  sed "$2" "$1" >m.toml
+  expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
+  grep -q "m.toml:[0-9]*:[0-9]*" <<<"$err" && grep -q "$3" <<<"$err" ||
+    fail "$2: no location or field $3: $err"
+  [ ! -e x ] || fail "a bad manifest created its output directory"
+}
+
+# rt_head VALUES: the head of a small runtime manifest over OpenMP-RT applications on 2 cores.
+rt_head() {
+  printf '[experiment]\nname = "rt-test"\nclass = "runtime"\n[generator]\nfamily = "omprt"\ncores = 2\n[sweep]\nx = "util_per_core"\nvalues = %s\n' "$1"
+}
+
 case $case_name in
 shards_equal)
   shards_equal "$manifest"
@@ -46,20 +61,13 @@ sim_bad_input)
   # Bad simulation fields exit 2 naming the manifest's file, line, column and field.
   sim=$src/experiments/rt-openmp-fig4.toml
   mkdir -p data && cp "$src"/experiments/data/*.json data/
-  check_bad() {  # check_bad SED_EXPR FIELD
-    sed "$1" "$sim" >m.toml
-    expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
-    grep -q "m.toml:[0-9]*:[0-9]*" <<<"$err" && grep -q "$2" <<<"$err" ||
-      fail "$1: no location or field $2: $err"
-    [ ! -e x ] || fail "a bad manifest created its output directory"
-  }
-  check_bad '0,/^hyperperiods = /s/^hyperperiods = .*/horizon = "5 parsecs"/' horizon
-  check_bad '0,/^sim_overhead = /s|^sim_overhead = .*|sim_overhead = "data/nosuch.json"|' sim_overhead
-  check_bad '0,/^overhead_statistic = /s/^overhead_statistic = .*/overhead_statistic = "p42"/' overhead_statistic
-  check_bad '0,/^admission = /s/^admission = .*/admision = false/' admision
-  check_bad '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
-  check_bad '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
-  check_bad '0,/^sim_overhead = /s|^sim_overhead = .*|charged_statistic = "max"|' charged_statistic
+  check_bad "$sim" '0,/^hyperperiods = /s/^hyperperiods = .*/horizon = "5 parsecs"/' horizon
+  check_bad "$sim" '0,/^sim_overhead = /s|^sim_overhead = .*|sim_overhead = "data/nosuch.json"|' sim_overhead
+  check_bad "$sim" '0,/^overhead_statistic = /s/^overhead_statistic = .*/overhead_statistic = "p42"/' overhead_statistic
+  check_bad "$sim" '0,/^admission = /s/^admission = .*/admision = false/' admision
+  check_bad "$sim" '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
+  check_bad "$sim" '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
+  check_bad "$sim" '0,/^sim_overhead = /s|^sim_overhead = .*|charged_statistic = "max"|' charged_statistic
   # A bad statistic for a series that charges a profile (an analysis manifest's).
   sed '0,/^back_to_back = true/s/^back_to_back = true/back_to_back = true\ncharged_statistic = "p42"/' "$src/experiments/fjos-fig8.toml" >m.toml
   expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
@@ -76,16 +84,7 @@ sim_bad_input)
 runtime_rows)
   # A runtime study runs each admitted plan (and, with admission = false, each complete refused
   # one) on this machine: execution columns filled from the real run, units one at a time.
-  cat >rt.toml <<'TOML'
-[experiment]
-name = "rt-test"
-class = "runtime"
-[generator]
-family = "omprt"
-cores = 2
-[sweep]
-x = "util_per_core"
-values = ["0.3", "0.9"]
+  { rt_head '["0.3", "0.9"]' && cat <<'TOML'; } >rt.toml
 [[series]]
 name = "all"
 planner = "partitioned"
@@ -146,16 +145,7 @@ TOML
   grep -q -- "--exclusive" <<<"$out" || fail "a runtime study's shards may share a node: $out"
   ;;
 runtime_bad_input)
-  cat >rt.toml <<'TOML'
-[experiment]
-name = "rt-test"
-class = "runtime"
-[generator]
-family = "omprt"
-cores = 2
-[sweep]
-x = "util_per_core"
-values = ["0.3"]
+  { rt_head '["0.3"]' && cat <<'TOML'; } >rt.toml
 [[series]]
 name = "a"
 planner = "partitioned"
@@ -166,23 +156,16 @@ trials = 1
 trials = 1
 duration = "200ms"
 TOML
-  check_bad() {  # check_bad SED_EXPR FIELD
-    sed "$1" rt.toml >m.toml
-    expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
-    grep -q "m.toml:[0-9]*:[0-9]*" <<<"$err" && grep -q "$2" <<<"$err" ||
-      fail "$1: no location or field $2: $err"
-    [ ! -e x ] || fail "a bad manifest created its output directory"
-  }
-  check_bad 's/^duration = "1s"/duration = "0s"/' duration
-  check_bad 's/^duration = "1s"/duration = "11min"/' duration
-  check_bad 's/^duration = "1s"/cpu_latency = "1ns"/' cpu_latency
-  check_bad 's/^duration = "1s"/best_effort = "yes"/' best_effort
-  check_bad 's/^duration = "1s"/admission = 1/' admission
-  check_bad 's/^duration = "1s"/target = "40c4s"/' target
-  check_bad 's/^duration = "1s"/hyperperiods = 2/' hyperperiods
-  check_bad 's/^planner = "partitioned"/bound = "3.73"/' bound
-  check_bad 's/^duration = "200ms"/duration = "-1s"/' duration
-  check_bad 's/^class = "runtime"/class = "runtim"/' class
+  check_bad rt.toml 's/^duration = "1s"/duration = "0s"/' duration
+  check_bad rt.toml 's/^duration = "1s"/duration = "11min"/' duration
+  check_bad rt.toml 's/^duration = "1s"/cpu_latency = "1ns"/' cpu_latency
+  check_bad rt.toml 's/^duration = "1s"/best_effort = "yes"/' best_effort
+  check_bad rt.toml 's/^duration = "1s"/admission = 1/' admission
+  check_bad rt.toml 's/^duration = "1s"/target = "40c4s"/' target
+  check_bad rt.toml 's/^duration = "1s"/hyperperiods = 2/' hyperperiods
+  check_bad rt.toml 's/^planner = "partitioned"/bound = "3.73"/' bound
+  check_bad rt.toml 's/^duration = "200ms"/duration = "-1s"/' duration
+  check_bad rt.toml 's/^class = "runtime"/class = "runtim"/' class
   # A scale's duration belongs to runtime manifests only.
   sed 's/^\[scale.smoke\]$/[scale.smoke]\nduration = "1s"/' "$manifest" >m.toml
   expect_status 2 "$rtpar" experiment run m.toml --scale smoke --out x
