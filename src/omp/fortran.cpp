@@ -271,8 +271,11 @@ RTPAR_OMP_EXPORT std::int32_t omp_in_final_() { return omp_in_final ? omp_in_fin
 RTPAR_OMP_EXPORT std::int32_t omp_get_max_task_priority_() {
   return omp_get_max_task_priority ? omp_get_max_task_priority() : globals().max_task_priority;
 }
-RTPAR_OMP_EXPORT void omp_fulfill_event_(const std::uintptr_t* event) {
-  if (omp_fulfill_event) omp_fulfill_event(*event);
+// omp_fulfill_event_ takes the handle BY VALUE: omp_lib's interface declares the argument
+// `value, intent(in)` (the one routine of the module that is neither by reference nor bind(c)),
+// so gfortran passes the handle itself, as libgomp's fortran.c expects.
+RTPAR_OMP_EXPORT void omp_fulfill_event_(std::uintptr_t event) {
+  if (omp_fulfill_event) omp_fulfill_event(event);
 }
 
 // ---- locks: integer(4) simple locks are the C lock; integer(8) nest locks point to one ----
