@@ -12,13 +12,14 @@
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "sim/execution_draw.hpp"
+#include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
 
 namespace {
 
-constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kNever = kNeverNs;
 
 // saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
 // a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
@@ -62,6 +63,7 @@ class Engine {
       s.untaken.resize(t.nodes.size());
       s.outstanding.resize(t.nodes.size());
       s.length.resize(t.nodes.size());
+      s.queue.emplace(NodeQueueParams{params.centralized, params.queue_lock_ns});
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
@@ -125,13 +127,7 @@ class Engine {
     std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
     std::vector<int> outstanding;       // pieces in threads' hands, per node
     std::size_t done = 0;               // nodes finished
-    // pool: eligible shared nodes, by (order, node): order = node index (greedy) or the queue
-    // position (centralized: the sequence number it got when it entered the queue).
-    std::set<std::pair<std::int64_t, int>> pool;
-    std::int64_t enqueued = 0;      // centralized: nodes that entered the queue so far
-    std::int64_t lock_free_at = 0;  // centralized: when the queue lock is next free
-    // enqueuing: (hold ends, node), shared nodes being enqueued under the lock (centralized).
-    std::set<std::pair<std::int64_t, int>> enqueuing;
+    std::optional<NodeQueue> queue;     // eligible shared nodes (the team model's policy)
     std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
     std::int64_t timer = kNever;  // its key in timers_: next release or offset (kNever: none)
   };
@@ -143,7 +139,7 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::int64_t at = s.next_release < horizon_ ? s.next_release : kNever;
     if (!s.pending.empty()) at = std::min(at, s.pending.begin()->first);
-    if (!s.enqueuing.empty()) at = std::min(at, s.enqueuing.begin()->first);
+    at = std::min(at, s.queue->next_due());
     if (at == s.timer) return;
     if (s.timer != kNever) timers_.erase({s.timer, ti});
     if (at != kNever) timers_.emplace(at, ti);
@@ -188,21 +184,7 @@ class Engine {
       s.pending.erase(s.pending.begin());
       make_ready(ti, n, t);
     }
-    while (!s.enqueuing.empty() && s.enqueuing.begin()->first <= t) {
-      const int n = s.enqueuing.begin()->second;
-      s.enqueuing.erase(s.enqueuing.begin());
-      s.pool.emplace(s.enqueued++, n);
-      mark_task(ti);
-    }
-  }
-
-  // hold_lock takes task ti's queue lock (centralized model) at time t for queue_lock_ns and
-  // returns when the hold ends: the lock is granted when free, in request order.
-  std::int64_t hold_lock(int ti, std::int64_t t) {
-    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    const std::int64_t grant = std::max(t, s.lock_free_at);
-    s.lock_free_at = checked_or_throw(grant, params_.queue_lock_ns, "the queue lock's schedule");
-    return s.lock_free_at;
+    if (s.queue->advance(t)) mark_task(ti);
   }
 
   void start_job(int ti, std::int64_t release, std::int64_t t) {
@@ -226,7 +208,7 @@ class Engine {
       }
       for (const OverheadQuantiles& q : node.draws) {
         const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
-        length = checked_or_throw(length, sample_at(q, k), "a job's length with its overheads");
+        length = add_or_throw(length, sample_at(q, k), "a job's length with its overheads");
       }
       s.length[n] = length;
       s.preds[n] = node.predecessors;
@@ -257,14 +239,10 @@ class Engine {
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
       mark_thread(node.thread);
-    } else if (params_.centralized && params_.queue_lock_ns > 0) {
-      // Enqueued under the lock: eligible when the hold ends (offsets_due moves it to the pool).
-      tasks_[static_cast<std::size_t>(ti)].enqueuing.emplace(hold_lock(ti, t), n);
-      retime(ti);
-    } else {
-      TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-      s.pool.emplace(params_.centralized ? s.enqueued++ : n, n);
+    } else if (tasks_[static_cast<std::size_t>(ti)].queue->push(n, t)) {
       mark_task(ti);
+    } else {
+      retime(ti);  // enqueued under the lock: takeable when the hold ends (offsets_due)
     }
   }
 
@@ -306,7 +284,7 @@ class Engine {
     if (!mine.empty()) return *mine.begin();
     const TaskState& s =
         tasks_[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(th)].task)];
-    return s.pool.empty() ? -1 : s.pool.begin()->second;
+    return s.queue->front();
   }
 
   Urgency urgency(int th, int n) const {
@@ -367,8 +345,8 @@ class Engine {
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
-        chosen.left = checked_or_throw(chosen.left, params_.context_switch_ns,
-                                       "a piece with its context switches");
+        chosen.left = add_or_throw(chosen.left, params_.context_switch_ns,
+                                   "a piece with its context switches");
       }
     }
   }
@@ -388,7 +366,7 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     const bool pinned = !mine.empty();
-    const int n = pinned ? *mine.begin() : s.pool.begin()->second;
+    const int n = pinned ? *mine.begin() : s.queue->front();
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     const std::int64_t piece = node.piece > 0
                                    ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
@@ -400,16 +378,14 @@ class Engine {
         mine.erase(mine.begin());
         mark_thread(th);
       } else {
-        s.pool.erase(s.pool.begin());
+        s.queue->pop();
         mark_task(ti);
       }
     }
     ts.node = n;
     ts.left = piece;
-    if (!pinned && params_.centralized && params_.queue_lock_ns > 0) {
-      // A dequeue: the thread waits for the lock on its core, then holds it.
-      ts.left = checked_or_throw(piece, hold_lock(ti, t) - t, "a piece with its queue lock");
-    }
+    if (!pinned)
+      ts.left = add_or_throw(piece, s.queue->take_cost(t), "a piece with its queue lock");
   }
 
   void finish_piece(int th, std::int64_t t) {
@@ -441,16 +417,6 @@ class Engine {
         if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
       }
     }
-  }
-
-  // checked_or_throw is a + b, or an InputError naming `what` when it would overflow int64.
-  static std::int64_t checked_or_throw(std::int64_t a, std::int64_t b, const char* what) {
-    const std::optional<std::int64_t> sum = checked_add(a, b);
-    if (!sum) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
-                       std::string(what) + " exceeds 2^63 - 1 ns");
-    }
-    return *sum;
   }
 
   const SimModel& m_;

@@ -13,8 +13,8 @@
 //    first eligible node of its task's pool (nodes are ordered by index; under the centralized
 //    model by the time they entered the queue, and each enqueue and dequeue holds the task's queue
 //    lock for queue_lock_ns: a dequeue adds the wait for the lock and the hold to the piece, an
-//    enqueue makes the node eligible when its hold ends); it keeps that piece
-//    until it finishes it, even when preempted (no migration of started work);
+//    enqueue makes the node eligible when its hold ends; the policy is NodeQueue, node_queue.hpp);
+//    it keeps that piece until it finishes it, even when preempted (no migration of started work);
 //  * a node becomes eligible when all its predecessors are done and its offset (relative to the
 //    job's release) has passed; a job is done when all its nodes are;
 //  * a task runs one job at a time: a release while its previous job runs is queued (overrun =
