@@ -3,14 +3,11 @@
 
 #include <algorithm>
 #include <deque>
-#include <limits>
 #include <optional>
 #include <set>
-#include <string>
 #include <utility>
 
 #include "core/checked_math.hpp"
-#include "rtpar/error.hpp"
 #include "sim/execution_draw.hpp"
 #include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
@@ -19,11 +16,10 @@ namespace rtpar::sim {
 
 namespace {
 
-constexpr std::int64_t kNever = kNeverNs;
-
-// saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
-// a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
-constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) { return sat_add(a, b); }
+// kIdle is next_node's answer for a thread with nothing to run.
+constexpr int kIdle = -1;
+// kThief is next_node's answer for a thread that would run no node but an attempt or a spawn.
+constexpr int kThief = -2;
 
 // Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
 // every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
@@ -33,6 +29,8 @@ struct Urgency {
   auto operator<=>(const Urgency&) const = default;
 };
 
+// Engine runs one simulation. Time sums saturate (sat_add): a time past 2^63 − 1 ns is "never"
+// (kNeverNs), which is what it needs on absurd horizons, periods and lengths.
 class Engine {
  public:
   Engine(const SimModel& model, const EngineParams& params)
@@ -48,6 +46,12 @@ class Engine {
     evaluate_.assign(m_.cpus.size(), 1);
     refresh_.assign(m_.cpus.size(), 1);
     task_cores_.resize(m_.tasks.size());
+    worker_of_.assign(m_.threads.size(), 0);
+    for (const SimTask& t : m_.tasks) {
+      for (std::size_t w = 0; w < t.threads.size(); ++w) {
+        worker_of_[static_cast<std::size_t>(t.threads[w])] = static_cast<int>(w);
+      }
+    }
     for (const SimThread& th : m_.threads) {
       std::vector<int>& cores = task_cores_[static_cast<std::size_t>(th.task)];
       if (std::find(cores.begin(), cores.end(), th.core) == cores.end()) cores.push_back(th.core);
@@ -63,11 +67,13 @@ class Engine {
       s.untaken.resize(t.nodes.size());
       s.outstanding.resize(t.nodes.size());
       s.length.resize(t.nodes.size());
-      s.queue.emplace(NodeQueueParams{params.centralized, params.queue_lock_ns});
+      s.queue.emplace(NodeQueueParams{
+          params.queue_model, params.queue_lock_ns, params.steal_cost_ns, params.steal_attempt_ns,
+          static_cast<int>(t.threads.size()), params.seed, t.set_index});
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
-    stop_ = saturating_add(horizon_, longest_deadline);
+    stop_ = sat_add(horizon_, longest_deadline);
     for (std::size_t i = 0; i < m_.tasks.size(); ++i) retime(static_cast<int>(i));
   }
 
@@ -84,13 +90,13 @@ class Engine {
       }
       dispatch(t);
       ++out_.events;
-      std::int64_t next = timers_.empty() ? kNever : timers_.begin()->first;
+      std::int64_t next = timers_.empty() ? kNeverNs : timers_.begin()->first;
       for (const int th : running_) {
         if (th >= 0) {
-          next = std::min(next, saturating_add(t, threads_[static_cast<std::size_t>(th)].left));
+          next = std::min(next, sat_add(t, threads_[static_cast<std::size_t>(th)].left));
         }
       }
-      if (next == kNever) break;  // nothing released, ready or pending: every job is done
+      if (next == kNeverNs) break;  // nothing released, ready or pending: every job is done
       if (next > stop_) {
         t = stop_;
         break;
@@ -108,10 +114,15 @@ class Engine {
   }
 
  private:
+  // Busy is what a thread holds that is not a node's piece (steal model): a failed steal
+  // attempt, or the spawning of the nodes its last node enabled (ThreadState::spawning).
+  enum class Busy { no, attempt, spawn };
   // ThreadState is what one thread holds and how long it has been ready.
   struct ThreadState {
-    int node = -1;          // node of the piece in hand, or -1
-    std::int64_t left = 0;  // execution left in that piece
+    int node = -1;              // node of the piece in hand, or -1
+    Busy busy = Busy::no;       // with node −1: an attempt or a spawn in hand
+    std::vector<int> spawning;  // steal: nodes it enabled, pushed when its spawn piece ends
+    std::int64_t left = 0;      // execution left in that piece
     std::int64_t ready_since = 0;
     bool ready = false;
     bool preempted = false;  // switched out holding a piece: pays the context switch on resume
@@ -129,7 +140,7 @@ class Engine {
     std::size_t done = 0;               // nodes finished
     std::optional<NodeQueue> queue;     // eligible shared nodes (the team model's policy)
     std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
-    std::int64_t timer = kNever;  // its key in timers_: next release or offset (kNever: none)
+    std::int64_t timer = kNeverNs;  // its key in timers_: next release or offset (kNeverNs: none)
   };
 
   const SimTask& task(int i) const { return m_.tasks[static_cast<std::size_t>(i)]; }
@@ -137,12 +148,12 @@ class Engine {
   // retime files task ti in timers_ under its next release (before the horizon) or offset.
   void retime(int ti) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    std::int64_t at = s.next_release < horizon_ ? s.next_release : kNever;
+    std::int64_t at = s.next_release < horizon_ ? s.next_release : kNeverNs;
     if (!s.pending.empty()) at = std::min(at, s.pending.begin()->first);
     at = std::min(at, s.queue->next_due());
     if (at == s.timer) return;
-    if (s.timer != kNever) timers_.erase({s.timer, ti});
-    if (at != kNever) timers_.emplace(at, ti);
+    if (s.timer != kNeverNs) timers_.erase({s.timer, ti});
+    if (at != kNeverNs) timers_.emplace(at, ti);
     s.timer = at;
   }
 
@@ -166,7 +177,7 @@ class Engine {
     TaskState& s = tasks_[i];
     while (s.next_release <= t && s.next_release < horizon_) {
       const std::int64_t r = s.next_release;
-      s.next_release = saturating_add(s.next_release, m_.tasks[i].period);
+      s.next_release = sat_add(s.next_release, m_.tasks[i].period);
       if (!s.active) {
         start_job(ti, r, t);
       } else if (m_.tasks[i].overrun == OverrunPolicy::queue) {
@@ -196,6 +207,7 @@ class Engine {
     ++out_.tasks[static_cast<std::size_t>(ti)].jobs;
     // The release index k of release = φ + k·T (exact: releases are generated that way).
     const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
+    s.queue->start_job(job);
     std::uint64_t instance = 0;
     const bool stochastic =
         params_.execution_min_ppm != kExecutionPpm || params_.execution_max_ppm != kExecutionPpm;
@@ -220,38 +232,43 @@ class Engine {
     }
   }
 
-  void make_eligible(int ti, int n, std::int64_t t) {
+  // make_eligible: node n of task ti has no unfinished predecessor at t; `by` is the thread whose
+  // completion enabled it (−1: the release, or an offset later).
+  void make_eligible(int ti, int n, std::int64_t t, int by = -1) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    const std::int64_t at =
-        saturating_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
+    const std::int64_t at = sat_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
     if (at > t) {
       s.pending.emplace(at, n);
       retime(ti);
     } else {
-      make_ready(ti, n, t);
+      make_ready(ti, n, t, by);
     }
   }
 
-  void make_ready(int ti, int n, std::int64_t t) {
+  void make_ready(int ti, int n, std::int64_t t, int by = -1) {
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     if (tasks_[static_cast<std::size_t>(ti)].length[static_cast<std::size_t>(n)] == 0) {
-      node_done(ti, n, t);
+      node_done(ti, n, t, by);  // an empty node: its successors are enabled by the same thread
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
       mark_thread(node.thread);
-    } else if (tasks_[static_cast<std::size_t>(ti)].queue->push(n, t)) {
+    } else if (by >= 0 && params_.queue_model == QueueModel::steal && params_.spawn_cost_ns > 0) {
+      threads_[static_cast<std::size_t>(by)].spawning.push_back(n);  // pushed after the spawn
+    } else if (tasks_[static_cast<std::size_t>(ti)].queue->push(
+                   n, t, by >= 0 ? worker_of_[static_cast<std::size_t>(by)] : -1)) {
       mark_task(ti);
     } else {
       retime(ti);  // enqueued under the lock: takeable when the hold ends (offsets_due)
     }
   }
 
-  void node_done(int ti, int n, std::int64_t t) {
+  // node_done: node n of task ti finished at t, by thread `by` (−1: none, an empty node).
+  void node_done(int ti, int n, std::int64_t t, int by = -1) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     const SimTask& tk = task(ti);
     ++s.done;
     for (const int succ : tk.nodes[static_cast<std::size_t>(n)].successors) {
-      if (--s.preds[static_cast<std::size_t>(succ)] == 0) make_eligible(ti, succ, t);
+      if (--s.preds[static_cast<std::size_t>(succ)] == 0) make_eligible(ti, succ, t, by);
     }
     if (s.done == tk.nodes.size()) job_done(ti, t);
   }
@@ -268,6 +285,7 @@ class Engine {
     r.max_response_ns = std::max(r.max_response_ns.value_or(0), response);
     if (record_) r.jobs_log.push_back(SimJob{s.release, t, missed});
     s.active = false;
+    if (s.queue->steals()) mark_task(ti);  // its idle workers stop trying to steal
     if (!s.queued.empty()) {
       const std::int64_t next = s.queued.front();
       s.queued.pop_front();
@@ -276,23 +294,28 @@ class Engine {
   }
 
   // next_node is the node thread th would work on: the one in hand, else its first eligible
-  // pinned node, else the first eligible node of its task's pool; -1 when there is none.
+  // pinned node, else the first its task's NodeQueue gives it; kThief when it holds an attempt or
+  // a spawn, or would try to steal (steal model, its job running); -1 when there is none.
   int next_node(int th) const {
     const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     if (ts.node >= 0) return ts.node;
+    if (ts.busy != Busy::no) return kThief;
     const std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     if (!mine.empty()) return *mine.begin();
     const TaskState& s =
         tasks_[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(th)].task)];
-    return s.queue->front();
+    const int n = s.queue->front(worker_of_[static_cast<std::size_t>(th)]);
+    if (n < 0 && s.active && s.queue->steals()) return kThief;
+    return n;
   }
 
+  // urgency of thread th about to run node n; a thief (kThief) has its task's node 0's (a team's
+  // nodes share the task's priority and deadline).
   Urgency urgency(int th, int n) const {
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
-    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n < 0 ? 0 : n)];
     if (task(ti).edf) {
-      return Urgency{1,
-                     -saturating_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
+      return Urgency{1, -sat_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
     }
     return Urgency{0, node.priority};
   }
@@ -309,7 +332,7 @@ class Engine {
       refresh_[c] = 0;
       for (const int th : core_threads_[c]) {
         ThreadState& ts = threads_[static_cast<std::size_t>(th)];
-        const bool ready = next_node(th) >= 0;
+        const bool ready = next_node(th) != kIdle;
         if (ready && !ts.ready) ts.ready_since = t;
         ts.ready = ready;
       }
@@ -323,7 +346,7 @@ class Engine {
       Urgency best_u;
       for (const int th : core_threads_[c]) {
         const int n = next_node(th);  // re-read: a teammate may have just emptied the pool
-        if (n < 0) continue;
+        if (n == kIdle) continue;
         const Urgency u = urgency(th, n);
         if (best < 0 || u > best_u || (u == best_u && wins_tie(th, best, running_[c]))) {
           best = th;
@@ -331,8 +354,7 @@ class Engine {
         }
       }
       const int previous = running_[c];
-      if (previous >= 0 && previous != best &&
-          threads_[static_cast<std::size_t>(previous)].node >= 0) {
+      if (previous >= 0 && previous != best && holds(previous)) {
         // Switched out holding a piece: a preemption (a finished piece has node −1 here).
         threads_[static_cast<std::size_t>(previous)].preempted = true;
         ++out_.tasks[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(previous)].task)]
@@ -341,7 +363,7 @@ class Engine {
       running_[c] = best;
       if (best < 0) continue;
       ThreadState& chosen = threads_[static_cast<std::size_t>(best)];
-      if (chosen.node < 0) take(best, t);
+      if (!holds(best)) take(best, t);
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
@@ -360,13 +382,26 @@ class Engine {
     return ra != rb ? ra < rb : a < b;
   }
 
+  // holds: thread th has something in hand (a node's piece, an attempt or a spawn).
+  bool holds(int th) const {
+    const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    return ts.node >= 0 || ts.busy != Busy::no;
+  }
+
   void take(int th, std::int64_t t) {
     ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     const bool pinned = !mine.empty();
-    const int n = pinned ? *mine.begin() : s.queue->front();
+    const Take got = pinned ? Take{*mine.begin(), 0, -1, false}
+                            : s.queue->take(worker_of_[static_cast<std::size_t>(th)], t);
+    if (got.node < 0) {
+      ts.busy = Busy::attempt;  // a failed steal attempt: try again when it ends
+      ts.left = got.cost;
+      return;
+    }
+    const int n = got.node;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     const std::int64_t piece = node.piece > 0
                                    ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
@@ -378,26 +413,41 @@ class Engine {
         mine.erase(mine.begin());
         mark_thread(th);
       } else {
-        s.queue->pop();
+        s.queue->used_up(got);
         mark_task(ti);
       }
     }
     ts.node = n;
-    ts.left = piece;
-    if (!pinned)
-      ts.left = add_or_throw(piece, s.queue->take_cost(t), "a piece with its queue lock");
+    ts.left = add_or_throw(piece, got.cost, "a piece with its take cost");  // pinned: cost 0
   }
 
   void finish_piece(int th, std::int64_t t) {
     ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    mark_thread(th);
+    if (ts.busy != Busy::no) {
+      if (ts.busy == Busy::spawn) {
+        // The spawned nodes go to the bottom of its deque, in the order they were enabled.
+        for (const int n : ts.spawning)
+          s.queue->push(n, t, worker_of_[static_cast<std::size_t>(th)]);
+        ts.spawning.clear();
+        mark_task(ti);
+      }
+      ts.busy = Busy::no;
+      return;
+    }
     const int n = ts.node;
     ts.node = -1;
-    mark_thread(th);
     if (--s.outstanding[static_cast<std::size_t>(n)] == 0 &&
         s.untaken[static_cast<std::size_t>(n)] == 0) {
-      node_done(ti, n, t);
+      node_done(ti, n, t, th);
+    }
+    if (!ts.spawning.empty()) {
+      // Spawning what it enabled takes spawn_cost_ns per node, on its core, before the push.
+      ts.busy = Busy::spawn;
+      ts.left = mul_or_throw(static_cast<std::int64_t>(ts.spawning.size()), params_.spawn_cost_ns,
+                             "a spawn piece");
     }
   }
 
@@ -412,7 +462,7 @@ class Engine {
       if (s.active) open.insert(open.begin(), s.release);
       r.jobs += static_cast<std::int64_t>(s.queued.size());
       for (const std::int64_t release : open) {
-        const bool missed = saturating_add(release, m_.tasks[i].deadline) <= t;
+        const bool missed = sat_add(release, m_.tasks[i].deadline) <= t;
         if (missed) ++r.misses;
         if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
       }
@@ -428,6 +478,7 @@ class Engine {
   std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
   std::vector<std::vector<int>> core_threads_;
   std::vector<std::vector<int>> task_cores_;  // the cores of each task's threads
+  std::vector<int> worker_of_;                // each thread's index in its task's SimTask::threads
   std::vector<std::uint8_t> evaluate_;        // per core: decide it again (mark)
   std::vector<std::uint8_t> refresh_;         // per core: re-read its threads' readiness (mark)
   std::set<std::pair<std::int64_t, int>> timers_;  // (next release or offset, task)
