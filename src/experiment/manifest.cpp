@@ -133,7 +133,8 @@ Series read_series(const TableReader& t, bool simulation) {
   if (simulation) {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "admission", "horizon", "hyperperiods", "sim_overhead",
-                  "overhead_statistic", "context_switch", "barrier_team"});
+                  "overhead_statistic", "context_switch", "barrier_team", "team_model",
+                  "queue_lock", "steal_cost", "steal_attempt", "spawn_cost"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back"});
