@@ -115,13 +115,14 @@ bool fit_rtws_dag(RtwsBenchmark b, Duration work, Duration span, int heat_steps,
     out.nodes = {DagNode{"serial", work, {}, {}}};
     return true;
   }
-  constexpr int kMaxSize = 48;
+  // Tiled factorizations grow as size³ nodes, Heat as size × steps: each bounded near 10⁴ nodes.
+  const int max_size = b == RtwsBenchmark::heat ? 512 : 48;
   // The smallest size whose parallelism W/S reaches C/L̂ (W·L̂ ≥ C·S, in 128 bits).
   DagSpec t;
   std::int64_t w = 0, s = 0;
   for (int size = 1;; ++size) {
-    if (size > kMaxSize) {
-      why = "no template size up to 48 reaches the parallelism C/L";
+    if (size > max_size) {
+      why = "no template size up to " + std::to_string(max_size) + " reaches the parallelism C/L";
       return false;
     }
     t = rtws_template(b, size, heat_steps);

@@ -31,11 +31,12 @@ DagSpec rtws_template(RtwsBenchmark b, int size, int steps);
 bool rtws_benchmark(const std::string& name, RtwsBenchmark& out);
 
 // fit_rtws_dag is the template of `b` scaled to work C and span L̂ exactly: the smallest size
-// (≤ 48) whose parallelism W/S reaches C/L̂, its nodes scaled by ⌊P/W⌋-style floors to a parallel
-// work P = ⌊(C − L̂)·W/(W − S)⌋, a serial prefix node `serial` before everything making the span
-// L̂ (the burdened span's sequential part), and one independent node `rest` (≤ L̂) taking the
-// floors' remainder so that the work is C. Every node is ≥ 1 ns. Returns false with a reason in
-// `why` when C < L̂, no size reaches the parallelism, or C is too small for the template's nodes.
+// (≤ 48 tiles, ≤ 512 Heat strips) whose parallelism W/S reaches C/L̂, its nodes scaled by
+// ⌊P/W⌋-style floors to a parallel work P = ⌊(C − L̂)·W/(W − S)⌋, a serial prefix node `serial`
+// before everything making the span L̂ (the burdened span's sequential part), and one independent
+// node `rest` (≤ L̂) taking the floors' remainder so that the work is C. Every node is ≥ 1 ns.
+// Returns false with a reason in `why` when C < L̂, no size reaches the parallelism, or C is too
+// small for the template's nodes.
 bool fit_rtws_dag(RtwsBenchmark b, Duration work, Duration span, int heat_steps, DagSpec& out,
                   std::string& why);
 
