@@ -16,10 +16,9 @@ namespace rtpar::sim {
 
 namespace {
 
-// kIdle is next_node's answer for a thread with nothing to run.
-constexpr int kIdle = -1;
-// kThief is next_node's answer for a thread that would run no node but an attempt or a spawn.
-constexpr int kThief = -2;
+// kIdle, kThief: next_node's answers for a thread with nothing to run, and for one that would
+// run no node but a steal attempt or a spawn.
+constexpr int kIdle = -1, kThief = -2;
 
 // Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
 // every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
@@ -67,9 +66,13 @@ class Engine {
       s.untaken.resize(t.nodes.size());
       s.outstanding.resize(t.nodes.size());
       s.length.resize(t.nodes.size());
+      // Thieves only where there is shared work: pinned strands' threads would only spin.
+      const bool shared = std::any_of(t.nodes.begin(), t.nodes.end(), [](const SimNode& n) {
+        return n.thread < 0 && n.length > 0;
+      });
       s.queue.emplace(NodeQueueParams{
           params.queue_model, params.queue_lock_ns, params.steal_cost_ns, params.steal_attempt_ns,
-          static_cast<int>(t.threads.size()), params.seed, t.set_index});
+          static_cast<int>(t.threads.size()), params.seed, t.set_index, shared});
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }

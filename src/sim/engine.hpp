@@ -27,14 +27,15 @@
 //    bottom, in successor order, after w spends spawn_cost_ns per such node on its core (a spawn
 //    piece; the nodes are pushed when it ends). An empty node completes at once, its successors
 //    counted as enabled by the same worker;
-//  * a worker with nothing in hand pops its own bottom (LIFO). With an empty deque, W ≥ 2 and its
-//    job running, it is ready as a thief: it picks a victim uniformly among the other W − 1
-//    workers from steal_victim(seed, task's TaskSet index, job's release index, w, its attempt
-//    index in the job); a non-empty victim loses its top (oldest) node to it, whose piece is
-//    steal_cost_ns + the node's (one unit of a bag, which stays on the victim's deque while units
-//    are left); an empty victim costs a failed attempt of steal_attempt_ns, after which it tries
-//    again. A thief has its task's priority and deadline and keeps its core while it tries
-//    (spinning, like a work-stealing runtime's idle workers);
+//  * a worker with nothing in hand pops its own bottom (LIFO). With an empty deque, W ≥ 2, its
+//    job running and shared work in the task (pinned strands have no thieves), it is a thief:
+//    it picks a victim uniformly among the other W − 1 workers from steal_victim(seed, task's
+//    TaskSet index, job's release index, w, its attempt index in the job); a non-empty victim loses
+//    its top (oldest) node to it, whose piece is steal_cost_ns + the node's (one unit of a bag,
+//    which stays on the victim's deque while units are left); an empty victim costs a failed
+//    attempt of steal_attempt_ns, after which it tries again. A thief has its task's priority and
+//    deadline and keeps its core while it tries (spinning, like a work-stealing runtime's idle
+//    workers);
 //  * ties of events at one instant are resolved in core order: completions first (a spawn piece
 //    ending pushes before a thief on a later core decides), then decisions core by core.
 // Events are releases, piece completions and offsets; time advances straight to the next one.

@@ -37,6 +37,7 @@ struct NodeQueueParams {
   int workers = 1;              // steal: the team's threads (worker 0 = the master)
   std::uint64_t seed = 0;       // steal: the victim streams' seed
   std::uint64_t set_index = 0;  // steal: the task's TaskSet index (a key of the streams)
+  bool thieves = true;          // steal: the task has shared work (else no worker tries to steal)
 };
 
 // Take is what a worker gets when it asks for work: a node (node ≥ 0) and what taking it adds to
@@ -75,8 +76,10 @@ class NodeQueue {
   // (greedy) or oldest (centralized), or the bottom of the worker's own deque (steal).
   int front(int worker) const;
 
-  // steals says whether an idle worker tries to steal (the steal model with ≥ 2 workers).
-  bool steals() const { return params_.model == QueueModel::steal && params_.workers > 1; }
+  // steals says whether an idle worker tries to steal (the steal model, ≥ 2 workers, shared work).
+  bool steals() const {
+    return params_.model == QueueModel::steal && params_.workers > 1 && params_.thieves;
+  }
 
   // take is what `worker` gets at t: front(worker) if any, with take_cost; else (steal) one
   // attempt on a random victim. It removes nothing: call used_up when the node's last unit goes.

@@ -1,10 +1,15 @@
 // test_sim_ws_model.cpp — SimOptions::team_model = steal: the randomized work-stealing model
 // (per-worker deques, owner LIFO, random victims, steal/attempt/spawn costs) by hand, its
 // independence of the seed where nothing can be stolen, and its determinism for a fixed seed.
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -82,6 +87,18 @@ std::vector<std::int64_t> responses(const rtpar::TaskSet& set, int team, Costs c
 // all_equal: v is non-empty and every element is x.
 bool all_equal(const std::vector<std::int64_t>& v, std::int64_t x) {
   return !v.empty() && std::all_of(v.begin(), v.end(), [x](std::int64_t r) { return r == x; });
+}
+
+// run_cli runs `rtpar ARGS` and returns (exit status, stdout + stderr).
+std::pair<int, std::string> run_cli(const std::string& args) {
+  const std::string cmd = std::string(RTPAR_BINARY_DIR) + "/rtpar " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  REQUIRE(f != nullptr);
+  std::string out;
+  std::array<char, 256> buf{};
+  while (fgets(buf.data(), buf.size(), f) != nullptr) out += buf.data();
+  const int status = pclose(f);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 // fork_set is A (1 µs) → {B (2 µs), C (1 µs)}: node indices A = 0, B = 1, C = 2.
@@ -165,4 +182,53 @@ TEST_CASE("ws model: its costs are checked") {
   o.spawn_cost_ns = 0;
   CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--steal-attempt"),
                        rtpar::InputError);
+}
+
+TEST_CASE("ws model: pinned strands have no thieves (strand plans run as under greedy)") {
+  // examples/partitioned_heavy.toml under decomposition and fork-join-rta: every node is pinned,
+  // so the steal model must not add spinning thieves that would take cores from other tasks.
+  const rtpar::TaskSet set =
+      rtpar::load_taskset(std::string(RTPAR_SOURCE_DIR) + "/examples/partitioned_heavy.toml");
+  for (const rtpar::PlannerKind kind :
+       {rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
+    const rtpar::Plan plan = rtpar::plan_with(kind, set, {});
+    rtpar::SimOptions greedy;
+    greedy.record_jobs = true;
+    rtpar::SimOptions steal = greedy;
+    steal.team_model = rtpar::TeamModel::steal;
+    steal.steal_attempt_ns = 300;
+    steal.steal_cost_ns = 1'000;
+    const rtpar::SimResult a = rtpar::simulate_plan(plan, set, greedy);
+    const rtpar::SimResult b = rtpar::simulate_plan(plan, set, steal);
+    REQUIRE(a.tasks.size() == b.tasks.size());
+    for (std::size_t i = 0; i < a.tasks.size(); ++i) {
+      CHECK(a.tasks[i].misses == b.tasks[i].misses);
+      CHECK(a.tasks[i].max_response_ns == b.tasks[i].max_response_ns);
+      CHECK(a.tasks[i].jobs_log.size() == b.tasks[i].jobs_log.size());
+    }
+  }
+}
+
+TEST_CASE("ws model: the simulate CLI flags") {
+  const std::string steal = std::string(RTPAR_SOURCE_DIR) + "/examples/steal.toml";
+  const std::pair<std::string, std::string> bad[] = {
+      {" --team-model steal", "--steal-attempt"},
+      {" --team-model steal --steal-attempt -1us", "--steal-attempt"},
+      {" --team-model steal --steal-attempt 1us --spawn-cost 3parsecs", "--spawn-cost"},
+      {" --steal-cost 1us", "--steal-cost"},
+      {" --team-model robin", "--team-model"},
+  };
+  for (const auto& [args, flag] : bad) {
+    CAPTURE(args);
+    const auto [status, out] = run_cli("simulate " + steal + args);
+    CHECK(status == 2);
+    CHECK(out.find(flag) != std::string::npos);
+  }
+  const auto [status, out] = run_cli(
+      "simulate " + steal +
+      " --team-model steal --steal-attempt 200ns --steal-cost 1us --spawn-cost 100ns --json");
+  CHECK(status == 0);
+  CHECK(out.find("\"team_model\": \"steal\"") != std::string::npos);
+  CHECK(out.find("\"steal_attempt_ns\": 200") != std::string::npos);
+  CHECK(out.find("\"spawn_cost_ns\": 100") != std::string::npos);
 }
