@@ -218,7 +218,9 @@ TEST_CASE("ws model: the simulate CLI flags") {
       {" --steal-cost 1us", "--steal-cost"},
       {" --team-model robin", "--team-model"},
   };
-  for (const auto& [args, flag] : bad) {
+  for (const auto& c : bad) {
+    const std::string& args = c.first;  // not a structured binding: CAPTURE is a lambda
+    const std::string& flag = c.second;
     CAPTURE(args);
     const auto [status, out] = run_cli("simulate " + steal + args);
     CHECK(status == 2);
