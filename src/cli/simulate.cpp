@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -33,8 +34,11 @@ struct SimulateOptions {
   std::string seed;                // of `sampled`; empty: 0
   std::string context_switch;      // per preemption, e.g. 5us; empty: 0
   std::string execution;           // stochastic execution range LO..HI; empty: 1..1
-  std::string team_model;          // greedy | centralized; empty: greedy
+  std::string team_model;          // greedy | centralized | steal; empty: greedy
   std::string queue_lock;          // centralized: lock hold per enqueue/dequeue; empty: 0
+  std::string steal_cost;          // steal: added per successful steal; empty: 0
+  std::string steal_attempt;       // steal: a failed attempt's length (> 0); required by steal
+  std::string spawn_cost;          // steal: per node a completion enables; empty: 0
   bool required_cores = false;     // search the smallest core count instead of one simulation
   std::string miss_threshold;      // R of the search; empty: 0
   std::string max_cores;           // last core count tried; empty: 256
@@ -68,6 +72,16 @@ std::int64_t parse_context_switch(const std::string& text) {
     return parse_duration(text).count();
   } catch (const std::invalid_argument& e) {
     throw command_line_error("--context-switch", text, e.what());
+  }
+}
+
+// parse_cost reads a steal-model cost flag: a duration ≥ 0 (a leading '-' named as the sign).
+std::int64_t parse_cost(const char* flag, const std::string& text) {
+  if (text.front() == '-') throw command_line_error(flag, text, "must be >= 0");
+  try {
+    return parse_duration(text).count();
+  } catch (const std::invalid_argument& e) {
+    throw command_line_error(flag, text, e.what());
   }
 }
 
@@ -172,10 +186,26 @@ SimOptions sim_options(const SimulateOptions& o, const Planning& planning) {
   if (!o.context_switch.empty()) sim.context_switch_ns = parse_context_switch(o.context_switch);
   if (!o.execution.empty()) parse_execution(o.execution, sim);
   if (!o.team_model.empty()) {
-    if (o.team_model != "greedy" && o.team_model != "centralized") {
-      throw command_line_error("--team-model", o.team_model, "expected greedy or centralized");
+    if (o.team_model != "greedy" && o.team_model != "centralized" && o.team_model != "steal") {
+      throw command_line_error("--team-model", o.team_model,
+                               "expected greedy, centralized or steal");
     }
-    sim.team_model = o.team_model == "centralized" ? TeamModel::centralized : TeamModel::greedy;
+    sim.team_model = o.team_model == "centralized" ? TeamModel::centralized
+                     : o.team_model == "steal"     ? TeamModel::steal
+                                                   : TeamModel::greedy;
+  }
+  const bool steal = sim.team_model == TeamModel::steal;
+  for (const auto& [text, flag, field] :
+       {std::tuple{&o.steal_cost, "--steal-cost", &sim.steal_cost_ns},
+        std::tuple{&o.steal_attempt, "--steal-attempt", &sim.steal_attempt_ns},
+        std::tuple{&o.spawn_cost, "--spawn-cost", &sim.spawn_cost_ns}}) {
+    if (text->empty()) continue;
+    *field = parse_cost(flag, *text);
+    if (!steal) throw command_line_error(flag, *text, "needs --team-model steal");
+  }
+  if (steal && sim.steal_attempt_ns == 0) {
+    throw command_line_error("--steal-attempt", o.steal_attempt,
+                             "must be > 0 with --team-model steal (e.g. 200ns)");
   }
   if (!o.queue_lock.empty()) {
     if (o.queue_lock.front() == '-') {
@@ -252,9 +282,23 @@ Command add_simulate(CLI::App& app) {
       ->type_name("LO..HI")
       ->check(non_empty());
   app.add_option("--team-model", opts->team_model,
-                 "How team threads share eligible nodes: greedy (default) or centralized (one "
-                 "FIFO queue behind one lock, see --queue-lock)")
+                 "How team threads share eligible nodes: greedy (default), centralized (one "
+                 "FIFO queue behind one lock, see --queue-lock) or steal (randomized work "
+                 "stealing, see --steal-cost, --steal-attempt, --spawn-cost)")
       ->type_name("MODEL")
+      ->check(non_empty());
+  app.add_option("--steal-cost", opts->steal_cost,
+                 "Steal model: time a successful steal adds to the thief's piece, e.g. 1us")
+      ->type_name("D")
+      ->check(non_empty());
+  app.add_option("--steal-attempt", opts->steal_attempt,
+                 "Steal model: length of a failed steal attempt before the next (> 0, required)")
+      ->type_name("D")
+      ->check(non_empty());
+  app.add_option("--spawn-cost", opts->spawn_cost,
+                 "Steal model: time per node a completion makes eligible, on the thread that "
+                 "completes it")
+      ->type_name("D")
       ->check(non_empty());
   app.add_option("--queue-lock", opts->queue_lock,
                  "Centralized model: the queue lock's hold time per enqueue and dequeue, e.g. 2us")

@@ -138,7 +138,8 @@ Series read_series(const TableReader& t, const std::string& klass) {
   } else if (simulation) {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic", "admission", "horizon", "hyperperiods",
-                  "sim_overhead", "overhead_statistic", "context_switch", "barrier_team"});
+                  "sim_overhead", "overhead_statistic", "context_switch", "barrier_team",
+                  "team_model", "queue_lock", "steal_cost", "steal_attempt", "spawn_cost"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic"});

@@ -3,10 +3,47 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
 
 #include "core/checked_math.hpp"
 
 namespace rtpar::experiment {
+
+namespace {
+
+// read_cost reads one team-model cost key: a duration in [0, 1s], and only with `model`.
+std::int64_t read_cost(const model::TableReader& t, const char* key, bool allowed,
+                       const char* model) {
+  const std::optional<Duration> d = t.duration(key);
+  if (!d) return 0;
+  if (d->count() < 0 || d->count() > 1'000'000'000) t.fail(t.node(key), key, "must be in [0, 1s]");
+  if (!allowed) t.fail(t.node(key), key, std::string("needs team_model = \"") + model + "\"");
+  return d->count();
+}
+
+// read_team_model reads `team_model` and its costs into s.
+void read_team_model(const model::TableReader& t, SimSpec& s) {
+  if (const std::optional<std::string> m = t.string("team_model")) {
+    if (*m == "centralized") {
+      s.team_model = TeamModel::centralized;
+    } else if (*m == "steal") {
+      s.team_model = TeamModel::steal;
+    } else if (*m != "greedy") {
+      t.fail(t.node("team_model"), "team_model", "expected greedy, centralized or steal");
+    }
+  }
+  const bool steal = s.team_model == TeamModel::steal;
+  s.queue_lock_ns =
+      read_cost(t, "queue_lock", s.team_model == TeamModel::centralized, "centralized");
+  s.steal_cost_ns = read_cost(t, "steal_cost", steal, "steal");
+  s.steal_attempt_ns = read_cost(t, "steal_attempt", steal, "steal");
+  s.spawn_cost_ns = read_cost(t, "spawn_cost", steal, "steal");
+  if (steal && s.steal_attempt_ns == 0) {
+    t.fail(t.node("team_model"), "steal_attempt", "must be > 0 with team_model = \"steal\"");
+  }
+}
+
+}  // namespace
 
 SimSpec read_sim_spec(const model::TableReader& t) {
   SimSpec s;
@@ -62,6 +99,7 @@ SimSpec read_sim_spec(const model::TableReader& t) {
     }
     s.context_switch_ns = c->count();
   }
+  read_team_model(t, s);
   return s;
 }
 
@@ -84,6 +122,11 @@ SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t se
   o.seed = seed;
   o.context_switch_ns = spec.context_switch_ns;
   o.max_horizon_ns = spec.max_horizon_ns;
+  o.team_model = spec.team_model;
+  o.queue_lock_ns = spec.queue_lock_ns;
+  o.steal_cost_ns = spec.steal_cost_ns;
+  o.steal_attempt_ns = spec.steal_attempt_ns;
+  o.spawn_cost_ns = spec.spawn_cost_ns;
   if (spec.horizon_ns) {
     o.horizon_ns = spec.horizon_ns;
   } else {

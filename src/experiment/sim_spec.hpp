@@ -39,6 +39,14 @@ struct SimSpec {
   // left as it is (its extrapolation already grows with the team).
   bool barrier_team_m = false;
   std::int64_t context_switch_ns = 0;
+  // team_model and its costs (SimOptions; docs/internals/simulation.md "Team models"): keys
+  // `team_model` ("greedy", "centralized", "steal"), `queue_lock` (centralized), `steal_cost`,
+  // `steal_attempt` (required > 0 with steal), `spawn_cost` (steal).
+  TeamModel team_model = TeamModel::greedy;
+  std::int64_t queue_lock_ns = 0;
+  std::int64_t steal_cost_ns = 0;
+  std::int64_t steal_attempt_ns = 0;
+  std::int64_t spawn_cost_ns = 0;
 };
 
 // read_sim_spec reads a series' simulation keys; errors name file, line, column and field.

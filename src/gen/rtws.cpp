@@ -15,6 +15,7 @@
 #include "gen/build.hpp"
 #include "gen/families.hpp"
 #include "gen/rng.hpp"
+#include "gen/rtws_dags.hpp"
 
 namespace rtpar::gen {
 
@@ -32,6 +33,10 @@ FamilyInfo rtws_family() {
                "comma-separated NAME:WORK:SPAN benchmark profiles (measure them: WS13)"},
               {"benchmark", "mixed",
                "profile name prefix to draw from (\"cholesky\", \"heat\", \"lu\"), or \"mixed\""},
+              {"dag", "none",
+               "\"none\": each task is C and L only; \"template\": the benchmark's DAG template "
+               "(tiled Cholesky or LU, Heat as steps of parallel_for) scaled to C and L"},
+              {"heat_steps", "16", "dag = template: the Heat template's steps"},
               {"delta", "1.5", "[system] delta of federated-ws"},
               {"planner", "federated-ws", "[system] planner written into the set"},
           }};
@@ -100,6 +105,8 @@ Generated generate_rtws(const ParamReader& r, std::uint64_t seed) {
   if (classes.front() <= 0) r.fail("classes", "every class must be > 0");
   const double spread = r.real("spread", 0, 0.99);
   const std::vector<Profile> profiles = read_profiles(r);
+  const bool templates = r.choice("dag", {"none", "template"}) == "template";
+  const auto heat_steps = static_cast<int>(r.integer("heat_steps", 1, 1000));
   const double delta = r.real("delta", 0, 1e6);
   if (delta <= 0) r.fail("delta", "must be > 0");
   std::vector<std::string> benchmarks;
@@ -134,6 +141,19 @@ Generated generate_rtws(const ParamReader& r, std::uint64_t seed) {
     }
     const Profile& p = *sizes[rng.below(sizes.size())];
     TaskSpec t = spin_task(task_name(set.tasks.size()), p.work, p.span);
+    if (templates) {
+      // The benchmark's DAG at this profile's C and L̂ (rtws_dags.hpp), for the simulator.
+      RtwsBenchmark kind{};
+      if (!rtws_benchmark(benchmark_of(p.name), kind)) {
+        r.fail("profiles", fmt::format("\"{}\": no DAG template for this benchmark", p.name));
+      }
+      DagSpec dag;
+      std::string why;
+      if (!fit_rtws_dag(kind, p.work, p.span, heat_steps, dag, why)) {
+        r.fail("dag", fmt::format("\"{}\": {}", p.name, why));
+      }
+      t = dag_task(task_name(set.tasks.size()), std::move(dag));
+    }
     t.runtime = RuntimeKind::steal;
     const auto period = period_for(p.work, u);
     if (!period) r.fail("profiles", "a period does not fit 64-bit nanoseconds");

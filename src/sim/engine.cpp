@@ -3,26 +3,22 @@
 
 #include <algorithm>
 #include <deque>
-#include <limits>
 #include <optional>
 #include <set>
-#include <string>
 #include <utility>
 
 #include "core/checked_math.hpp"
-#include "rtpar/error.hpp"
 #include "sim/execution_draw.hpp"
+#include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
 
 namespace {
 
-constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-
-// saturating_add keeps time arithmetic from overflowing on absurd horizons, periods and lengths:
-// a time past 2^63 − 1 ns is "never" (kNever), which is what the engine needs from it.
-constexpr std::int64_t saturating_add(std::int64_t a, std::int64_t b) { return sat_add(a, b); }
+// kIdle, kThief: next_node's answers for a thread with nothing to run, and for one that would
+// run no node but a steal attempt or a spawn.
+constexpr int kIdle = -1, kThief = -2;
 
 // Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
 // every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
@@ -32,6 +28,8 @@ struct Urgency {
   auto operator<=>(const Urgency&) const = default;
 };
 
+// Engine runs one simulation. Time sums saturate (sat_add): a time past 2^63 − 1 ns is "never"
+// (kNeverNs), which is what it needs on absurd horizons, periods and lengths.
 class Engine {
  public:
   Engine(const SimModel& model, const EngineParams& params)
@@ -47,6 +45,12 @@ class Engine {
     evaluate_.assign(m_.cpus.size(), 1);
     refresh_.assign(m_.cpus.size(), 1);
     task_cores_.resize(m_.tasks.size());
+    worker_of_.assign(m_.threads.size(), 0);
+    for (const SimTask& t : m_.tasks) {
+      for (std::size_t w = 0; w < t.threads.size(); ++w) {
+        worker_of_[static_cast<std::size_t>(t.threads[w])] = static_cast<int>(w);
+      }
+    }
     for (const SimThread& th : m_.threads) {
       std::vector<int>& cores = task_cores_[static_cast<std::size_t>(th.task)];
       if (std::find(cores.begin(), cores.end(), th.core) == cores.end()) cores.push_back(th.core);
@@ -62,10 +66,17 @@ class Engine {
       s.untaken.resize(t.nodes.size());
       s.outstanding.resize(t.nodes.size());
       s.length.resize(t.nodes.size());
+      // Thieves only where there is shared work: pinned strands' threads would only spin.
+      const bool shared = std::any_of(t.nodes.begin(), t.nodes.end(), [](const SimNode& n) {
+        return n.thread < 0 && n.length > 0;
+      });
+      s.queue.emplace(NodeQueueParams{
+          params.queue_model, params.queue_lock_ns, params.steal_cost_ns, params.steal_attempt_ns,
+          static_cast<int>(t.threads.size()), params.seed, t.set_index, shared});
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
-    stop_ = saturating_add(horizon_, longest_deadline);
+    stop_ = sat_add(horizon_, longest_deadline);
     for (std::size_t i = 0; i < m_.tasks.size(); ++i) retime(static_cast<int>(i));
   }
 
@@ -82,13 +93,13 @@ class Engine {
       }
       dispatch(t);
       ++out_.events;
-      std::int64_t next = timers_.empty() ? kNever : timers_.begin()->first;
+      std::int64_t next = timers_.empty() ? kNeverNs : timers_.begin()->first;
       for (const int th : running_) {
         if (th >= 0) {
-          next = std::min(next, saturating_add(t, threads_[static_cast<std::size_t>(th)].left));
+          next = std::min(next, sat_add(t, threads_[static_cast<std::size_t>(th)].left));
         }
       }
-      if (next == kNever) break;  // nothing released, ready or pending: every job is done
+      if (next == kNeverNs) break;  // nothing released, ready or pending: every job is done
       if (next > stop_) {
         t = stop_;
         break;
@@ -106,10 +117,15 @@ class Engine {
   }
 
  private:
+  // Busy is what a thread holds that is not a node's piece (steal model): a failed steal
+  // attempt, or the spawning of the nodes its last node enabled (ThreadState::spawning).
+  enum class Busy { no, attempt, spawn };
   // ThreadState is what one thread holds and how long it has been ready.
   struct ThreadState {
-    int node = -1;          // node of the piece in hand, or -1
-    std::int64_t left = 0;  // execution left in that piece
+    int node = -1;              // node of the piece in hand, or -1
+    Busy busy = Busy::no;       // with node −1: an attempt or a spawn in hand
+    std::vector<int> spawning;  // steal: nodes it enabled, pushed when its spawn piece ends
+    std::int64_t left = 0;      // execution left in that piece
     std::int64_t ready_since = 0;
     bool ready = false;
     bool preempted = false;  // switched out holding a piece: pays the context switch on resume
@@ -125,15 +141,9 @@ class Engine {
     std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
     std::vector<int> outstanding;       // pieces in threads' hands, per node
     std::size_t done = 0;               // nodes finished
-    // pool: eligible shared nodes, by (order, node): order = node index (greedy) or the queue
-    // position (centralized: the sequence number it got when it entered the queue).
-    std::set<std::pair<std::int64_t, int>> pool;
-    std::int64_t enqueued = 0;      // centralized: nodes that entered the queue so far
-    std::int64_t lock_free_at = 0;  // centralized: when the queue lock is next free
-    // enqueuing: (hold ends, node), shared nodes being enqueued under the lock (centralized).
-    std::set<std::pair<std::int64_t, int>> enqueuing;
+    std::optional<NodeQueue> queue;     // eligible shared nodes (the team model's policy)
     std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
-    std::int64_t timer = kNever;  // its key in timers_: next release or offset (kNever: none)
+    std::int64_t timer = kNeverNs;  // its key in timers_: next release or offset (kNeverNs: none)
   };
 
   const SimTask& task(int i) const { return m_.tasks[static_cast<std::size_t>(i)]; }
@@ -141,12 +151,12 @@ class Engine {
   // retime files task ti in timers_ under its next release (before the horizon) or offset.
   void retime(int ti) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    std::int64_t at = s.next_release < horizon_ ? s.next_release : kNever;
+    std::int64_t at = s.next_release < horizon_ ? s.next_release : kNeverNs;
     if (!s.pending.empty()) at = std::min(at, s.pending.begin()->first);
-    if (!s.enqueuing.empty()) at = std::min(at, s.enqueuing.begin()->first);
+    at = std::min(at, s.queue->next_due());
     if (at == s.timer) return;
-    if (s.timer != kNever) timers_.erase({s.timer, ti});
-    if (at != kNever) timers_.emplace(at, ti);
+    if (s.timer != kNeverNs) timers_.erase({s.timer, ti});
+    if (at != kNeverNs) timers_.emplace(at, ti);
     s.timer = at;
   }
 
@@ -170,7 +180,7 @@ class Engine {
     TaskState& s = tasks_[i];
     while (s.next_release <= t && s.next_release < horizon_) {
       const std::int64_t r = s.next_release;
-      s.next_release = saturating_add(s.next_release, m_.tasks[i].period);
+      s.next_release = sat_add(s.next_release, m_.tasks[i].period);
       if (!s.active) {
         start_job(ti, r, t);
       } else if (m_.tasks[i].overrun == OverrunPolicy::queue) {
@@ -188,21 +198,7 @@ class Engine {
       s.pending.erase(s.pending.begin());
       make_ready(ti, n, t);
     }
-    while (!s.enqueuing.empty() && s.enqueuing.begin()->first <= t) {
-      const int n = s.enqueuing.begin()->second;
-      s.enqueuing.erase(s.enqueuing.begin());
-      s.pool.emplace(s.enqueued++, n);
-      mark_task(ti);
-    }
-  }
-
-  // hold_lock takes task ti's queue lock (centralized model) at time t for queue_lock_ns and
-  // returns when the hold ends: the lock is granted when free, in request order.
-  std::int64_t hold_lock(int ti, std::int64_t t) {
-    TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    const std::int64_t grant = std::max(t, s.lock_free_at);
-    s.lock_free_at = checked_or_throw(grant, params_.queue_lock_ns, "the queue lock's schedule");
-    return s.lock_free_at;
+    if (s.queue->advance(t)) mark_task(ti);
   }
 
   void start_job(int ti, std::int64_t release, std::int64_t t) {
@@ -214,6 +210,7 @@ class Engine {
     ++out_.tasks[static_cast<std::size_t>(ti)].jobs;
     // The release index k of release = φ + k·T (exact: releases are generated that way).
     const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
+    s.queue->start_job(job);
     std::uint64_t instance = 0;
     const bool stochastic =
         params_.execution_min_ppm != kExecutionPpm || params_.execution_max_ppm != kExecutionPpm;
@@ -226,7 +223,7 @@ class Engine {
       }
       for (const OverheadQuantiles& q : node.draws) {
         const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
-        length = checked_or_throw(length, sample_at(q, k), "a job's length with its overheads");
+        length = add_or_throw(length, sample_at(q, k), "a job's length with its overheads");
       }
       s.length[n] = length;
       s.preds[n] = node.predecessors;
@@ -238,42 +235,43 @@ class Engine {
     }
   }
 
-  void make_eligible(int ti, int n, std::int64_t t) {
+  // make_eligible: node n of task ti has no unfinished predecessor at t; `by` is the thread whose
+  // completion enabled it (−1: the release, or an offset later).
+  void make_eligible(int ti, int n, std::int64_t t, int by = -1) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-    const std::int64_t at =
-        saturating_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
+    const std::int64_t at = sat_add(s.release, task(ti).nodes[static_cast<std::size_t>(n)].offset);
     if (at > t) {
       s.pending.emplace(at, n);
       retime(ti);
     } else {
-      make_ready(ti, n, t);
+      make_ready(ti, n, t, by);
     }
   }
 
-  void make_ready(int ti, int n, std::int64_t t) {
+  void make_ready(int ti, int n, std::int64_t t, int by = -1) {
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     if (tasks_[static_cast<std::size_t>(ti)].length[static_cast<std::size_t>(n)] == 0) {
-      node_done(ti, n, t);
+      node_done(ti, n, t, by);  // an empty node: its successors are enabled by the same thread
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
       mark_thread(node.thread);
-    } else if (params_.centralized && params_.queue_lock_ns > 0) {
-      // Enqueued under the lock: eligible when the hold ends (offsets_due moves it to the pool).
-      tasks_[static_cast<std::size_t>(ti)].enqueuing.emplace(hold_lock(ti, t), n);
-      retime(ti);
-    } else {
-      TaskState& s = tasks_[static_cast<std::size_t>(ti)];
-      s.pool.emplace(params_.centralized ? s.enqueued++ : n, n);
+    } else if (by >= 0 && params_.queue_model == QueueModel::steal && params_.spawn_cost_ns > 0) {
+      threads_[static_cast<std::size_t>(by)].spawning.push_back(n);  // pushed after the spawn
+    } else if (tasks_[static_cast<std::size_t>(ti)].queue->push(
+                   n, t, by >= 0 ? worker_of_[static_cast<std::size_t>(by)] : -1)) {
       mark_task(ti);
+    } else {
+      retime(ti);  // enqueued under the lock: takeable when the hold ends (offsets_due)
     }
   }
 
-  void node_done(int ti, int n, std::int64_t t) {
+  // node_done: node n of task ti finished at t, by thread `by` (−1: none, an empty node).
+  void node_done(int ti, int n, std::int64_t t, int by = -1) {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     const SimTask& tk = task(ti);
     ++s.done;
     for (const int succ : tk.nodes[static_cast<std::size_t>(n)].successors) {
-      if (--s.preds[static_cast<std::size_t>(succ)] == 0) make_eligible(ti, succ, t);
+      if (--s.preds[static_cast<std::size_t>(succ)] == 0) make_eligible(ti, succ, t, by);
     }
     if (s.done == tk.nodes.size()) job_done(ti, t);
   }
@@ -290,6 +288,7 @@ class Engine {
     r.max_response_ns = std::max(r.max_response_ns.value_or(0), response);
     if (record_) r.jobs_log.push_back(SimJob{s.release, t, missed});
     s.active = false;
+    if (s.queue->steals()) mark_task(ti);  // its idle workers stop trying to steal
     if (!s.queued.empty()) {
       const std::int64_t next = s.queued.front();
       s.queued.pop_front();
@@ -298,23 +297,28 @@ class Engine {
   }
 
   // next_node is the node thread th would work on: the one in hand, else its first eligible
-  // pinned node, else the first eligible node of its task's pool; -1 when there is none.
+  // pinned node, else the first its task's NodeQueue gives it; kThief when it holds an attempt or
+  // a spawn, or would try to steal (steal model, its job running); -1 when there is none.
   int next_node(int th) const {
     const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     if (ts.node >= 0) return ts.node;
+    if (ts.busy != Busy::no) return kThief;
     const std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     if (!mine.empty()) return *mine.begin();
     const TaskState& s =
         tasks_[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(th)].task)];
-    return s.pool.empty() ? -1 : s.pool.begin()->second;
+    const int n = s.queue->front(worker_of_[static_cast<std::size_t>(th)]);
+    if (n < 0 && s.active && s.queue->steals()) return kThief;
+    return n;
   }
 
+  // urgency of thread th about to run node n; a thief (kThief) has its task's node 0's (a team's
+  // nodes share the task's priority and deadline).
   Urgency urgency(int th, int n) const {
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
-    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n < 0 ? 0 : n)];
     if (task(ti).edf) {
-      return Urgency{1,
-                     -saturating_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
+      return Urgency{1, -sat_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
     }
     return Urgency{0, node.priority};
   }
@@ -331,7 +335,7 @@ class Engine {
       refresh_[c] = 0;
       for (const int th : core_threads_[c]) {
         ThreadState& ts = threads_[static_cast<std::size_t>(th)];
-        const bool ready = next_node(th) >= 0;
+        const bool ready = next_node(th) != kIdle;
         if (ready && !ts.ready) ts.ready_since = t;
         ts.ready = ready;
       }
@@ -345,7 +349,7 @@ class Engine {
       Urgency best_u;
       for (const int th : core_threads_[c]) {
         const int n = next_node(th);  // re-read: a teammate may have just emptied the pool
-        if (n < 0) continue;
+        if (n == kIdle) continue;
         const Urgency u = urgency(th, n);
         if (best < 0 || u > best_u || (u == best_u && wins_tie(th, best, running_[c]))) {
           best = th;
@@ -353,8 +357,7 @@ class Engine {
         }
       }
       const int previous = running_[c];
-      if (previous >= 0 && previous != best &&
-          threads_[static_cast<std::size_t>(previous)].node >= 0) {
+      if (previous >= 0 && previous != best && holds(previous)) {
         // Switched out holding a piece: a preemption (a finished piece has node −1 here).
         threads_[static_cast<std::size_t>(previous)].preempted = true;
         ++out_.tasks[static_cast<std::size_t>(m_.threads[static_cast<std::size_t>(previous)].task)]
@@ -363,12 +366,12 @@ class Engine {
       running_[c] = best;
       if (best < 0) continue;
       ThreadState& chosen = threads_[static_cast<std::size_t>(best)];
-      if (chosen.node < 0) take(best, t);
+      if (!holds(best)) take(best, t);
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
-        chosen.left = checked_or_throw(chosen.left, params_.context_switch_ns,
-                                       "a piece with its context switches");
+        chosen.left = add_or_throw(chosen.left, params_.context_switch_ns,
+                                   "a piece with its context switches");
       }
     }
   }
@@ -382,13 +385,26 @@ class Engine {
     return ra != rb ? ra < rb : a < b;
   }
 
+  // holds: thread th has something in hand (a node's piece, an attempt or a spawn).
+  bool holds(int th) const {
+    const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    return ts.node >= 0 || ts.busy != Busy::no;
+  }
+
   void take(int th, std::int64_t t) {
     ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     const bool pinned = !mine.empty();
-    const int n = pinned ? *mine.begin() : s.pool.begin()->second;
+    const Take got = pinned ? Take{*mine.begin(), 0, -1, false}
+                            : s.queue->take(worker_of_[static_cast<std::size_t>(th)], t);
+    if (got.node < 0) {
+      ts.busy = Busy::attempt;  // a failed steal attempt: try again when it ends
+      ts.left = got.cost;
+      return;
+    }
+    const int n = got.node;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
     const std::int64_t piece = node.piece > 0
                                    ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
@@ -400,28 +416,41 @@ class Engine {
         mine.erase(mine.begin());
         mark_thread(th);
       } else {
-        s.pool.erase(s.pool.begin());
+        s.queue->used_up(got);
         mark_task(ti);
       }
     }
     ts.node = n;
-    ts.left = piece;
-    if (!pinned && params_.centralized && params_.queue_lock_ns > 0) {
-      // A dequeue: the thread waits for the lock on its core, then holds it.
-      ts.left = checked_or_throw(piece, hold_lock(ti, t) - t, "a piece with its queue lock");
-    }
+    ts.left = add_or_throw(piece, got.cost, "a piece with its take cost");  // pinned: cost 0
   }
 
   void finish_piece(int th, std::int64_t t) {
     ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    mark_thread(th);
+    if (ts.busy != Busy::no) {
+      if (ts.busy == Busy::spawn) {
+        // The spawned nodes go to the bottom of its deque, in the order they were enabled.
+        for (const int n : ts.spawning)
+          s.queue->push(n, t, worker_of_[static_cast<std::size_t>(th)]);
+        ts.spawning.clear();
+        mark_task(ti);
+      }
+      ts.busy = Busy::no;
+      return;
+    }
     const int n = ts.node;
     ts.node = -1;
-    mark_thread(th);
     if (--s.outstanding[static_cast<std::size_t>(n)] == 0 &&
         s.untaken[static_cast<std::size_t>(n)] == 0) {
-      node_done(ti, n, t);
+      node_done(ti, n, t, th);
+    }
+    if (!ts.spawning.empty()) {
+      // Spawning what it enabled takes spawn_cost_ns per node, on its core, before the push.
+      ts.busy = Busy::spawn;
+      ts.left = mul_or_throw(static_cast<std::int64_t>(ts.spawning.size()), params_.spawn_cost_ns,
+                             "a spawn piece");
     }
   }
 
@@ -436,21 +465,11 @@ class Engine {
       if (s.active) open.insert(open.begin(), s.release);
       r.jobs += static_cast<std::int64_t>(s.queued.size());
       for (const std::int64_t release : open) {
-        const bool missed = saturating_add(release, m_.tasks[i].deadline) <= t;
+        const bool missed = sat_add(release, m_.tasks[i].deadline) <= t;
         if (missed) ++r.misses;
         if (record_) r.jobs_log.push_back(SimJob{release, -1, missed});
       }
     }
-  }
-
-  // checked_or_throw is a + b, or an InputError naming `what` when it would overflow int64.
-  static std::int64_t checked_or_throw(std::int64_t a, std::int64_t b, const char* what) {
-    const std::optional<std::int64_t> sum = checked_add(a, b);
-    if (!sum) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
-                       std::string(what) + " exceeds 2^63 - 1 ns");
-    }
-    return *sum;
   }
 
   const SimModel& m_;
@@ -462,6 +481,7 @@ class Engine {
   std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
   std::vector<std::vector<int>> core_threads_;
   std::vector<std::vector<int>> task_cores_;  // the cores of each task's threads
+  std::vector<int> worker_of_;                // each thread's index in its task's SimTask::threads
   std::vector<std::uint8_t> evaluate_;        // per core: decide it again (mark)
   std::vector<std::uint8_t> refresh_;         // per core: re-read its threads' readiness (mark)
   std::set<std::pair<std::int64_t, int>> timers_;  // (next release or offset, task)

@@ -13,12 +13,31 @@
 //    first eligible node of its task's pool (nodes are ordered by index; under the centralized
 //    model by the time they entered the queue, and each enqueue and dequeue holds the task's queue
 //    lock for queue_lock_ns: a dequeue adds the wait for the lock and the hold to the piece, an
-//    enqueue makes the node eligible when its hold ends); it keeps that piece
-//    until it finishes it, even when preempted (no migration of started work);
+//    enqueue makes the node eligible when its hold ends; the policy is NodeQueue, node_queue.hpp);
+//    it keeps that piece until it finishes it, even when preempted (no migration of started work);
 //  * a node becomes eligible when all its predecessors are done and its offset (relative to the
 //    job's release) has passed; a job is done when all its nodes are;
 //  * a task runs one job at a time: a release while its previous job runs is queued (overrun =
 //    "queue", started when that job finishes) or dropped and counted (overrun = "skip").
+// The steal model (EngineParams::queue_model = steal; docs/internals/simulation.md, "Team
+// models"), for the shared nodes of a team of W threads, worker w = the task's w-th thread
+// (worker 0 = the master):
+//  * each worker has a deque; a node made eligible by the release (or an offset) is pushed on
+//    worker 0's bottom; one made eligible by worker w's completion of a node is pushed on w's
+//    bottom, in successor order, after w spends spawn_cost_ns per such node on its core (a spawn
+//    piece; the nodes are pushed when it ends). An empty node completes at once, its successors
+//    counted as enabled by the same worker;
+//  * a worker with nothing in hand pops its own bottom (LIFO). With an empty deque, W ≥ 2, its
+//    job running and shared work in the task (pinned strands have no thieves), it is a thief:
+//    it picks a victim uniformly among the other W − 1 workers from steal_victim(seed, task's
+//    TaskSet index, job's release index, w, its attempt index in the job); a non-empty victim loses
+//    its top (oldest) node to it, whose piece is steal_cost_ns + the node's (one unit of a bag,
+//    which stays on the victim's deque while units are left); an empty victim costs a failed
+//    attempt of steal_attempt_ns, after which it tries again. A thief has its task's priority and
+//    deadline and keeps its core while it tries (spinning, like a work-stealing runtime's idle
+//    workers);
+//  * ties of events at one instant are resolved in core order: completions first (a spawn piece
+//    ending pushes before a thief on a later core decides), then decisions core by core.
 // Events are releases, piece completions and offsets; time advances straight to the next one.
 // Overheads are what the model injects (SimNode lengths and draws) plus, with a context-switch
 // cost c > 0, c ns of execution added to a thread's piece when it resumes after a preemption
@@ -38,6 +57,7 @@
 #include <vector>
 
 #include "rtpar/tools/simulate.hpp"
+#include "sim/node_queue.hpp"
 #include "sim/sim_model.hpp"
 
 namespace rtpar::sim {
@@ -60,8 +80,11 @@ struct EngineParams {
   // (length − folded overheads) per job is scaled by a factor drawn in [min, max] ppm.
   std::int64_t execution_min_ppm = kExecutionPpm;
   std::int64_t execution_max_ppm = kExecutionPpm;
-  bool centralized = false;  // SimOptions::team_model == centralized: one FIFO queue, one lock
-  std::int64_t queue_lock_ns = 0;  // its hold time per enqueue and dequeue
+  QueueModel queue_model = QueueModel::greedy;  // SimOptions::team_model
+  std::int64_t queue_lock_ns = 0;     // centralized: the lock's hold per enqueue and dequeue
+  std::int64_t steal_cost_ns = 0;     // steal: added to a successful steal's piece
+  std::int64_t steal_attempt_ns = 0;  // steal: a failed attempt's length (> 0)
+  std::int64_t spawn_cost_ns = 0;     // steal: per node a completion enables, on the enabler
 };
 
 // run_engine releases jobs in [0, horizon_ns) and runs until every released job is done or until

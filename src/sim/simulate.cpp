@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
@@ -70,6 +71,19 @@ std::int64_t fit_horizon(const TaskSet& set, std::int64_t horizon, std::int64_t 
   return lo;
 }
 
+// queue_model is the engine's NodeQueue policy for a team model.
+sim::QueueModel queue_model(TeamModel model) {
+  switch (model) {
+    case TeamModel::centralized:
+      return sim::QueueModel::centralized;
+    case TeamModel::steal:
+      return sim::QueueModel::steal;
+    case TeamModel::greedy:
+      break;
+  }
+  return sim::QueueModel::greedy;
+}
+
 }  // namespace
 
 SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& options) {
@@ -109,6 +123,20 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
     throw InputError(SourceLocation{"<simulation>", 0, 0}, "--queue-lock",
                      "a queue lock needs the centralized team model (--team-model centralized)");
   }
+  const bool steal = options.team_model == TeamModel::steal;
+  for (const auto& [value, flag] : {std::pair{options.steal_cost_ns, "--steal-cost"},
+                                    std::pair{options.steal_attempt_ns, "--steal-attempt"},
+                                    std::pair{options.spawn_cost_ns, "--spawn-cost"}}) {
+    if (value < 0) throw InputError(SourceLocation{"<simulation>", 0, 0}, flag, "must be >= 0");
+    if (value > 0 && !steal) {
+      throw InputError(SourceLocation{"<simulation>", 0, 0}, flag,
+                       "needs the steal team model (--team-model steal)");
+    }
+  }
+  if (steal && options.steal_attempt_ns == 0) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--steal-attempt",
+                     "must be > 0 with --team-model steal (a failed attempt takes time)");
+  }
   if (options.execution_min_ppm < 0 || options.execution_min_ppm > options.execution_max_ppm ||
       options.execution_max_ppm > kMaxExecutionPpm) {
     throw InputError(SourceLocation{"<simulation>", 0, 0}, "--execution",
@@ -117,10 +145,11 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   const sim::SimModel model =
       sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
   sim::EngineOutput out = sim::run_engine(
-      model, sim::EngineParams{
-                 result.horizon_ns, options.record_jobs, options.seed, options.context_switch_ns,
-                 options.execution_min_ppm, options.execution_max_ppm,
-                 options.team_model == TeamModel::centralized, options.queue_lock_ns});
+      model, sim::EngineParams{result.horizon_ns, options.record_jobs, options.seed,
+                               options.context_switch_ns, options.execution_min_ppm,
+                               options.execution_max_ppm, queue_model(options.team_model),
+                               options.queue_lock_ns, options.steal_cost_ns,
+                               options.steal_attempt_ns, options.spawn_cost_ns});
   if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
   result.seed = options.seed;
   result.context_switch_ns = options.context_switch_ns;
@@ -128,6 +157,9 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   result.execution_max_ppm = options.execution_max_ppm;
   result.team_model = options.team_model;
   result.queue_lock_ns = options.queue_lock_ns;
+  result.steal_cost_ns = options.steal_cost_ns;
+  result.steal_attempt_ns = options.steal_attempt_ns;
+  result.spawn_cost_ns = options.spawn_cost_ns;
   result.end_ns = out.end_ns;
   result.events = out.events;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
@@ -145,7 +177,15 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
 }
 
 const char* to_string(TeamModel model) {
-  return model == TeamModel::centralized ? "centralized" : "greedy";
+  switch (model) {
+    case TeamModel::centralized:
+      return "centralized";
+    case TeamModel::steal:
+      return "steal";
+    case TeamModel::greedy:
+      break;
+  }
+  return "greedy";
 }
 
 }  // namespace rtpar

@@ -183,6 +183,33 @@ std::string simulation_manifest(const std::string& series_b_keys) {
 
 }  // namespace
 
+TEST_CASE("experiment: simulation series take a team model and its costs") {
+  const Manifest m = parse_manifest(
+      simulation_manifest("team_model = \"steal\"\nsteal_cost = \"3us\"\nsteal_attempt = "
+                          "\"500ns\"\nspawn_cost = \"200ns\""),
+      "m.toml");
+  REQUIRE(m.series[1].sim.has_value());
+  CHECK(m.series[1].sim->team_model == rtpar::TeamModel::steal);
+  CHECK(m.series[1].sim->steal_cost_ns == 3000);
+  CHECK(m.series[1].sim->steal_attempt_ns == 500);
+  CHECK(m.series[1].sim->spawn_cost_ns == 200);
+  CHECK(m.series[0].sim->team_model == rtpar::TeamModel::greedy);
+  const Manifest c = parse_manifest(
+      simulation_manifest("team_model = \"centralized\"\nqueue_lock = \"2us\""), "m.toml");
+  CHECK(c.series[1].sim->team_model == rtpar::TeamModel::centralized);
+  CHECK(c.series[1].sim->queue_lock_ns == 2000);
+  CHECK(error_of(simulation_manifest("team_model = \"steal\"")).find("series[1].steal_attempt") !=
+        std::string::npos);
+  CHECK(
+      error_of(simulation_manifest("steal_cost = \"1us\"")).find("needs team_model = \"steal\"") !=
+      std::string::npos);
+  CHECK(error_of(simulation_manifest("team_model = \"steal\"\nsteal_attempt = \"1us\"\n"
+                                     "queue_lock = \"1us\""))
+            .find("series[1].queue_lock") != std::string::npos);
+  CHECK(error_of(simulation_manifest("team_model = \"robin\"")).find("series[1].team_model") !=
+        std::string::npos);
+}
+
 TEST_CASE("experiment: simulation manifests read their series' keys strictly") {
   const Manifest m = parse_manifest(simulation_manifest("hyperperiods = 2\ncontext_switch = "
                                                         "\"2us\"\nadmission = false"),

@@ -35,10 +35,12 @@ OverheadStatistic parse_overhead_statistic(const std::string& text);
 // lowest-indexed eligible node at once (list scheduling, the planners' assumption); `centralized`,
 // one FIFO queue behind one lock (RTWS's centralized greedy comparator, rtws.md §VII): every
 // enqueue and dequeue holds the lock for SimOptions::queue_lock_ns, and a thread waits (on its
-// core) for the lock to be free.
-enum class TeamModel { greedy, centralized };
+// core) for the lock to be free; `steal`, randomized work stealing (RTWS's runtime, rtws.md
+// §III): per-thread deques, owners pop their own newest node, idle threads steal the oldest node
+// of a uniformly random teammate, with SimOptions' steal, attempt and spawn costs.
+enum class TeamModel { greedy, centralized, steal };
 
-// to_string is the model's CLI spelling: "greedy", "centralized".
+// to_string is the model's CLI spelling: "greedy", "centralized", "steal".
 const char* to_string(TeamModel model);
 
 // kExecutionPpm is the factor 1 of SimOptions' execution range (parts per million).
@@ -84,6 +86,13 @@ struct SimOptions {
   // the centralized queue's lock hold time per enqueue and per dequeue (≥ 0; 0 with greedy).
   TeamModel team_model = TeamModel::greedy;
   std::int64_t queue_lock_ns = 0;
+  // The steal model's costs (≥ 0; each refused with another model): steal_cost_ns is added to
+  // the piece of a successful steal; steal_attempt_ns is a failed attempt's length, after which
+  // the thief tries again (> 0 under steal, so that time advances); spawn_cost_ns is spent by a
+  // thread per node its completion enables, before those nodes are pushed on its deque.
+  std::int64_t steal_cost_ns = 0;
+  std::int64_t steal_attempt_ns = 0;
+  std::int64_t spawn_cost_ns = 0;
 };
 
 // released_jobs is the number of jobs the set releases in [0, horizon_ns): Σ_i ⌈(horizon −
@@ -157,8 +166,11 @@ struct SimResult {
   std::int64_t context_switch_ns = 0;
   std::int64_t execution_min_ppm = kExecutionPpm;  // the stochastic execution range
   std::int64_t execution_max_ppm = kExecutionPpm;
-  TeamModel team_model = TeamModel::greedy;  // and its queue lock
+  TeamModel team_model = TeamModel::greedy;  // and its queue lock, or its steal costs
   std::int64_t queue_lock_ns = 0;
+  std::int64_t steal_cost_ns = 0;
+  std::int64_t steal_attempt_ns = 0;
+  std::int64_t spawn_cost_ns = 0;
 };
 
 // set_metrics computes the set's SimMetrics over its simulated tasks: the miss ratio over all

@@ -1,0 +1,138 @@
+// node_queue.cpp — NodeQueue, steal_victim and add_or_throw (node_queue.hpp).
+#include "sim/node_queue.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/checked_math.hpp"
+#include "gen/rng.hpp"
+#include "rtpar/error.hpp"
+
+namespace rtpar::sim {
+
+namespace {
+
+// kStealDomain separates the victim streams from the overhead and execution draws, which key
+// derive_seed(seed, task) directly: the steal streams start from derive_seed(seed, kStealDomain).
+constexpr std::uint64_t kStealDomain = 0x5354'4541'4c56'4943ULL;  // "STEALVIC"
+
+}  // namespace
+
+std::int64_t add_or_throw(std::int64_t a, std::int64_t b, const char* what) {
+  const std::optional<std::int64_t> sum = checked_add(a, b);
+  if (!sum) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
+                     std::string(what) + " exceeds 2^63 - 1 ns");
+  }
+  return *sum;
+}
+
+std::int64_t mul_or_throw(std::int64_t a, std::int64_t b, const char* what) {
+  const std::optional<std::int64_t> product = checked_mul(a, b);
+  if (!product) {
+    throw InputError(SourceLocation{"<simulation>", 0, 0}, "",
+                     std::string(what) + " exceeds 2^63 - 1 ns");
+  }
+  return *product;
+}
+
+int steal_victim(std::uint64_t seed, std::uint64_t task, std::uint64_t job, int worker,
+                 std::uint64_t attempt, int workers) {
+  std::uint64_t key = gen::derive_seed(seed, kStealDomain);
+  key = gen::derive_seed(key, task);
+  key = gen::derive_seed(key, job);
+  key = gen::derive_seed(key, static_cast<std::uint64_t>(worker));
+  key = gen::derive_seed(key, attempt);
+  gen::Rng rng(key);
+  const auto r = static_cast<int>(rng.below(static_cast<std::uint64_t>(workers - 1)));
+  return r < worker ? r : r + 1;
+}
+
+NodeQueue::NodeQueue(NodeQueueParams params) : params_(params) {
+  if (params_.model == QueueModel::steal) {
+    deques_.resize(static_cast<std::size_t>(std::max(params_.workers, 1)));
+    attempts_.assign(deques_.size(), 0);
+  }
+}
+
+void NodeQueue::start_job(std::uint64_t job) {
+  job_ = job;
+  std::fill(attempts_.begin(), attempts_.end(), 0);
+}
+
+bool NodeQueue::push(int n, std::int64_t t, int worker) {
+  switch (params_.model) {
+    case QueueModel::steal:
+      deques_[static_cast<std::size_t>(std::max(worker, 0))].push_back(n);
+      return true;
+    case QueueModel::centralized:
+      if (params_.lock_ns > 0) {
+        enqueuing_.emplace(hold_lock(t), n);
+        return false;
+      }
+      pool_.emplace(enqueued_++, n);
+      return true;
+    case QueueModel::greedy:
+      break;
+  }
+  pool_.emplace(n, n);
+  return true;
+}
+
+bool NodeQueue::advance(std::int64_t t) {
+  bool moved = false;
+  while (!enqueuing_.empty() && enqueuing_.begin()->first <= t) {
+    const int n = enqueuing_.begin()->second;
+    enqueuing_.erase(enqueuing_.begin());
+    pool_.emplace(enqueued_++, n);
+    moved = true;
+  }
+  return moved;
+}
+
+int NodeQueue::front(int worker) const {
+  if (params_.model == QueueModel::steal) {
+    const std::deque<int>& mine = deques_[static_cast<std::size_t>(worker)];
+    return mine.empty() ? -1 : mine.back();
+  }
+  return pool_.empty() ? -1 : pool_.begin()->second;
+}
+
+Take NodeQueue::take(int worker, std::int64_t t) {
+  if (params_.model != QueueModel::steal) {
+    const int n = front(worker);
+    const std::int64_t cost =
+        params_.model == QueueModel::centralized && params_.lock_ns > 0 ? hold_lock(t) - t : 0;
+    return Take{n, cost, -1, false};
+  }
+  const int own = front(worker);
+  if (own >= 0) return Take{own, 0, worker, false};
+  // An attempt on a uniformly random other worker: its deque's top (oldest node), or nothing.
+  const int victim = steal_victim(params_.seed, params_.set_index, job_, worker,
+                                  attempts_[static_cast<std::size_t>(worker)]++, params_.workers);
+  const std::deque<int>& theirs = deques_[static_cast<std::size_t>(victim)];
+  if (theirs.empty()) return Take{-1, params_.attempt_ns, victim, true};
+  return Take{theirs.front(), params_.steal_ns, victim, true};
+}
+
+void NodeQueue::used_up(const Take& taken) {
+  if (taken.from < 0) {
+    pool_.erase(pool_.begin());
+    return;
+  }
+  std::deque<int>& d = deques_[static_cast<std::size_t>(taken.from)];
+  if (taken.top) {
+    d.pop_front();
+  } else {
+    d.pop_back();
+  }
+}
+
+std::int64_t NodeQueue::hold_lock(std::int64_t t) {
+  const std::int64_t grant = std::max(t, lock_free_at_);
+  lock_free_at_ = add_or_throw(grant, params_.lock_ns, "the queue lock's schedule");
+  return lock_free_at_;
+}
+
+}  // namespace rtpar::sim
