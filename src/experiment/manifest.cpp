@@ -136,10 +136,12 @@ Series read_series(const TableReader& t, const std::string& klass) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort"});
   } else if (simulation) {
-    t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
-                  "back_to_back", "charged_statistic", "admission", "horizon", "hyperperiods",
-                  "sim_overhead", "overhead_statistic", "context_switch", "barrier_team",
-                  "team_model", "queue_lock", "steal_cost", "steal_attempt", "spawn_cost"});
+    t.allow_only(
+        {"name",           "planner",      "bound",        "target",       "fit",
+         "assign",         "overhead",     "wait",         "back_to_back", "charged_statistic",
+         "admission",      "horizon",      "hyperperiods", "sim_overhead", "overhead_statistic",
+         "context_switch", "barrier_team", "team_model",   "queue_lock",   "steal_cost",
+         "steal_attempt",  "spawn_cost"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic"});
