@@ -154,6 +154,18 @@ duration_overflow)
   expect_status 2 "$rtpar" calibrate --period soon
   grep -q -- "--period" <<<"$err" || fail "unclear error: $err"
   expect_status 2 "$rtpar" calibrate --releases -1
+  expect_status 2 "$rtpar" calibrate --period 1ms,5us
+  grep -q "'5us'" <<<"$err" || fail "the bad period of a list is not named: $err"
+  # Every period of the list is measured; the profile's release entry is the worst of them.
+  expect_status 0 "$rtpar" calibrate --threads 1 --iters 100 --releases 5 --barriers 0 --period 1ms,2ms --out cal.json
+  grep -q " idle 1ms " <<<"$out" && grep -q " idle 2ms " <<<"$out" || fail "a period was not measured: $out"
+  python3 - "$out" <<'PY' || fail "the release entry is not the worst of the periods: $out"
+import json, sys
+rows = [l.split() for l in sys.argv[1].splitlines() if " idle " in l and l.split()[1] == "block"]
+worst = max(int(r[5]) for r in rows)  # threads wait idle PERIOD mean p50 ...
+entry = [e for e in json.load(open("cal.json"))["release"] if e["wait"] == "block"][0]
+assert entry["p50_ns"] == worst, (entry, rows)
+PY
   ;;
 *)
   fail "unknown case"
