@@ -81,6 +81,9 @@ void bound_job(const rtpar_job* job) {
     pthread_t thread;
     int worker_cpu = -2;
     CHECK(pthread_create(&thread, &attr, nonrt_region, &worker_cpu) == 0, "pthread_create");
+    /* pthread_attr_setaffinity_np allocates the attribute's CPU set: without this, LSan reports
+     * it (280 bytes) at exit in the ASan build. */
+    pthread_attr_destroy(&attr);
     pthread_join(thread, NULL);
     if (want != NULL) {
       CHECK(worker_cpu == atoi(want), "non-RT region's worker on CPU %d, want %s", worker_cpu,
