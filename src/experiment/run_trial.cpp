@@ -48,7 +48,7 @@ SeriesResult run_series(const Series& s, const TaskSet& generated) {
                s.name, n.pid, n.command, n.threads);
   }
   kernels::instantiate_kernels(set);
-  RunConfig config;
+  rtpar::RunConfig config;  // the executor's, not this namespace's study RunConfig
   config.duration = Duration(s.run->duration_ns);
   config.cpu_latency_us = s.run->cpu_latency_us;
   config.best_effort = s.run->best_effort;
