@@ -11,6 +11,9 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/sim_team_set.hpp"
+
+using rtpar::testing::all_equal;
 
 namespace {
 
@@ -43,16 +46,7 @@ std::vector<std::int64_t> responses(rtpar::TeamModel model, std::int64_t lock_ns
   rtpar::SimOptions o;
   o.team_model = model;
   o.queue_lock_ns = lock_ns;
-  o.record_jobs = true;
-  o.horizon_ns = 1'000'000;
-  const rtpar::SimResult r = rtpar::simulate_plan(plan, set, o);
-  std::vector<std::int64_t> out;
-  for (const rtpar::SimJob& j : r.tasks.at(0).jobs_log) out.push_back(j.finish_ns - j.release_ns);
-  return out;
-}
-
-bool all_equal(const std::vector<std::int64_t>& v, std::int64_t x) {
-  return !v.empty() && std::all_of(v.begin(), v.end(), [x](std::int64_t r) { return r == x; });
+  return rtpar::testing::first_task_responses(plan, set, o);
 }
 
 }  // namespace

@@ -20,6 +20,9 @@
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
 #include "sim/node_queue.hpp"
+#include "support/sim_team_set.hpp"
+
+using rtpar::testing::all_equal;
 
 namespace {
 
@@ -76,17 +79,7 @@ std::vector<std::int64_t> responses(const rtpar::TaskSet& set, int team, Costs c
   o.steal_attempt_ns = costs.attempt;
   o.spawn_cost_ns = costs.spawn;
   o.seed = seed;
-  o.record_jobs = true;
-  o.horizon_ns = 1'000'000;
-  const rtpar::SimResult r = rtpar::simulate_plan(plan, set, o);
-  std::vector<std::int64_t> out;
-  for (const rtpar::SimJob& j : r.tasks.at(0).jobs_log) out.push_back(j.finish_ns - j.release_ns);
-  return out;
-}
-
-// all_equal: v is non-empty and every element is x.
-bool all_equal(const std::vector<std::int64_t>& v, std::int64_t x) {
-  return !v.empty() && std::all_of(v.begin(), v.end(), [x](std::int64_t r) { return r == x; });
+  return rtpar::testing::first_task_responses(plan, set, o);
 }
 
 // run_cli runs `rtpar ARGS` and returns (exit status, stdout + stderr).

@@ -1,10 +1,14 @@
 // sim_team_set.hpp — the small task set the simulator's option tests share (tests/sim/).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/simulate.hpp"
 
 namespace rtpar::testing {
 
@@ -31,6 +35,23 @@ inline TaskSet sim_team_set(bool other = false) {
   }
   validate_taskset(set);
   return set;
+}
+
+// first_task_responses simulates `plan` of `set` for 1 ms with `options` (jobs recorded) and
+// returns the responses of its first task's jobs, in release order.
+inline std::vector<std::int64_t> first_task_responses(const Plan& plan, const TaskSet& set,
+                                                      SimOptions options) {
+  options.record_jobs = true;
+  options.horizon_ns = 1'000'000;
+  const SimResult r = simulate_plan(plan, set, options);
+  std::vector<std::int64_t> out;
+  for (const SimJob& j : r.tasks.at(0).jobs_log) out.push_back(j.finish_ns - j.release_ns);
+  return out;
+}
+
+// all_equal says whether v is non-empty and every element is x.
+inline bool all_equal(const std::vector<std::int64_t>& v, std::int64_t x) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [x](std::int64_t r) { return r == x; });
 }
 
 }  // namespace rtpar::testing
