@@ -130,6 +130,11 @@ struct ThreadState {
   LoopCursor loop;                 // loop_state.hpp
   int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
+  // tied_wait: the innermost tied task this thread suspended at a task scheduling point other than
+  // a barrier (taskwait, end of taskgroup, an undeferred task's wait), nullptr when none: while it
+  // is set the thread may start only tasks that descend from it (OpenMP 5.0 §2.10.6, Task
+  // Scheduling Constraint 2; task.cpp's pick).
+  Task* tied_wait = nullptr;
   // bound_cpus: when this thread is the bound master of a real-time task (binding.cpp), the CPU
   // of each member of its regions (member 0 = this thread); empty otherwise.
   std::vector<int> bound_cpus;

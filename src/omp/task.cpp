@@ -112,12 +112,15 @@ void shared_push(TeamTasks& tt, Task* t) {
   tt.shared_count.fetch_add(1, std::memory_order_relaxed);
 }
 
-// shared_pop takes the first task of the team's shared list, or nullptr.
-Task* shared_pop(TeamTasks& tt) {
+// shared_pop takes the first task of the team's shared list that descends from `tied` (any task
+// when tied is nullptr), or nullptr.
+Task* shared_pop(TeamTasks& tt, const Task* tied) {
   std::lock_guard<std::mutex> lock(tt.shared_lock);
-  Task* t = tt.shared;
+  Task** p = &tt.shared;
+  while (*p != nullptr && tied != nullptr && !descends(*p, tied)) p = &(*p)->next;
+  Task* t = *p;
   if (t != nullptr) {
-    tt.shared = t->next;
+    *p = t->next;
     // relaxed: as in shared_push.
     tt.shared_count.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -168,16 +171,48 @@ void execute(ThreadState& ts, Task* t) {
 }
 
 // pick finds a task for ts: the shared list, its own deque, then the other members' deques.
+//
+// Tied-task scheduling constraint (OpenMP 5.0 §2.10.6, TSC 2): while ts.tied_wait is suspended
+// in a taskwait, a taskgroup end or an undeferred task's wait, only its descendants may start —
+// otherwise a stolen unrelated task could, for example, block on a lock or a critical section the
+// suspended task holds, on the same thread, forever. Orders that make the test cheap:
+//  - own deque: everything pushed since tied_wait started descends from it (tied: it and all it
+//    ran on this thread since are its descendants), and sits above everything pushed before, so
+//    when the bottom task does not descend, none does: it goes back where it was (we are the
+//    owner; the slot is free) and the deque is left alone;
+//  - a stolen task that does not descend is already ours: it moves to the shared list, where the
+//    unconstrained members (at a barrier) or the members it descends from find it; each task
+//    moves at most once.
+// A barrier (tied_wait nullptr, or a task of an enclosing team: a region nested in a task has
+// its own team) is unconstrained: the implicit task there is not in the constraint's set.
 Task* pick(ThreadState& ts) noexcept {
-  TeamTasks& tt = ts.team->tasks;
+  TeamState& team = *ts.team;
+  TeamTasks& tt = team.tasks;
+  const Task* tied = ts.tied_wait;
+  if (tied != nullptr && tied->team != &team) tied = nullptr;
   Task* t = nullptr;
   // relaxed: a hint; the list is read under its lock.
-  if (tt.shared_count.load(std::memory_order_relaxed) > 0) t = shared_pop(tt);
-  if (t == nullptr) t = deque_pop(tt.members[ts.tid].deque);
+  if (tt.shared_count.load(std::memory_order_relaxed) > 0) t = shared_pop(tt, tied);
+  if (t == nullptr) {
+    TaskDeque& own = tt.members[ts.tid].deque;
+    t = deque_pop(own);
+    if (t != nullptr && tied != nullptr && !descends(t, tied)) {
+      bool was_empty = false;
+      deque_push(own, t, was_empty);  // cannot fail: the slot was just freed
+      t = nullptr;
+    }
+  }
   if (t == nullptr && tt.nthreads > 1) {
     const int n = tt.nthreads;
     for (int k = 1; k < n && t == nullptr; ++k) {
       t = deque_steal(tt.members[(ts.tid + k) % n].deque);
+      if (t != nullptr && tied != nullptr && !descends(t, tied)) {
+        shared_push(tt, t);
+        // a member that looked at the victim's deque after our steal and at the shared list
+        // before our push may have gone to sleep: wake it (the barrier_poke protocol).
+        barrier_poke(team);
+        t = nullptr;
+      }
     }
   }
   return t;
@@ -238,13 +273,13 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   }
   // acq_rel: pairs with omp_fulfill_event's decrement.
   if (t.detachable && t.detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) {
-    // acquire: the fulfilling thread's writes.
-    wait_until(ts, [&t] { return t.detach_pending.load(std::memory_order_acquire) == 0; });
+    // acquire: the fulfilling thread's writes. The suspended tied task is the encountering one.
+    wait_until(ts, parent, [&t] { return t.detach_pending.load(std::memory_order_acquire) == 0; });
   }
   // The record lives on this frame: its deferred children must finish before it goes away.
   // acquire: the children's completions (acq_rel decrements) carry their writes.
   if (t.refs.load(std::memory_order_acquire) != 1) {
-    wait_until(ts, [&t] { return t.refs.load(std::memory_order_acquire) == 1; });
+    wait_until(ts, &t, [&t] { return t.refs.load(std::memory_order_acquire) == 1; });
   }
   if (t.dep_table != nullptr) deps_free_table(&t);
   ts.task = parent;
@@ -277,7 +312,22 @@ bool task_dropped(const Task& t) noexcept {
   return t.team->cancelled.load(std::memory_order_acquire) || group_cancelled(t.tg_member);
 }
 
-void wait_until_fn(ThreadState& ts, bool (*done)(void*), void* ctx) {
+bool descends(const Task* c, const Task* w) noexcept {
+  for (const Task* p = c->parent; p != nullptr; p = p->parent) {
+    if (p == w) return true;
+    if (p->implicit) return false;  // the root of the team's task tree: w is not above c
+  }
+  return false;
+}
+
+void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx) {
+  // Nested waits restore the outer constraint (a task run here may wait in turn).
+  struct Restore {
+    ThreadState& ts;
+    Task* saved;
+    ~Restore() { ts.tied_wait = saved; }
+  } restore{ts, ts.tied_wait};
+  ts.tied_wait = tied;
   const detail::WaitSpec& w = ts.team->wait;
   const std::int64_t budget = w.kind == WaitKind::block ? 0 : w.spin_ns;
   std::int64_t spin_start = -1;
@@ -470,7 +520,7 @@ bool task_run_one(ThreadState& ts) {
 void tasks_drain(ThreadState& ts) {
   TeamTasks& tt = ts.team->tasks;
   if (team_idle(tt)) return;
-  wait_until(ts, [&tt] { return team_idle(tt); });
+  wait_until(ts, nullptr, [&tt] { return team_idle(tt); });
 }
 
 // ---- GOMP entry points ----
@@ -487,7 +537,7 @@ RTPAR_OMP_EXPORT void GOMP_taskwait() {
   Task* t = ts.task;
   // acquire: the children's acq_rel decrements carry their writes.
   if (t->refs.load(std::memory_order_acquire) == 1) return;
-  wait_until(ts, [t] { return t->refs.load(std::memory_order_acquire) == 1; });
+  wait_until(ts, t, [t] { return t->refs.load(std::memory_order_acquire) == 1; });
 }
 
 // GOMP_taskyield is a no-op, as in libgomp and libomp (tied tasks are not suspended).

@@ -160,16 +160,22 @@ void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uint
 namespace task_detail {
 
 // wait_until_fn runs queued tasks until done(ctx) holds (spins, then sleeps in growing steps,
-// so it never spins unboundedly at SCHED_FIFO).
-void wait_until_fn(ThreadState& ts, bool (*done)(void*), void* ctx);
+// so it never spins unboundedly at SCHED_FIFO). `tied` is the tied task suspended by the wait
+// (ThreadState::tied_wait): only its descendants may start meanwhile; nullptr at a barrier.
+void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx);
 // wait_until is wait_until_fn for a callable.
 template <class F>
-inline void wait_until(ThreadState& ts, F&& done) {
+inline void wait_until(ThreadState& ts, Task* tied, F&& done) {
   using Fn = std::remove_reference_t<F>;
   wait_until_fn(
-      ts, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
+      ts, tied, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
       const_cast<void*>(static_cast<const void*>(&done)));
 }
+
+// descends says whether task c descends from task w (w is c's parent, grandparent, ...): the
+// test of the tied-task scheduling constraint. c is queued or running, so every ancestor is alive
+// (each counts c's line in its refs) and their parent fields were published with c.
+bool descends(const Task* c, const Task* w) noexcept;
 
 // arena_alloc returns `bytes` of task memory (16-aligned), or nullptr when the arena is full.
 void* arena_alloc(ThreadState& ts, std::size_t bytes) noexcept;

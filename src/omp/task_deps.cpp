@@ -233,8 +233,9 @@ void deps_wait(ThreadState& ts, void** depend) {
   waiter.deps = recs;
   waiter.ndeps = static_cast<int>(n);
   if (deps_register(parent, &waiter, false) == 0) return;
+  // The predecessors are the parent's children: the parent is the suspended tied task.
   // acquire: pairs with deps_release's release decrement.
-  wait_until(ts, [&waiter] { return waiter.npred.load(std::memory_order_acquire) == 0; });
+  wait_until(ts, parent, [&waiter] { return waiter.npred.load(std::memory_order_acquire) == 0; });
 }
 
 }  // namespace task_detail

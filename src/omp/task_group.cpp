@@ -30,7 +30,7 @@ void taskgroup_finish(ThreadState& ts) {
   if (g == nullptr) return;
   // acquire: pairs with complete()'s release decrements (the tasks' writes).
   if (g->count.load(std::memory_order_acquire) != 0) {
-    wait_until(ts, [g] { return g->count.load(std::memory_order_acquire) == 0; });
+    wait_until(ts, t, [g] { return g->count.load(std::memory_order_acquire) == 0; });
   }
   t->tg_current = g->prev;
   const bool from_arena = g->from_arena;
