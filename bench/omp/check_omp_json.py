@@ -21,7 +21,7 @@ import sys
 
 CONSTRUCTS = {
     "sync": ["PARALLEL", "FOR", "PARALLEL_FOR", "BARRIER", "SINGLE", "CRITICAL", "LOCK_UNLOCK",
-             "ORDERED", "ATOMIC", "REDUCTION"],
+             "ORDERED", "HANDOFF", "ATOMIC", "REDUCTION"],
     "sched": [f"{k}_{c}" for k in ("STATIC", "DYNAMIC", "GUIDED") for c in (1, 8, 64)],
     "task": ["FIB", "NQUEENS"],
 }

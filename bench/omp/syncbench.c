@@ -12,7 +12,8 @@
  *
  * CRITICAL, LOCK/UNLOCK and ATOMIC run inner/threads times on every thread, so `inner` of them
  * run in total, serialised; their reference is `inner` delays (ATOMIC: `inner` plain increments).
- * REDUCTION's reference is the delay plus the serial increment. */
+ * REDUCTION's reference is the delay plus the serial increment. HANDOFF is ORDERED's floor: the
+ * same hand-off of a turn between threads with a plain atomic word and no runtime call. */
 #include "omp_bench.h"
 
 /* kBench names this program's rows. */
@@ -149,6 +150,33 @@ static int64_t test_ordered(long inner, long d) {
   return ob_now_ns() - t0;
 }
 
+/* g_turn is HANDOFF's turn: the next iteration allowed to run. */
+static long g_turn;
+
+/* test_handoff: ORDERED's physical floor, a control with no runtime call inside the loop — one
+ * region whose threads run iterations j = tid, tid + nt, ... in turn, each waiting (a spinning
+ * acquire load) until the previous iteration's thread stored j (release) after its delay: the
+ * token moves with one cache-line transfer per iteration, which is all ORDERED's hand-off must
+ * cost. The region around it is the runtime's, as in ORDERED. */
+static int64_t test_handoff(long inner, long d) {
+  __atomic_store_n(&g_turn, 0, __ATOMIC_RELAXED);
+  const int64_t t0 = ob_now_ns();
+#pragma omp parallel
+  {
+    const int nt = omp_get_num_threads();
+    for (long j = omp_get_thread_num(); j < inner; j += nt) {
+      while (__atomic_load_n(&g_turn, __ATOMIC_ACQUIRE) != j) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      }
+      ob_delay(d);
+      __atomic_store_n(&g_turn, j + 1, __ATOMIC_RELEASE);
+    }
+  }
+  return ob_now_ns() - t0;
+}
+
 /* test_atomic: one region; every thread does inner/threads atomic increments of a double. */
 static int64_t test_atomic(long inner, long d) {
   (void)d;
@@ -199,6 +227,7 @@ static const Construct kConstructs[] = {
     {"CRITICAL", test_critical, ref_delay, 1},
     {"LOCK_UNLOCK", test_lock, ref_delay, 1},
     {"ORDERED", test_ordered, ref_delay, 0},
+    {"HANDOFF", test_handoff, ref_delay, 0},
     {"ATOMIC", test_atomic, ref_atomic, 1},
     {"REDUCTION", test_reduction, ref_reduction, 0},
 };
