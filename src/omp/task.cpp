@@ -418,15 +418,27 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
   // A team of one runs its tasks at once (those with dependences or a detach event go through
   // the deferred path below, which runs them at once too when nothing holds them back).
   if (!undeferred && !has_deps && !detachable) undeferred = team->nthreads == 1;
-  if (!undeferred) {
+  // run_now: an if(0) task that is not final may create deferred children, and nothing makes it
+  // wait for them (no implicit taskwait): they may outlive it. Its record then takes the
+  // deferred path's arena memory and runs at once, so that its children, not its frame, keep the
+  // record alive. A final task's and a team of one's children all run at once, so those keep the
+  // frame record (run_undeferred); so does a detachable one (its encountering task waits for the
+  // event there, as libgomp does).
+  const bool run_now = undeferred && !parent->final_task && (flags & kFlagFinal) == 0 &&
+                       !detachable && team->nthreads > 1;
+  if (run_now && has_deps) {
+    deps_wait(ts, depend);  // undeferred: its predecessors first, then its body, on this thread
+    flags &= ~kFlagDepend;
+  }
+  if (!undeferred || run_now) {
     if (arg_align < 1) arg_align = 1;
-    const std::size_t ndeps = has_deps ? deps_count(depend) : 0;
+    const std::size_t ndeps = has_deps && !run_now ? deps_count(depend) : 0;
     const std::size_t bytes = sizeof(Task) + ndeps * sizeof(DepRec) +
                               static_cast<std::size_t>(arg_size) +
                               static_cast<std::size_t>(arg_align);
     void* mem = arena_alloc(ts, bytes);
     bool heap = false;
-    if (mem == nullptr && (has_deps || detachable)) {
+    if (mem == nullptr && (ndeps != 0 || detachable)) {
       // Arena exhausted: running these at once could wait forever (on a predecessor or on an
       // event the encountering task fulfils later), so they take heap memory instead.
       mem = ::operator new(bytes, std::nothrow);
@@ -472,8 +484,8 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       if (t->tg_member != nullptr) t->tg_member->count.fetch_add(1, std::memory_order_relaxed);
       bump(team->tasks.members[ts.tid].created);
       if (ndeps != 0 && deps_register(parent, t, true) > 0) return;  // released by a predecessor
-      if (team->nthreads == 1 || !push_own(ts, t)) {
-        execute(ts, t);  // team of one, or a full deque (throttling): run it now
+      if (run_now || team->nthreads == 1 || !push_own(ts, t)) {
+        execute(ts, t);  // if(0), team of one, or a full deque (throttling): run it now
       }
       return;
     }
