@@ -1,17 +1,9 @@
 // task.cpp — explicit tasks (OpenMP 5.0 §2.10): creation (GOMP_task), the per-member
 // work-stealing deques, running, completion, taskwait, and the core's scheduling hooks.
 //
-// Deque (Chase-Lev, fixed capacity, after Lê et al., PPoPP 2013). Orderings:
-//  (D1) push: the slot store and the task's contents are published by the release store of
-//       `bottom`; a thief's acquire load of `bottom` makes them visible before it reads the slot.
-//  (D2) pop: the owner stores bottom-1 then issues a seq_cst fence before reading `top`; a thief
-//       reads `top`, issues a seq_cst fence, then reads `bottom`. Of the two fences one is first,
-//       so either the thief sees the lowered bottom (and backs off) or the owner sees the thief's
-//       top — both cannot take the same last element without meeting at the CAS below.
-//  (D3) the last element (top == bottom-1) and every steal are claimed by a seq_cst CAS on `top`:
-//       exactly one claimer wins.
-//  (D4) push reads `top` with acquire: a slot is reused only after the thief that claimed it
-//       (CAS on top) read it.
+// Deque: each member's TaskDeque is rtpar's Chase–Lev deque (rtpar/detail/chase_lev.hpp, the one
+// the work-stealing runtime uses; orderings and invariants there): the owner pushes (try_push,
+// which checks the capacity) and pops at the bottom, thieves steal at the top.
 //
 // Accounting (task.hpp): a member's `created`/`completed` counters are single-writer, updated with
 // a relaxed load and a release store; readers (team_idle) acquire. created++ precedes the push,
@@ -32,74 +24,11 @@ using namespace task_detail;
 
 namespace {
 
-// kFlag* are GOMP_task's flag bits (gomp-constants.h); kMask indexes a deque's ring.
+// kFlag* are GOMP_task's flag bits (gomp-constants.h).
 constexpr unsigned kFlagFinal = 2;
 constexpr unsigned kFlagDepend = 8;
 constexpr unsigned kFlagPriority = 16;
 constexpr unsigned kFlagDetach = 8192;
-constexpr std::int64_t kMask = TaskDeque::kCapacity - 1;
-
-// deque_push appends t at the bottom (owner only). False when full. was_empty: no task was queued.
-bool deque_push(TaskDeque& d, Task* t, bool& was_empty) noexcept {
-  // relaxed: only the owner writes bottom.
-  const std::int64_t b = d.bottom.load(std::memory_order_relaxed);
-  // acquire (D4).
-  const std::int64_t top = d.top.load(std::memory_order_acquire);
-  if (b - top >= TaskDeque::kCapacity) return false;
-  was_empty = b <= top;
-  // relaxed: published by the release store below (D1).
-  d.slots[b & kMask].store(t, std::memory_order_relaxed);
-  // release (D1).
-  d.bottom.store(b + 1, std::memory_order_release);
-  return true;
-}
-
-// deque_pop takes the most recently pushed task (owner only), or nullptr.
-Task* deque_pop(TaskDeque& d) noexcept {
-  // relaxed: only the owner writes bottom.
-  const std::int64_t b = d.bottom.load(std::memory_order_relaxed) - 1;
-  // relaxed store + seq_cst fence (D2).
-  d.bottom.store(b, std::memory_order_relaxed);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  // relaxed: ordered by the fence (D2).
-  std::int64_t t = d.top.load(std::memory_order_relaxed);
-  if (t > b) {
-    // relaxed: empty; restore (only the owner writes bottom).
-    d.bottom.store(b + 1, std::memory_order_relaxed);
-    return nullptr;
-  }
-  // relaxed: our own push wrote it.
-  Task* x = d.slots[b & kMask].load(std::memory_order_relaxed);
-  if (t == b) {
-    // seq_cst CAS (D3): race with thieves for the last element.
-    if (!d.top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                       std::memory_order_relaxed)) {
-      x = nullptr;
-    }
-    // relaxed: the deque is empty either way; top is now b+1.
-    d.bottom.store(b + 1, std::memory_order_relaxed);
-  }
-  return x;
-}
-
-// deque_steal takes the oldest task of another member's deque, or nullptr (empty or lost race).
-Task* deque_steal(TaskDeque& d) noexcept {
-  // acquire: pairs with other thieves' / the owner's CAS on top.
-  std::int64_t t = d.top.load(std::memory_order_acquire);
-  // seq_cst (D2).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  // acquire (D1).
-  const std::int64_t b = d.bottom.load(std::memory_order_acquire);
-  if (t >= b) return nullptr;
-  // relaxed: made visible by the acquire of bottom (D1); validated by the CAS (D3, D4).
-  Task* x = d.slots[t & kMask].load(std::memory_order_relaxed);
-  // seq_cst CAS (D3).
-  if (!d.top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                     std::memory_order_relaxed)) {
-    return nullptr;
-  }
-  return x;
-}
 
 // shared_push inserts t into the team's shared list, highest priority first, FIFO within one.
 void shared_push(TeamTasks& tt, Task* t) {
@@ -195,17 +124,17 @@ Task* pick(ThreadState& ts) noexcept {
   if (tt.shared_count.load(std::memory_order_relaxed) > 0) t = shared_pop(tt, tied);
   if (t == nullptr) {
     TaskDeque& own = tt.members[ts.tid].deque;
-    t = deque_pop(own);
+    t = own.pop();
     if (t != nullptr && tied != nullptr && !descends(t, tied)) {
       bool was_empty = false;
-      deque_push(own, t, was_empty);  // cannot fail: the slot was just freed
+      (void)own.try_push(t, was_empty);  // cannot fail: the slot was just freed
       t = nullptr;
     }
   }
   if (t == nullptr && tt.nthreads > 1) {
     const int n = tt.nthreads;
     for (int k = 1; k < n && t == nullptr; ++k) {
-      t = deque_steal(tt.members[(ts.tid + k) % n].deque);
+      t = tt.members[(ts.tid + k) % n].deque.steal();
       if (t != nullptr && tied != nullptr && !descends(t, tied)) {
         shared_push(tt, t);
         // a member that looked at the victim's deque after our steal and at the shared list
@@ -225,7 +154,7 @@ bool push_own(ThreadState& ts, Task* t) noexcept {
   bool was_empty = true;
   if (t->priority > 0) {
     shared_push(team.tasks, t);
-  } else if (!deque_push(team.tasks.members[ts.tid].deque, t, was_empty)) {
+  } else if (!team.tasks.members[ts.tid].deque.try_push(t, was_empty)) {
     return false;
   }
   // Wake barrier sleepers only when the deque was empty (see schedule).
@@ -360,7 +289,7 @@ void schedule(ThreadState& ts, Task* t) noexcept {
   TeamState& team = *t->team;
   TeamTasks& tt = team.tasks;
   bool was_empty = true;
-  if (t->priority > 0 || ts.team != &team || !deque_push(tt.members[ts.tid].deque, t, was_empty)) {
+  if (t->priority > 0 || ts.team != &team || !tt.members[ts.tid].deque.try_push(t, was_empty)) {
     shared_push(tt, t);
     was_empty = true;
   }

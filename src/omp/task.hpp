@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "omp/icv.hpp"
+#include "rtpar/detail/chase_lev.hpp"
 
 namespace rtpar::omp {
 
@@ -82,12 +83,18 @@ struct Task {
   Task* next = nullptr;           // link in TeamTasks::shared
 };
 
-// TaskDeque is a Chase-Lev work-stealing deque of fixed capacity (task.cpp states the orderings).
-struct TaskDeque {
+// TaskDeque is a member's deque of ready tasks: rtpar's one Chase–Lev deque (the work-stealing
+// runtime's, rtpar/detail/chase_lev.hpp, which states the orderings) over a fixed ring of
+// kCapacity slots. A full deque refuses a push (try_push): the task then runs at once.
+struct TaskDeque : rtpar::detail::ChaseLevDeque<Task> {
   static constexpr std::int64_t kCapacity = 1 << 12;
-  alignas(64) std::atomic<std::int64_t> top{0};     // thieves take here (CAS)
-  alignas(64) std::atomic<std::int64_t> bottom{0};  // the owner pushes and pops here
   std::atomic<Task*> slots[kCapacity];
+  TaskDeque() noexcept {
+    buffer = slots;
+    mask = kCapacity - 1;
+  }
+  TaskDeque(const TaskDeque&) = delete;
+  TaskDeque& operator=(const TaskDeque&) = delete;
 };
 
 // MemberTasks is one member's part of the team scheduler.

@@ -54,7 +54,7 @@ OWNERS = {
     "rtpar/team.hpp": "runtime/team", "rtpar/tools/calibrate.hpp": "runtime/team",
     "rtpar/overhead.hpp": "runtime/team",
     "rtpar/steal.hpp": "runtime/steal", "rtpar/detail/steal_worker.hpp": "runtime/steal",
-    "rtpar/detail/steal_join.hpp": "runtime/steal",
+    "rtpar/detail/steal_join.hpp": "runtime/steal", "rtpar/detail/chase_lev.hpp": "runtime/steal",
     "rtpar/steal_worker.hpp": "runtime/steal",
     "rtpar/detail/omp_binding.h": "core",
     "rtpar/channel.hpp": "runtime/channel", "rtpar/channel_set.hpp": "runtime/channel",
@@ -70,6 +70,8 @@ DETAIL_USERS = {
     "rtpar/detail/steal_worker.hpp": {"include/rtpar/steal.hpp", "include/rtpar/steal_worker.hpp",
                                       "include/rtpar/detail/steal_join.hpp"},
     "rtpar/detail/steal_join.hpp": {"include/rtpar/steal.hpp"},
+    # The one work-stealing deque: the steal runtime's workers and the OpenMP runtime's tasks.
+    "rtpar/detail/chase_lev.hpp": {"include/rtpar/detail/steal_worker.hpp", "src/omp/task.hpp"},
     # The C ABI between the executor's OpenMP kernels and the OpenMP runtime (siblings).
     "rtpar/detail/omp_binding.h": {"src/omp/binding.cpp", "src/kernels/omp_library.cpp"},
 }

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <exception>
 
+#include "rtpar/detail/chase_lev.hpp"
+
 namespace rtpar::steal::detail {
 
 // kScopeInlineBytes is the size of the callable a Scope child frame can hold.
@@ -73,23 +75,12 @@ struct Frame {
   std::int64_t span, bspan;  // the job's span and burdened span (ticks; profiled frames)
 };
 
-// Worker is one worker's deque, budget and counters. The deque is a fixed-capacity Chase–Lev
-// deque (Lê et al., PPoPP'13) whose two seq_cst fences are expressed as seq_cst accesses (one xchg
-// on x86; TSan understands them). Invariants, each argued on the line it rests on (push, pop,
-// steal below; pop_last in worker.cpp; docs/internals/steal.md §3.1):
-//  (1) the owner's bottom exchange and top load and the thief's top and bottom loads are all in
-//      the seq_cst total order: either the thief sees the decremented bottom or the owner sees the
-//      thief's incremented top and races it with one CAS on top — no element is taken twice;
-//  (2) push's release store of bottom publishes the frame to the thief that loads bottom;
-//  (3) the capacity is never exceeded (join depth ≤ max_depth, scope frames ≤ frames_per_worker,
-//      a worker only steals with an empty deque), so no slot is overwritten while a thief may still
-//      win a CAS for it; slots are atomics, so a losing thief's stale read is no data race.
-struct alignas(64) Worker {
-  alignas(64) std::atomic<std::int64_t> top{0};     // next to steal; only CASes advance it
-  alignas(64) std::atomic<std::int64_t> bottom{0};  // next free slot; only the owner writes it
-  std::atomic<Frame*>* buffer = nullptr;  // slots: relaxed, ordered by bottom/top (invariant 2)
-  std::int64_t mask = 0;
-  // Owner-only state (the join fast path touches depth, deepest, spawns: bottom's line).
+// Worker is one worker's deque, budget and counters. The deque is rtpar's one Chase–Lev deque
+// (rtpar/detail/chase_lev.hpp: push, pop, pop_last, steal and their invariants), whose capacity
+// is never exceeded here — join depth ≤ max_depth, scope frames ≤ frames_per_worker, and a worker
+// only steals with an empty deque — so the unchecked push is safe (its invariant 3).
+struct alignas(64) Worker : rtpar::detail::ChaseLevDeque<Frame> {
+  // Owner-only state (the join fast path touches depth, deepest, spawns).
   int depth = 0;    // current join nesting depth
   int deepest = 0;  // deepest depth reached in the current unprofiled subtree
   std::uint64_t spawns = 0;
@@ -108,50 +99,6 @@ struct alignas(64) Worker {
   std::uint64_t rng = 0;
   Worker* const* peers = nullptr;  // all workers of the pool (leapfrogging looks up the thief)
 
-  // push appends x at the bottom (owner only).
-  void push(Frame* x) noexcept {
-    // relaxed: bottom has one writer, this thread; we read our own last store.
-    const std::int64_t b = bottom.load(std::memory_order_relaxed);
-    // relaxed: no thief reads slot b until it sees bottom > b, which the release below orders.
-    buffer[b & mask].store(x, std::memory_order_relaxed);
-    // release: pairs with the thief's seq_cst (⊇ acquire) load of bottom; a thief that sees b+1
-    // sees the slot and the frame's fields (execute, state, depth) written before the push.
-    bottom.store(b + 1, std::memory_order_release);
-  }
-  // pop removes the bottom element (owner only); nullptr when empty or lost to a thief.
-  Frame* pop() noexcept {
-    // relaxed: owner-only writer; we read our own last store.
-    const std::int64_t b = bottom.load(std::memory_order_relaxed) - 1;
-    // seq_cst (Lê et al.'s first fence): the reservation of slot b enters the total order before
-    // our top load, so a thief whose bottom load follows it does not take slot b (invariant 1).
-    bottom.exchange(b, std::memory_order_seq_cst);
-    // seq_cst: after the exchange in the total order, so a thief that can still take slot b (it
-    // read the old bottom) shows up as t >= b, and pop_last decides slot b by CAS.
-    const std::int64_t t = top.load(std::memory_order_seq_cst);
-    // relaxed: t < b means no thief can reach slot b any more, and we wrote the slot ourselves.
-    return t < b ? buffer[b & mask].load(std::memory_order_relaxed) : pop_last(b, t);
-  }
-  // pop_last is pop with at most one element left (worker.cpp): t == b, CAS top against thieves.
-  Frame* pop_last(std::int64_t b, std::int64_t t) noexcept;
-  // steal removes the top element (any thread); nullptr when empty or when another took it.
-  Frame* steal() noexcept {
-    // seq_cst: top is read before bottom in the total order (Lê et al.'s second fence), so a
-    // concurrent pop either sees our later CAS or we see its decremented bottom (invariant 1).
-    std::int64_t t = top.load(std::memory_order_seq_cst);
-    // seq_cst (⊇ acquire): pairs with push's release store of bottom; we see slot t and its frame.
-    const std::int64_t b = bottom.load(std::memory_order_seq_cst);
-    if (t >= b) return nullptr;
-    // relaxed: ordered by the acquire above; a stale value only matters if the CAS wins, and a
-    // winning CAS means slot t was not reused (invariant 3).
-    Frame* x = buffer[t & mask].load(std::memory_order_relaxed);
-    // seq_cst: the one RMW that decides slot t against other thieves and pop_last's CAS.
-    // Failure relaxed: another thread took slot t; we return nothing and read nothing else.
-    if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                     std::memory_order_relaxed)) {
-      return nullptr;
-    }
-    return x;
-  }
   // enter records that code now runs at depth d (the deepest depth of an unprofiled subtree
   // bounds the joins on its paths: the burdened span charges one steal cost per join).
   void enter(int d) noexcept {

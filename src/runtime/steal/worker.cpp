@@ -20,25 +20,6 @@ void throw_frames_error(int frames_per_worker) {
       std::to_string(frames_per_worker) + " (raise [task.steal] frames_per_worker)");
 }
 
-// pop_last: pop's slow path with at most one element left (t >= b after bottom.exchange(b)).
-Frame* Worker::pop_last(std::int64_t b, std::int64_t t) noexcept {
-  Frame* x = nullptr;
-  if (t == b) {
-    // relaxed: we pushed this slot ourselves; a thief only reads it, never writes it.
-    x = buffer[b & mask].load(std::memory_order_relaxed);
-    // seq_cst: the same RMW on top as the thieves' CAS, so exactly one of us takes slot b.
-    // Failure relaxed: a thief took it; we only drop x.
-    if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
-                                     std::memory_order_relaxed)) {
-      x = nullptr;
-    }
-  }
-  // relaxed (as Lê et al.'s take): top >= b+1 is already decided, so a thief that reads this value
-  // with a stale top fails its CAS; the next push's release store republishes bottom.
-  bottom.store(b + 1, std::memory_order_relaxed);
-  return x;
-}
-
 // run_stolen: the thief publishes its identity before anything else, so a waiting owner can
 // leapfrog onto it; it runs the job at the frame's depth (so max_depth bounds the whole spawn-tree
 // path, wherever it executes), in a fresh strand when the frame is profiled (depth ≤
