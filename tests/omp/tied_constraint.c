@@ -54,6 +54,53 @@ static void detached_child(void) {
   }
 }
 
+/* suspend_in_taskwait: the task waits for its detached child in a taskwait. */
+static void suspend_in_taskwait(void) {
+  detached_child();
+#pragma omp taskwait
+}
+
+/* suspend_in_taskgroup: the task waits for its detached child at the end of a taskgroup. */
+static void suspend_in_taskgroup(void) {
+#pragma omp taskgroup
+  detached_child();
+}
+
+/* suspend_on_dependences: an undeferred child waits for a detached sibling it depends on. */
+static void suspend_on_dependences(void) {
+  int x = 0, seen = 0;
+  omp_event_handle_t e = (omp_event_handle_t)0;
+#pragma omp task detach(e) depend(out : x) shared(x)
+  {
+    x = 1;
+    event = e;
+    __atomic_store_n(&event_ready, 1, __ATOMIC_RELEASE);
+  }
+#pragma omp task if (0) depend(in : x) shared(x, seen)
+  seen = x;
+  CHECK(seen == 1, "the undeferred task ran before its predecessor (saw %d)", seen);
+}
+
+/* run_phase: a task holding the lock suspends (`suspend`) while its siblings, which take the
+ * same lock, are queued; it must get the lock back and every sibling must run. */
+static void run_phase(void (*suspend)(void)) {
+  counter = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+    fulfiller();
+    siblings();
+#pragma omp task
+    {
+      omp_set_lock(&lock);
+      suspend();
+      counter += 1000;
+      omp_unset_lock(&lock);
+    }
+  }
+  CHECK(counter == 1000 + kSiblings, "counter %d, expected %d", counter, 1000 + kSiblings);
+}
+
 int main(void) {
   omp_init_lock(&lock);
   int team = 1;
@@ -66,65 +113,11 @@ int main(void) {
   }
 
   PHASE("taskwait");
-  counter = 0;
-#pragma omp parallel
-#pragma omp single
-  {
-    fulfiller();
-    siblings();
-#pragma omp task
-    {
-      omp_set_lock(&lock);
-      detached_child();
-#pragma omp taskwait
-      counter += 1000;
-      omp_unset_lock(&lock);
-    }
-  }
-  CHECK(counter == 1000 + kSiblings, "counter %d, expected %d", counter, 1000 + kSiblings);
-
+  run_phase(suspend_in_taskwait);
   PHASE("taskgroup");
-  counter = 0;
-#pragma omp parallel
-#pragma omp single
-  {
-    fulfiller();
-    siblings();
-#pragma omp task
-    {
-      omp_set_lock(&lock);
-#pragma omp taskgroup
-      detached_child();
-      counter += 1000;
-      omp_unset_lock(&lock);
-    }
-  }
-  CHECK(counter == 1000 + kSiblings, "counter %d, expected %d", counter, 1000 + kSiblings);
-
+  run_phase(suspend_in_taskgroup);
   PHASE("undeferred task with dependences");
-  counter = 0;
-#pragma omp parallel
-#pragma omp single
-  {
-    fulfiller();
-    siblings();
-#pragma omp task
-    {
-      omp_set_lock(&lock);
-      int x = 0;
-      omp_event_handle_t e = (omp_event_handle_t)0;
-#pragma omp task detach(e) depend(out : x) shared(x)
-      {
-        x = 1;
-        event = e;
-        __atomic_store_n(&event_ready, 1, __ATOMIC_RELEASE);
-      }
-#pragma omp task if (0) depend(in : x) shared(x)
-      counter += 1000 * x;
-      omp_unset_lock(&lock);
-    }
-  }
-  CHECK(counter == 1000 + kSiblings, "counter %d, expected %d", counter, 1000 + kSiblings);
+  run_phase(suspend_on_dependences);
 
   PHASE("descendants still run during the wait");
   {
