@@ -76,6 +76,15 @@ void enter_member(ThreadState& ts, TeamState* t, int rank) noexcept {
   if (__builtin_expect(ts.task_local == nullptr, 0)) task_thread_init(ts);
 }
 
+// region_end_barrier is the region's implicit barrier (docs/internals/openmp.md "Region end"):
+// a real barrier, so that members stay to run tasks created after their own body ended — a
+// member suspended in a taskwait may run only its descendants, so the others must be there to
+// run the rest. In a cancelled region (the barrier returns early, its count no longer
+// meaningful) every member drains the region's tasks, which are discarded unless started.
+void region_end_barrier(ThreadState& ts) {
+  if (team_barrier(ts, /*cancellable=*/true)) tasks_drain(ts);
+}
+
 // WorkerBody is what every worker of a team runs for a region: join the team, run the outlined
 // region, finish the region's tasks, and go back to its own context.
 struct WorkerBody {
@@ -87,7 +96,7 @@ struct WorkerBody {
     if (team->placed) bind_member(ts, *team, rank);
     if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
     team->fn(team->data);
-    tasks_drain(ts);
+    region_end_barrier(ts);
     load_context(ts, saved);
   }
 };
@@ -298,7 +307,7 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
 void parallel_end() {
   ThreadState& ts = self();
   TeamState* t = ts.team;
-  tasks_drain(ts);
+  region_end_barrier(ts);
   if (t->engine != nullptr) {
     t->engine->finish();
     // Between regions the workers sleep at once when the master is real-time: a spinning
