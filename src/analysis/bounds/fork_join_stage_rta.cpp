@@ -65,12 +65,17 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
       const FjGroup* g = group_on(*u, v, core);
       if (g == nullptr) continue;
       if (u->priority == task.priority) load.equal = true;
-      Interferer h{g->wcet, u->period, v == 0 ? 0 : u->finish.at(v - 1)};
+      // The strand plus its member's gate spin before it (FjGroup::spin). The spin starts at or
+      // after u's activation and ends when stage v − 1 completes, by B_{u,v−1}: at most that
+      // long, whatever the policy allows. u was accepted, so the sum stays below 2·D_u.
+      const std::int64_t jitter = v == 0 ? 0 : u->finish.at(v - 1);
+      Interferer h{sat_add(g->wcet, std::min(g->spin, jitter)), u->period, jitter};
       while (chains && u->stages[v].groups.size() == 1 && v + 1 < u->stages.size()) {
         const FjGroup* next = group_on(*u, v + 1, core);
         if (next == nullptr) break;
         // u was accepted: these strands run one after the other within its bound R_u ≤ D_u, so
         // the sum stays below INT64_MAX; saturating only guards against misuse.
+        // next's stage follows one on this core only, so its gate holds no other member: no spin.
         h.wcet = sat_add(h.wcet, next->wcet);
         ++v;
       }

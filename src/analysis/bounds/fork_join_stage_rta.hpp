@@ -22,6 +22,13 @@ namespace rtpar::analysis {
 struct FjGroup {
   int core = -1;
   std::int64_t wcet = 0;
+  // spin is how long the task's thread on `core` may spin at the task's priority waiting for the
+  // previous stage to complete before it runs this strand (the wait policy's spin at the gate,
+  // docs/internals/dispatcher.md; 0 under `block`, in stage 0, or when the previous stage has no
+  // strand on another core). It happens before this strand is released and ends by then, so it
+  // never delays the task itself; it is demand on the core for every task the task interferes
+  // with: counted with wcet when the task is an interferer, never in its own windows.
+  std::int64_t spin = 0;
 };
 
 // FjStage is one stage: its aggregate strands, at most one per core.
@@ -86,7 +93,11 @@ class FjCoreIndex {
 // Interference on core q (Tindell-style jitter, Axer et al. §4; fjos.md §VI): an aggregate strand
 // h of task u (priority ≥ P_i) on q released J_h = B_{u,v−1} (0 for v = 0) at the latest after
 // u's activation executes at most ⌈(Δ + J_h)/T_u⌉ times in any window of length Δ, so
-//   I_q(Δ) = Σ_{h on q} ⌈(Δ + J_h)/T_u⌉ · c_h.
+//   I_q(Δ) = Σ_{h on q} ⌈(Δ + J_h)/T_u⌉ · c_h,   c_h = wcet_h + min(spin_h, J_h).
+// The gate spin (FjGroup::spin, charged as min(spin_h, J_h)) starts no earlier than u's
+// activation and ends when stage v − 1 completes, by a + J_h: u's demand on q per job, c_h, is
+// still released within [a, a + J_h], which is all the ceiling needs (docs/analysis/
+// fork_join_rta.md, "Waiting members").
 // With chains, strands of u on q in stages v..v' where stages v..v'−1 have no other core form one
 // block (each is released the instant the previous one completes) with c = their sum, J = J_v.
 //

@@ -58,6 +58,39 @@ std::optional<FjTask> with_release(std::optional<FjTask> t, std::int64_t release
   return t;
 }
 
+std::optional<FjTask> with_gate_spin(std::optional<FjTask> t, const WaitPolicy& wait) {
+  if (!t || wait.kind == WaitKind::block) return t;
+  for (std::size_t v = 1; v < t->stages.size(); ++v) {
+    const std::vector<FjGroup>& before = t->stages[v - 1].groups;
+    std::int64_t makespan = 0;
+    for (const FjGroup& g : before) makespan = std::max(makespan, g.wcet);
+    const std::int64_t spin = wait.kind == WaitKind::hybrid ? wait.spin_ns.count() : makespan;
+    for (FjGroup& g : t->stages[v].groups) {
+      const bool others = std::any_of(before.begin(), before.end(),
+                                      [&g](const FjGroup& p) { return p.core != g.core; });
+      g.spin = others ? spin : 0;
+    }
+  }
+  return t;
+}
+
+std::optional<std::string> fj_spin_note(const TaskSpec& task, const FjTask& placed) {
+  std::int64_t most = 0;
+  std::int64_t waits = 0;
+  for (const FjStage& stage : placed.stages) {
+    for (const FjGroup& g : stage.groups) {
+      most = std::max(most, g.spin);
+      waits += g.spin > 0 ? 1 : 0;
+    }
+  }
+  if (waits == 0) return std::nullopt;
+  return fmt::format(
+      "{}: its members' gate waits (wait = {}) spin up to {} at its priority before {} aggregate "
+      "strand(s) per job, charged as interference on the tasks sharing those cores, at most until "
+      "the previous stage's bound (docs/analysis/fork_join_rta.md, \"Waiting members\")",
+      task.name, to_string(task.wait.kind), format_duration(Duration(most)), waits);
+}
+
 std::string fj_extrapolation_note(const TaskSpec& task, std::int64_t n, const ForkJoinCharge& m,
                                   const OverheadProfile& profile) {
   return fmt::format(

@@ -39,6 +39,16 @@ std::string fj_charge_note(const TaskSpec& task, std::int64_t n, const FjCharge&
 // cost overflows (or t is nullopt).
 std::optional<FjTask> with_release(std::optional<FjTask> t, std::int64_t release);
 
+// with_gate_spin sets each aggregate strand's FjGroup::spin from the task's wait policy, as the
+// strand runner waits (docs/internals/dispatcher.md, "Waiting inside a job"): before its strands
+// of stage v ≥ 1 a member waits for stage v − 1's gate, spinning first — `hybrid` for spin_ns,
+// `spin` for at most the stage's makespan (bounded here by its largest charged aggregate strand),
+// `block` not at all. Only a gate with a member on another core can keep it waiting.
+std::optional<FjTask> with_gate_spin(std::optional<FjTask> t, const WaitPolicy& wait);
+
+// fj_spin_note states the gate spin charged for an admitted task whose members spin, or nothing.
+std::optional<std::string> fj_spin_note(const TaskSpec& task, const FjTask& placed);
+
 // fj_extrapolation_note says which team size's fork/join cost was extrapolated for a task, from
 // what.
 std::string fj_extrapolation_note(const TaskSpec& task, std::int64_t n, const ForkJoinCharge& m,

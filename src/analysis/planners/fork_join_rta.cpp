@@ -231,6 +231,9 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
                           const std::vector<int>& cores, std::int64_t r, const auto& cpu_of) {
     accepted.add(&placed[i]);
     changes.record(placed[i]);
+    if (auto note = analysis::fj_spin_note(set.tasks[i], placed[i])) {
+      plan.notes.push_back(std::move(*note));
+    }
     analysed_at[i] = changes.now();  // its own addition is not a change of its inputs
     TaskPlan& tp = tasks[i];
     tp.cores = cores;
@@ -281,8 +284,10 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
       const std::vector<int> cores = analysis::distinct_cores(strands);
       const auto n = static_cast<std::int64_t>(cores.size());
       const analysis::FjCharge charge = analysis::fj_charge_for(set, task, options, n);
-      std::optional<analysis::FjTask> candidate = analysis::with_release(
-          analysis::aggregate_strands(*stages, strands, charge.ns), charge.release_ns);
+      std::optional<analysis::FjTask> candidate = analysis::with_gate_spin(
+          analysis::with_release(analysis::aggregate_strands(*stages, strands, charge.ns),
+                                 charge.release_ns),
+          task.wait);
       const bool blocked = std::any_of(cores.begin(), cores.end(),
                                        [&](int cpu) { return unbounded.count(cpu) != 0; });
       std::optional<std::int64_t> r;
@@ -345,7 +350,7 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         first_extrapolated = n;
       }
       std::optional<analysis::FjTask> candidate =
-          place(*stages, cores, charge.ns, charge.release_ns);
+          analysis::with_gate_spin(place(*stages, cores, charge.ns, charge.release_ns), task.wait);
       if (!candidate) {
         overflowed = true;
         continue;

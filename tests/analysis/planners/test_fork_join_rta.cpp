@@ -294,6 +294,8 @@ TEST_CASE("fork-join-rta: two tasks share a core; jitter of the interfering stag
   // a: T = D = 4 ms, stages {1 × 1 ms}, {2 × 2 ms}: C = 5 → N = ⌈5/4⌉ = 2 on CPUs 0, 1:
   //    stage 0 on CPU 0 (1 ms), stage 1 on CPUs 0, 1 (2 ms each) → B = 1, 3 ms.
   set.tasks.push_back(fj_task("a", 4ms, {{1, 1ms, {}}, {2, 2ms, {}}}));
+  // a's members block at the gate: no gate spin on CPU 1 (the spin: test_fork_join_rta_spin.cpp).
+  set.tasks.back().wait = rtpar::WaitPolicy::block();
   // b: T = D = 20 ms, one strand of 6 ms → N = 1 on the least loaded CPU: CPU 0 carries 3/4 of
   //    a, CPU 1 2/4 → CPU 1, where a's stage-1 strand (2 ms, T = 4, J = B_a,0 = 1 ms) interferes:
   //    w = 6 + ⌈(w + 1)/4⌉·2: 6 → 10 → 12 → 14 → 14 ms.
