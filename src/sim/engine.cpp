@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "core/checked_math.hpp"
+#include "sim/engine_state.hpp"
 #include "sim/execution_draw.hpp"
+#include "sim/gate_waits.hpp"
 #include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
 
@@ -19,14 +21,6 @@ namespace {
 // kIdle, kThief: next_node's answers for a thread with nothing to run, and for one that would
 // run no node but a steal attempt or a spawn.
 constexpr int kIdle = -1, kThief = -2;
-
-// Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
-// every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
-struct Urgency {
-  int band = 0;
-  std::int64_t value = 0;
-  auto operator<=>(const Urgency&) const = default;
-};
 
 // Engine runs one simulation. Time sums saturate (sat_add): a time past 2^63 − 1 ns is "never"
 // (kNeverNs), which is what it needs on absurd horizons, periods and lengths.
@@ -109,7 +103,10 @@ class Engine {
       }
       t = next;
       for (const int th : running_) {
-        if (th >= 0 && threads_[static_cast<std::size_t>(th)].left == 0) finish_piece(th, t);
+        // holds: a spin cut short by its node becoming eligible holds nothing any more.
+        if (th >= 0 && holds(th) && threads_[static_cast<std::size_t>(th)].left == 0) {
+          finish_piece(th, t);
+        }
       }
     }
     finish(t);
@@ -117,35 +114,6 @@ class Engine {
   }
 
  private:
-  // Busy is what a thread holds that is not a node's piece (steal model): a failed steal
-  // attempt, or the spawning of the nodes its last node enabled (ThreadState::spawning).
-  enum class Busy { no, attempt, spawn };
-  // ThreadState is what one thread holds and how long it has been ready.
-  struct ThreadState {
-    int node = -1;              // node of the piece in hand, or -1
-    Busy busy = Busy::no;       // with node −1: an attempt or a spawn in hand
-    std::vector<int> spawning;  // steal: nodes it enabled, pushed when its spawn piece ends
-    std::int64_t left = 0;      // execution left in that piece
-    std::int64_t ready_since = 0;
-    bool ready = false;
-    bool preempted = false;  // switched out holding a piece: pays the context switch on resume
-  };
-  // TaskState is the current job of one task and the releases waiting behind it.
-  struct TaskState {
-    std::int64_t next_release = 0;
-    std::deque<std::int64_t> queued;  // releases waiting for the current job (overrun = queue)
-    bool active = false;
-    std::int64_t release = 0;           // of the current job
-    std::vector<int> preds;             // unfinished predecessors per node
-    std::vector<std::int64_t> length;   // this job's length per node (with its draws)
-    std::vector<std::int64_t> untaken;  // execution not yet handed to a thread, per node
-    std::vector<int> outstanding;       // pieces in threads' hands, per node
-    std::size_t done = 0;               // nodes finished
-    std::optional<NodeQueue> queue;     // eligible shared nodes (the team model's policy)
-    std::set<std::pair<std::int64_t, int>> pending;  // (eligible time, node) waiting for offsets
-    std::int64_t timer = kNeverNs;  // its key in timers_: next release or offset (kNeverNs: none)
-  };
-
   const SimTask& task(int i) const { return m_.tasks[static_cast<std::size_t>(i)]; }
 
   // retime files task ti in timers_ under its next release (before the horizon) or offset.
@@ -230,9 +198,31 @@ class Engine {
       s.untaken[n] = length;
       s.outstanding[n] = 0;
     }
+    gates_.start_job(tk);
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       if (tk.nodes[n].predecessors == 0) make_eligible(ti, static_cast<int>(n), t);
     }
+    for (const int th : tk.threads) maybe_spin(th, t);
+  }
+
+  // maybe_spin starts thread th's spin at a gate (Busy::spin, SimNode::spin of CPU time, at the
+  // node's priority) when it has nothing in hand or eligible and its next own node of the job
+  // waits for predecessors after its offset has passed — the dispatcher's member between its
+  // strands of segment j − 1 (or its commit) and gate j − 1 (wait_gate). The spin ends when it
+  // has run that long (the thread then sleeps) or when the node becomes eligible (make_ready).
+  // A node whose offset is still ahead is slept for, as the member sleeps until it.
+  void maybe_spin(int th, std::int64_t t) {
+    ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    const int ti = m_.threads[static_cast<std::size_t>(th)].task;
+    const TaskState& s = tasks_[static_cast<std::size_t>(ti)];
+    if (holds(th) || !s.active || !pinned_[static_cast<std::size_t>(th)].empty()) return;
+    const int n = gates_.waiting(th, task(ti), s.untaken, s.preds, s.release, t);
+    if (n < 0) return;
+    const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    ts.busy = Busy::spin;
+    ts.spin_node = n;
+    ts.left = node.spin;
+    mark_thread(th);
   }
 
   // make_eligible: node n of task ti has no unfinished predecessor at t; `by` is the thread whose
@@ -254,6 +244,11 @@ class Engine {
       node_done(ti, n, t, by);  // an empty node: its successors are enabled by the same thread
     } else if (node.thread >= 0) {
       pinned_[static_cast<std::size_t>(node.thread)].insert(n);
+      ThreadState& waiter = threads_[static_cast<std::size_t>(node.thread)];
+      if (waiter.busy == Busy::spin) {
+        waiter.busy = Busy::no;  // the gate opened: the spin ends here, the node is taken next
+        waiter.left = 0;
+      }
       mark_thread(node.thread);
     } else if (by >= 0 && params_.queue_model == QueueModel::steal && params_.spawn_cost_ns > 0) {
       threads_[static_cast<std::size_t>(by)].spawning.push_back(n);  // pushed after the spawn
@@ -302,6 +297,7 @@ class Engine {
   int next_node(int th) const {
     const ThreadState& ts = threads_[static_cast<std::size_t>(th)];
     if (ts.node >= 0) return ts.node;
+    if (ts.busy == Busy::spin) return ts.spin_node;  // ready at the priority it waits with
     if (ts.busy != Busy::no) return kThief;
     const std::set<int>& mine = pinned_[static_cast<std::size_t>(th)];
     if (!mine.empty()) return *mine.begin();
@@ -430,6 +426,7 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     mark_thread(th);
     if (ts.busy != Busy::no) {
+      // A spin that ran its course: the thread sleeps until its node becomes eligible.
       if (ts.busy == Busy::spawn) {
         // The spawned nodes go to the bottom of its deque, in the order they were enabled.
         for (const int n : ts.spawning)
@@ -451,7 +448,9 @@ class Engine {
       ts.busy = Busy::spawn;
       ts.left = mul_or_throw(static_cast<std::int64_t>(ts.spawning.size()), params_.spawn_cost_ns,
                              "a spawn piece");
+      return;
     }
+    maybe_spin(th, t);
   }
 
   // finish closes the books at time t: unfinished jobs (current and queued) whose deadline has
@@ -479,6 +478,7 @@ class Engine {
   std::int64_t stop_ = 0;
   std::vector<ThreadState> threads_;
   std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
+  GateWaits gates_{m_};                // strand plans: the gate each thread waits at
   std::vector<std::vector<int>> core_threads_;
   std::vector<std::vector<int>> task_cores_;  // the cores of each task's threads
   std::vector<int> worker_of_;                // each thread's index in its task's SimTask::threads

@@ -38,11 +38,17 @@
 //    workers);
 //  * ties of events at one instant are resolved in core order: completions first (a spawn piece
 //    ending pushes before a thief on a later core decides), then decisions core by core.
+// Gate spin (strand plans, SimNode::spin; the dispatcher's wait_gate): a thread with nothing in
+// hand or eligible whose next own node still waits for predecessors after its offset has passed
+// holds a spin piece of SimNode::spin ns of execution at that node's priority (deadline) — it
+// competes for its core like work — that ends when it has run that long (the thread then sleeps)
+// or when the node becomes eligible (the thread takes it next; GateWaits, gate_waits.hpp).
 // Events are releases, piece completions and offsets; time advances straight to the next one.
 // Overheads are what the model injects (SimNode lengths and draws) plus, with a context-switch
 // cost c > 0, c ns of execution added to a thread's piece when it resumes after a preemption
-// (it was running a piece and another thread took its core). Nothing else is simulated
-// (spinning waiters, cache effects beyond c): the simulation is one schedule of those lengths.
+// (it was running a piece and another thread took its core). Nothing else is simulated (a
+// team's waiting members, cache effects beyond c): the simulation is one schedule of those
+// lengths.
 //
 // A node's length for one job is its work (SimNode::length − SimNode::folded), scaled by the
 // job's execution factor for that node when the execution range is not [1, 1] (the draw of

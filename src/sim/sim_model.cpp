@@ -160,8 +160,10 @@ struct Builder {
 // add_strand_plan models TaskPlan::segments (decomposition, fork-join-rta): one thread per
 // distinct core, each running exactly its strands (rt-openmp.md §IV-B Algorithm 1: "wait until
 // segment relative release", run my strands, team barrier).
-void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charges,
-                     const Injection& inj, SimTask& task,
+// A thread waiting for segment j − 1's join spins as the dispatcher's wait_gate does: hybrid
+// spin_ns, spin the segment's makespan (strands × length on its busiest core), block not at all.
+void add_strand_plan(const TaskPlan& tp, const WaitPolicy& wait,
+                     const std::vector<StrandCharge>& charges, const Injection& inj, SimTask& task,
                      std::vector<std::pair<int, int>>& threads) {
   std::map<int, int> thread_of_core;  // CPU id → model thread (local index until offset below)
   for (const SegmentPlan& seg : tp.segments) {
@@ -174,8 +176,15 @@ void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charge
   }
   Builder b{task};
   std::vector<int> previous;
+  std::int64_t makespan = 0;  // of the last segment with strands
   for (std::size_t j = 0; j < tp.segments.size(); ++j) {
     const SegmentPlan& seg = tp.segments[j];
+    const std::int64_t spin = previous.empty()                ? 0
+                              : wait.kind == WaitKind::hybrid ? wait.spin_ns.count()
+                              : wait.kind == WaitKind::spin   ? makespan
+                                                              : 0;
+    std::map<int, std::int64_t> per_core;  // strands of this segment per CPU
+    for (const StrandPlan& strand : seg.strands) ++per_core[strand.core];
     std::vector<int> current;
     for (std::size_t k = 0; k < seg.strands.size(); ++k) {
       const StrandPlan& strand = seg.strands[k];
@@ -188,9 +197,14 @@ void add_strand_plan(const TaskPlan& tp, const std::vector<StrandCharge>& charge
       node.priority = strand.priority;
       node.offset = seg.offset_ns;
       node.deadline = seg.deadline_ns > 0 ? seg.deadline_ns : task.deadline;
+      node.spin = spin;
       current.push_back(b.add(std::move(node)));
     }
     if (current.empty()) continue;
+    makespan = 0;
+    for (const auto& [cpu, count] : per_core) {
+      makespan = std::max(makespan, sat_mul(count, seg.length_ns));
+    }
     b.barrier(previous, current);
     previous = std::move(current);
   }
@@ -337,7 +351,7 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
                                               [](const StrandPlan& st) { return st.core >= 0; });
                          });
     if (strands) {
-      add_strand_plan(tp, strand_charges(inj, plan, set, spec, tp), inj, task, threads);
+      add_strand_plan(tp, spec.wait, strand_charges(inj, plan, set, spec, tp), inj, task, threads);
     } else {
       const std::vector<int>& cpus = tp.thread_cores.empty() ? tp.cores : tp.thread_cores;
       for (const int cpu : cpus) threads.emplace_back(cpu, static_cast<int>(threads.size()));

@@ -5,7 +5,8 @@
 //  * strand plans (TaskPlan::segments, decomposition and fork-join-rta): one thread per distinct
 //    core of the task's strands (as the executor's dispatcher creates them); strand k of segment
 //    s is a node pinned to the thread of its core, at the strand's priority, eligible at
-//    release + offset_ns and after every strand of segment s−1 (a zero-length join node);
+//    release + offset_ns and after every strand of segment s−1 (a zero-length join node); a
+//    thread that waits for that join spins first as the task's wait policy says (SimNode::spin);
 //  * team plans (federated, federated-ws, partitioned): the team's threads on thread_cores (or one
 //    per entry of `cores`), master first, all at the task's priority, and the job is
 //      - TaskSpec::segments: per segment, the static-blocks split of the `segments` kernel
@@ -50,6 +51,10 @@ struct SimNode {
   // folded: the part of `length` that is a fixed-statistic overhead (not work): stochastic
   // execution scales length − folded only.
   std::int64_t folded = 0;
+  // spin (strand plans): how long the node's thread spins, at the node's priority, once it waits
+  // for this node's predecessors (a gate, docs/internals/dispatcher.md) before it sleeps: the
+  // task's `hybrid` spin_ns, or under `spin` the previous segment's makespan; 0: it sleeps at once.
+  std::int64_t spin = 0;
 };
 
 // SimThread is one pinned thread.
