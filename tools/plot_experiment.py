@@ -54,6 +54,14 @@ def main():
         categorical = any(number(x) is None for x in xs_all)
         order = list(dict.fromkeys(xs_all))
         for series in spec["series"]:
+            if spec.get("required_cores"):
+                # RTWS Fig. 8 (c, f, i, l): the mean required cores, no interval.
+                pts = [r for r in rows if r["panel"] == panel and r["series"] == series
+                       and r.get("mean_required_cores")]
+                xs = [order.index(r["x"]) if categorical else number(r["x"]) for r in pts]
+                ax.plot(xs, [float(r["mean_required_cores"]) for r in pts], marker="o",
+                        markersize=3, label=series)
+                continue
             pts = [r for r in rows if r["panel"] == panel and r["series"] == series and r["value"]]
             if not pts:
                 continue
@@ -70,7 +78,8 @@ def main():
             ax.set_xticks(range(len(order)), order)
         elif spec.get("log_x"):
             ax.set_xscale("log")
-        ax.set_ylim(-0.02, 1.02)
+        if not spec.get("required_cores"):
+            ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel(spec["x_label"])
         ax.set_ylabel(spec["y_label"])
         ax.grid(True, alpha=0.3)

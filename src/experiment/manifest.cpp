@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "core/names.hpp"
+#include "experiment/plot_spec.hpp"
 #include "experiment/units.hpp"
 #include "load/toml_fields.hpp"
 #include "sim/charged_profile.hpp"
@@ -137,11 +138,11 @@ Series read_series(const TableReader& t, const std::string& klass) {
                   "admission", "duration", "cpu_latency", "best_effort"});
   } else if (simulation) {
     t.allow_only(
-        {"name",           "planner",      "bound",        "target",       "fit",
-         "assign",         "overhead",     "wait",         "back_to_back", "charged_statistic",
-         "admission",      "horizon",      "hyperperiods", "sim_overhead", "overhead_statistic",
-         "context_switch", "barrier_team", "team_model",   "queue_lock",   "steal_cost",
-         "steal_attempt",  "spawn_cost"});
+        {"name",           "planner",      "bound",          "target",         "fit",
+         "assign",         "overhead",     "wait",           "back_to_back",   "charged_statistic",
+         "admission",      "horizon",      "hyperperiods",   "sim_overhead",   "overhead_statistic",
+         "context_switch", "barrier_team", "team_model",     "queue_lock",     "steal_cost",
+         "steal_attempt",  "spawn_cost",   "required_cores", "miss_threshold", "max_cores"});
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic"});
@@ -446,19 +447,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     }
   }
   if (const toml::table* plot = table_at(root, "plot", source)) {
-    const TableReader t(*plot, source, "plot", locations);
-    t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate"});
-    m.plot.title = t.string("title").value_or(m.name);
-    m.plot.x_label = t.string("x_label").value_or(m.x_name);
-    m.plot.y_label = t.string("y_label").value_or(m.plot.y_label);
-    if (const toml::node* n = t.node("log_x")) {
-      if (!n->is_boolean()) t.fail(n, "log_x", "expected true or false");
-      m.plot.log_x = n->as_boolean()->get();
-    }
-    if (const toml::node* n = t.node("failure_rate")) {
-      if (!n->is_boolean()) t.fail(n, "failure_rate", "expected true or false");
-      m.plot.failure_rate = n->as_boolean()->get();
-    }
+    m.plot = read_plot_spec(TableReader(*plot, source, "plot", locations), m);
   } else {
     m.plot.title = m.name;
     m.plot.x_label = m.x_name;

@@ -111,6 +111,9 @@ struct PlotSpec {
   bool log_x = false;
   // failure_rate: plot 1 − value (RT-OpenMP Figs. 4–9 plot the failure rate, not the success).
   bool failure_rate = false;
+  // required_cores: plot the merged mean_required_cores instead (RTWS Fig. 8 c, f, i, l); needs
+  // a series with required_cores = true.
+  bool required_cores = false;
 };
 
 // Manifest is a loaded, validated experiment manifest.

@@ -37,6 +37,11 @@ struct Cell {
   std::int64_t simulated = 0;
   std::int64_t miss_ratio_micros = 0;  // Σ miss ratios in millionths: exact in any row order
   std::optional<double> max_rel_response;
+  // Required-cores searches (raw_rows.hpp, searches_cores): sets searched, Σ their answers (more
+  // than M counted as M + 4) and how many needed more than M.
+  std::int64_t required_n = 0;
+  std::int64_t required_sum = 0;
+  std::int64_t required_over = 0;
   double mean_tasks = 0;
   double mean_total_util = 0;
 };

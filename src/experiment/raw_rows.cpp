@@ -3,6 +3,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <map>
@@ -31,7 +32,8 @@ bool simulation(const Resolved& r) { return executes(r.manifest); }
 // columns is the CSV header of study r's raw rows.
 std::string columns(const Resolved& r) {
   if (!simulation(r)) return kColumns;
-  return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns);
+  return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns) +
+         (searches_cores(r) ? ",required_cores" : "");
 }
 
 // split_csv splits a row at commas (raw cells are CSV-safe names and numbers: never quoted).
@@ -55,6 +57,12 @@ bool integer(std::string_view cell, T& out) {
 }
 
 }  // namespace
+
+bool searches_cores(const Resolved& r) {
+  const auto& series = r.manifest.series;
+  return std::any_of(series.begin(), series.end(),
+                     [](const Series& s) { return s.sim && s.sim->core_increase; });
+}
 
 std::string raw_signature(const Resolved& r) {
   return fmt::format("# rtpar-experiment v1 name={} scale={} seed={} trials={} manifest={:016x}",
@@ -82,6 +90,13 @@ std::string raw_lines(const Resolved& r, const UnitResult& result) {
         if (sr.max_relative_response) out += fmt::format("{:.6f}", *sr.max_relative_response);
       } else {
         out += ",,,,";
+      }
+    }
+    if (searches_cores(r)) {
+      out += ",";
+      if (sr.required_searched) {
+        out += sr.required_cores ? std::to_string(*sr.required_cores)
+                                 : ">" + std::to_string(sr.required_max);
       }
     }
     out += "\n";
@@ -125,7 +140,8 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
     const auto bad = [&](const std::string& why) {
       throw InputError({name, number, 1}, "", "malformed raw row: " + why);
     };
-    const std::size_t expected = kColumnCount + (simulation(r) ? kSimColumnCount : 0);
+    const std::size_t expected =
+        kColumnCount + (simulation(r) ? kSimColumnCount : 0) + (searches_cores(r) ? 1 : 0);
     if (c.size() != expected) bad(fmt::format("{} cells, expected {}", c.size(), expected));
     if (!integer(c[6], row.unit) || row.unit >= r.units()) bad("unit");
     const auto s = series_index.find(c[8]);
@@ -150,6 +166,20 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
       if (row.simulated) {
         row.miss_ratio = std::strtod(std::string(c[17]).c_str(), nullptr);
         if (!c[18].empty()) row.max_rel_response = std::strtod(std::string(c[18]).c_str(), nullptr);
+      }
+    }
+    if (searches_cores(r) && !c.back().empty()) {
+      const std::string_view cell = c.back();
+      row.required_searched = true;
+      int cores = 0;
+      if (cell.front() == '>') {
+        if (!integer(cell.substr(1), row.required_max) || row.required_max < 1) {
+          bad("required_cores");
+        }
+      } else if (integer(cell, cores) && cores >= 1) {
+        row.required_cores = cores;
+      } else {
+        bad("required_cores");
       }
     }
     row.line = std::string(line);

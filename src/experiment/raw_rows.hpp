@@ -16,6 +16,10 @@
 
 namespace rtpar::experiment {
 
+// searches_cores says whether a series of study r runs the required-cores search (its raw rows
+// then end in a `required_cores` cell, and the merged CSV in mean_required_cores,required_over).
+bool searches_cores(const Resolved& r);
+
 // raw_signature is the first line of every raw file of a resolved study (no newline).
 std::string raw_signature(const Resolved& r);
 
@@ -38,7 +42,12 @@ struct RawRow {
   bool simulated = false;
   double miss_ratio = 0;                   // when simulated
   std::optional<double> max_rel_response;  // when simulated and some job completed
-  std::string line;                        // the row as written, for rewriting a resumed file
+  // searches_cores studies: the cell `required_cores` — empty (not searched), the number, or
+  // `>M` (more than M cores needed).
+  bool required_searched = false;
+  std::optional<int> required_cores;
+  int required_max = 0;
+  std::string line;  // the row as written, for rewriting a resumed file
 };
 
 // read_raw reads one raw file of study r. Keeps only units whose rows are all present (a run

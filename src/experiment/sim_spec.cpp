@@ -43,6 +43,33 @@ void read_team_model(const model::TableReader& t, SimSpec& s) {
   }
 }
 
+// read_core_increase reads `required_cores` and its `miss_threshold` and `max_cores` into s.
+void read_core_increase(const model::TableReader& t, SimSpec& s) {
+  bool on = false;
+  if (const toml::node* n = t.node("required_cores")) {
+    if (!n->is_boolean()) t.fail(n, "required_cores", "expected true or false");
+    on = n->as_boolean()->get();
+  }
+  for (const char* key : {"miss_threshold", "max_cores"}) {
+    if (t.node(key) != nullptr && !on) t.fail(t.node(key), key, "needs required_cores = true");
+  }
+  if (!on) return;
+  CoreIncreaseOptions o;
+  o.max_cores = 0;  // the trial set's core count
+  if (const toml::node* n = t.node("miss_threshold")) {
+    const std::optional<double> v =
+        n->is_integer() ? std::optional<double>(n->as_integer()->get()) : n->value<double>();
+    // Written so that NaN fails too.
+    if (!v || !(*v >= 0.0 && *v <= 1.0)) t.fail(n, "miss_threshold", "expected a number in [0, 1]");
+    o.miss_threshold = *v;
+  }
+  if (const std::optional<std::int64_t> m = t.integer("max_cores")) {
+    if (*m < 1 || *m > 4096) t.fail(t.node("max_cores"), "max_cores", "must be in 1..4096");
+    o.max_cores = static_cast<int>(*m);
+  }
+  s.core_increase = o;
+}
+
 }  // namespace
 
 SimSpec read_sim_spec(const model::TableReader& t) {
@@ -100,6 +127,7 @@ SimSpec read_sim_spec(const model::TableReader& t) {
     s.context_switch_ns = c->count();
   }
   read_team_model(t, s);
+  read_core_increase(t, s);
   return s;
 }
 

@@ -47,6 +47,11 @@ struct SimSpec {
   std::int64_t steal_cost_ns = 0;
   std::int64_t steal_attempt_ns = 0;
   std::int64_t spawn_cost_ns = 0;
+  // core_increase: also run RTWS's required-cores search on the admitted plan (keys
+  // `required_cores = true`, `miss_threshold` in [0, 1], default 0.25 (WS1), `max_cores`,
+  // default the set's core count; core_increase in rtpar/tools/simulate.hpp). max_cores 0 here
+  // stands for that default.
+  std::optional<CoreIncreaseOptions> core_increase;
 };
 
 // read_sim_spec reads a series' simulation keys; errors name file, line, column and field.

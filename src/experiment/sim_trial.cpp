@@ -56,6 +56,14 @@ SeriesResult simulate_series(const Series& s, const TaskSet& generated, std::uin
     out.misses = metrics.misses;
     out.max_relative_response = metrics.max_relative_response;
     out.verdict = metrics.misses > 0 ? Verdict::missed : Verdict::admitted;
+    if (s.sim->core_increase) {
+      CoreIncreaseOptions o = *s.sim->core_increase;
+      if (o.max_cores == 0) o.max_cores = static_cast<int>(set.system.cores.size());
+      const CoreIncreaseResult found = core_increase(plan, set, options, o);
+      out.required_searched = true;
+      out.required_cores = found.cores;
+      out.required_max = o.max_cores;
+    }
   } catch (const InputError&) {
     // The planner (or the simulator) does not model the set's form: not a failure of the set.
     out.verdict = Verdict::not_applicable;

@@ -34,6 +34,11 @@ struct SeriesResult {
   std::int64_t jobs = 0;       // jobs released over the horizon
   std::int64_t misses = 0;     // jobs that missed
   std::optional<double> max_relative_response;  // max response / deadline over completed jobs
+  // Series with required_cores (SimSpec::core_increase), on a simulated plan: the search ran
+  // (required_searched), and its answer (nullopt: more than required_max cores were needed).
+  bool required_searched = false;
+  std::optional<int> required_cores;
+  int required_max = 0;
 };
 
 // UnitResult is one unit's outcome: what was generated and every series' verdict, in manifest

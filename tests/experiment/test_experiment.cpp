@@ -240,3 +240,29 @@ TEST_CASE("experiment: simulation manifests read their series' keys strictly") {
   t.insert(t.find("name = \"t\"") + 10, "\nclass = \"simulation\"");
   CHECK(error_of(t).find("cannot be simulated") != std::string::npos);
 }
+
+TEST_CASE("experiment: required_cores and its threshold and machine, strictly") {
+  const Manifest m = parse_manifest(
+      simulation_manifest("required_cores = true\nmiss_threshold = 0.6\nmax_cores = 12"), "m.toml");
+  REQUIRE(m.series[1].sim->core_increase.has_value());
+  CHECK(m.series[1].sim->core_increase->miss_threshold == doctest::Approx(0.6));
+  CHECK(m.series[1].sim->core_increase->max_cores == 12);
+  CHECK_FALSE(m.series[0].sim->core_increase.has_value());
+  // Defaults: 25% (WS1's text), the set's own cores (0 here, resolved per trial).
+  const Manifest d = parse_manifest(simulation_manifest("required_cores = true"), "m.toml");
+  CHECK(d.series[1].sim->core_increase->miss_threshold == doctest::Approx(0.25));
+  CHECK(d.series[1].sim->core_increase->max_cores == 0);
+  CHECK(error_of(simulation_manifest("miss_threshold = 0.5"))
+            .find("series[1].miss_threshold: needs required_cores = true") != std::string::npos);
+  CHECK(error_of(simulation_manifest("required_cores = true\nmiss_threshold = 1.5"))
+            .find("series[1].miss_threshold: expected a number in [0, 1]") != std::string::npos);
+  CHECK(error_of(simulation_manifest("required_cores = true\nmax_cores = 0"))
+            .find("series[1].max_cores") != std::string::npos);
+  CHECK(
+      error_of(simulation_manifest("required_cores = \"yes\"")).find("series[1].required_cores") !=
+      std::string::npos);
+  // Plotting required cores needs a series that searches them.
+  std::string t = simulation_manifest("horizon = \"1s\"");
+  t += "[plot]\nrequired_cores = true\n";
+  CHECK(error_of(t).find("plot.required_cores: needs a [[series]]") != std::string::npos);
+}

@@ -228,6 +228,32 @@ std::string required_cores_json(const RequiredCoresResult& result);
 // required_cores_text renders it for people: "required cores: m" or "none up to M", then the steps.
 std::string required_cores_text(const RequiredCoresResult& result);
 
+// CoreIncreaseOptions bound core_increase.
+struct CoreIncreaseOptions {
+  double miss_threshold = 0.25;  // a task whose miss ratio is above this gets a core per round
+  int max_cores = 30;            // the machine: a set that needs more has no answer
+};
+
+// CoreIncreaseResult is the answer of core_increase.
+struct CoreIncreaseResult {
+  std::optional<int> cores;     // the set's cores once no task is above the threshold; nullopt:
+                                // more than max_cores were needed, or a task cannot get cores
+  int rounds = 0;               // simulations run
+  std::vector<int> task_cores;  // per task of the set: its cores at the end (0: not placed)
+};
+
+// core_increase is RTWS's required-cores search as the paper ran it (rtws.md §VII (3), Fig. 8
+// (c, f, i, l); decisions WS1, WS10 in the experiments brief): simulate the plan with `sim`; every
+// task on dedicated cores (no other task uses them) whose miss ratio is above the threshold gets
+// one more, a CPU id no task uses; repeat until no task is above it (the answer is the number of
+// distinct CPUs the plan then uses) or more than max_cores would be needed (nullopt; the paper
+// plots 34 on its 30 cores). A task above the threshold on shared cores, or a task the plan did
+// not place, cannot be helped by more dedicated cores: nullopt. Only team plans (federated,
+// federated-ws) grow that way: a strand plan is refused. Throws InputError for a threshold
+// outside [0, 1] (field "miss_threshold"), max_cores < 1 (field "max_cores") or a strand plan.
+CoreIncreaseResult core_increase(const Plan& plan, const TaskSet& set, const SimOptions& sim,
+                                 const CoreIncreaseOptions& options);
+
 // simulation_json renders the `rtpar simulate --json` document (schema: docs/cli.md).
 std::string simulation_json(const SimResult& result);
 
