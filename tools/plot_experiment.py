@@ -21,6 +21,15 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+# Y_LABELS name the merged columns when several are plotted side by side.
+Y_LABELS = {
+    "fraction": "schedulable fraction",
+    "mean_miss_ratio": "mean deadline miss ratio",
+    "mean_rel_response": "mean relative response (R/D)",
+    "required_cores": "required cores",
+}
+
+
 def number(text):
     """number parses an x value; None for names (then x is categorical)."""
     try:
@@ -45,22 +54,31 @@ def main():
     with open(os.path.join(out_dir, name + ".csv")) as f:
         rows = list(csv.DictReader(f))
     panels = spec["panels"]
-    cols = min(len(panels), 2)
-    nrows = math.ceil(len(panels) / cols)
+    ys_spec = spec.get("y", ["fraction"])
+    if isinstance(ys_spec, str):
+        ys_spec = [ys_spec]
+    # One subplot per (panel, y): panels in two columns for one y, else a row per panel and a
+    # column per y (RTWS Fig. 8's layout).
+    cells = [(panel, y) for panel in panels for y in ys_spec]
+    cols = min(len(panels), 2) if len(ys_spec) == 1 else len(ys_spec)
+    nrows = math.ceil(len(cells) / cols)
     fig, axes = plt.subplots(nrows, cols, figsize=(6.4 * cols, 4.2 * nrows), squeeze=False)
-    for i, panel in enumerate(panels):
+    for i, (panel, y) in enumerate(cells):
         ax = axes[i // cols][i % cols]
+        column = None if y == "fraction" else (
+            "mean_required_cores" if y == "required_cores" else y)
         xs_all = [r["x"] for r in rows if r["panel"] == panel]
         categorical = any(number(x) is None for x in xs_all)
         order = list(dict.fromkeys(xs_all))
         for series in spec["series"]:
-            if spec.get("required_cores"):
-                # RTWS Fig. 8 (c, f, i, l): the mean required cores, no interval.
+            if column:
+                # A merged column (RTWS Fig. 8: miss ratio, relative response, required cores),
+                # no interval.
                 pts = [r for r in rows if r["panel"] == panel and r["series"] == series
-                       and r.get("mean_required_cores")]
+                       and r.get(column)]
                 xs = [order.index(r["x"]) if categorical else number(r["x"]) for r in pts]
-                ax.plot(xs, [float(r["mean_required_cores"]) for r in pts], marker="o",
-                        markersize=3, label=series)
+                ax.plot(xs, [float(r[column]) for r in pts], marker="o", markersize=3,
+                        label=series)
                 continue
             pts = [r for r in rows if r["panel"] == panel and r["series"] == series and r["value"]]
             if not pts:
@@ -78,15 +96,15 @@ def main():
             ax.set_xticks(range(len(order)), order)
         elif spec.get("log_x"):
             ax.set_xscale("log")
-        if not spec.get("required_cores"):
+        if not column:
             ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel(spec["x_label"])
-        ax.set_ylabel(spec["y_label"])
+        ax.set_ylabel(spec["y_label"] if len(ys_spec) == 1 else Y_LABELS.get(y, y))
         ax.grid(True, alpha=0.3)
         if len(panels) > 1:
             ax.set_title(panel, fontsize=10)
         ax.legend(fontsize=8)
-    for j in range(len(panels), nrows * cols):
+    for j in range(len(cells), nrows * cols):
         axes[j // cols][j % cols].set_visible(False)
     source = f"{spec.get('paper', '')} {spec.get('item', '')}".strip()
     fig.suptitle(f"{spec['title']}\nscale {spec['scale']}, {spec['trials']} trials per point"

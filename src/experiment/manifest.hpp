@@ -111,9 +111,11 @@ struct PlotSpec {
   bool log_x = false;
   // failure_rate: plot 1 − value (RT-OpenMP Figs. 4–9 plot the failure rate, not the success).
   bool failure_rate = false;
-  // required_cores: plot the merged mean_required_cores instead (RTWS Fig. 8 c, f, i, l); needs
-  // a series with required_cores = true.
-  bool required_cores = false;
+  // y: what is plotted, one column of subplots each — "fraction" (value, the default), or a
+  // merged column of an executing study: "mean_miss_ratio", "mean_rel_response" (RTWS Fig. 8 a,
+  // b), "required_cores" (its mean_required_cores: Fig. 8 c; needs a series with
+  // required_cores = true). A string or an array in the manifest.
+  std::vector<std::string> y{"fraction"};
 };
 
 // Manifest is a loaded, validated experiment manifest.

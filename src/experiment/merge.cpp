@@ -184,6 +184,10 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
           cell.max_rel_response =
               std::max(cell.max_rel_response.value_or(0), *row.max_rel_response);
         }
+        if (row.mean_rel_response) {
+          cell.mean_rel_micros += std::llround(*row.mean_rel_response * 1e6);
+          ++cell.mean_rel_n;
+        }
       }
       if (row.required_searched) {
         ++cell.required_n;
@@ -208,8 +212,9 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   const bool cores = searches_cores(r);
   if (simulation) {
     csv += m.klass == "runtime"
-               ? ",missed,plan_admitted,executed,mean_miss_ratio,max_rel_response"
-               : ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response";
+               ? ",missed,plan_admitted,executed,mean_miss_ratio,max_rel_response,mean_rel_response"
+               : ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response,"
+                 "mean_rel_response";
   }
   csv += cores ? ",mean_required_cores,required_over\n" : "\n";
   for (std::size_t p = 0; p < r.points.size(); ++p) {
@@ -233,6 +238,11 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
         }
         csv += ",";
         if (c.max_rel_response) csv += fmt::format("{:.6f}", *c.max_rel_response);
+        csv += ",";
+        if (c.mean_rel_n > 0) {
+          csv += fmt::format("{:.6f}", static_cast<double>(c.mean_rel_micros) / 1e6 /
+                                           static_cast<double>(c.mean_rel_n));
+        }
       }
       if (cores) {
         csv += ",";
@@ -323,7 +333,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   plot["y_label"] = m.plot.y_label;
   plot["log_x"] = m.plot.log_x;
   plot["failure_rate"] = m.plot.failure_rate;
-  plot["required_cores"] = m.plot.required_cores;
+  plot["y"] = m.plot.y;
   plot["paper"] = m.paper;
   plot["item"] = m.item;
   plot["scale"] = r.scale;

@@ -37,6 +37,10 @@ struct Cell {
   std::int64_t simulated = 0;
   std::int64_t miss_ratio_micros = 0;  // Σ miss ratios in millionths: exact in any row order
   std::optional<double> max_rel_response;
+  // Σ of the simulated sets' mean relative responses in millionths (exact in any row order), and
+  // how many sets had one.
+  std::int64_t mean_rel_micros = 0;
+  std::int64_t mean_rel_n = 0;
   // Required-cores searches (raw_rows.hpp, searches_cores): sets searched, Σ their answers (more
   // than M counted as M + 4) and how many needed more than M.
   std::int64_t required_n = 0;

@@ -2,12 +2,15 @@
 #include "experiment/plot_spec.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace rtpar::experiment {
 
 PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   PlotSpec plot;
-  t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate", "required_cores"});
+  t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate", "y"});
   plot.title = t.string("title").value_or(m.name);
   plot.x_label = t.string("x_label").value_or(m.x_name);
   plot.y_label = t.string("y_label").value_or(plot.y_label);
@@ -20,13 +23,34 @@ PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   };
   flag("log_x", plot.log_x);
   flag("failure_rate", plot.failure_rate);
-  flag("required_cores", plot.required_cores);
+  const toml::node* node = t.node("y");
+  if (node == nullptr) return plot;
+  std::vector<std::string> ys;
+  if (const auto* one = node->as_string()) {
+    ys.push_back(one->get());
+  } else if (const auto* many = node->as_array(); many != nullptr && !many->empty()) {
+    for (const toml::node& e : *many) {
+      if (!e.is_string()) t.fail(node, "y", "expected a string or an array of strings");
+      ys.push_back(e.as_string()->get());
+    }
+  } else {
+    t.fail(node, "y", "expected a string or an array of strings");
+  }
   const bool searched = std::any_of(m.series.begin(), m.series.end(),
                                     [](const Series& s) { return s.sim && s.sim->core_increase; });
-  if (plot.required_cores && !searched) {
-    t.fail(t.node("required_cores"), "required_cores",
-           "needs a [[series]] with required_cores = true");
+  for (const std::string& y : ys) {
+    if (y != "fraction" && y != "mean_miss_ratio" && y != "mean_rel_response" &&
+        y != "required_cores") {
+      t.fail(node, "y", "expected fraction, mean_miss_ratio, mean_rel_response or required_cores");
+    }
+    if (y != "fraction" && !executes(m)) {
+      t.fail(node, "y", "needs a simulation or runtime manifest");
+    }
+    if (y == "required_cores" && !searched) {
+      t.fail(node, "y", "required_cores needs a [[series]] with required_cores = true");
+    }
   }
+  plot.y = std::move(ys);
   return plot;
 }
 

@@ -21,10 +21,10 @@ constexpr std::size_t kColumnCount = 14;
 // not simulate the trial's plan); kRunColumns, the same cells, in a runtime manifest's (what the
 // real run measured).
 constexpr const char* kSimColumns =
-    ",plan_admitted,sim_jobs,sim_misses,miss_ratio,max_rel_response";
+    ",plan_admitted,sim_jobs,sim_misses,miss_ratio,max_rel_response,mean_rel_response";
 constexpr const char* kRunColumns =
-    ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response";
-constexpr std::size_t kSimColumnCount = 5;
+    ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response,mean_rel_response";
+constexpr std::size_t kSimColumnCount = 6;
 
 // simulation says whether study r's rows carry the execution columns (simulation or runtime).
 bool simulation(const Resolved& r) { return executes(r.manifest); }
@@ -88,8 +88,10 @@ std::string raw_lines(const Resolved& r, const UnitResult& result) {
             sr.jobs > 0 ? static_cast<double>(sr.misses) / static_cast<double>(sr.jobs) : 0.0;
         out += fmt::format(",{},{},{:.6f},", sr.jobs, sr.misses, ratio);
         if (sr.max_relative_response) out += fmt::format("{:.6f}", *sr.max_relative_response);
+        out += ",";
+        if (sr.mean_relative_response) out += fmt::format("{:.6f}", *sr.mean_relative_response);
       } else {
-        out += ",,,,";
+        out += ",,,,,";
       }
     }
     if (searches_cores(r)) {
@@ -166,6 +168,9 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
       if (row.simulated) {
         row.miss_ratio = std::strtod(std::string(c[17]).c_str(), nullptr);
         if (!c[18].empty()) row.max_rel_response = std::strtod(std::string(c[18]).c_str(), nullptr);
+        if (!c[19].empty()) {
+          row.mean_rel_response = std::strtod(std::string(c[19]).c_str(), nullptr);
+        }
       }
     }
     if (searches_cores(r) && !c.back().empty()) {

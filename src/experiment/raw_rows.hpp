@@ -40,8 +40,9 @@ struct RawRow {
   // Simulation manifests only:
   bool plan_admitted = false;
   bool simulated = false;
-  double miss_ratio = 0;                   // when simulated
-  std::optional<double> max_rel_response;  // when simulated and some job completed
+  double miss_ratio = 0;                    // when simulated
+  std::optional<double> max_rel_response;   // when simulated and some job completed
+  std::optional<double> mean_rel_response;  // the same
   // searches_cores studies: the cell `required_cores` — empty (not searched), the number, or
   // `>M` (more than M cores needed).
   bool required_searched = false;

@@ -63,6 +63,19 @@ SeriesResult run_series(const Series& s, const TaskSet& generated) {
           std::max(out.max_relative_response.value_or(0.0), t.max_relative_response);
     }
   }
+  // The mean relative response over every completed job of the set, as the simulator's set
+  // metrics take it (set_metrics): Σ (finish − release)/D over the jobs / their number.
+  double relative_sum = 0;
+  std::int64_t completed = 0;
+  for (const TaskRun& t : report.tasks) {
+    for (const JobRecord& j : t.records) {
+      if (j.finish_ns <= 0 || t.deadline_ns <= 0) continue;
+      relative_sum +=
+          static_cast<double>(j.finish_ns - j.release_ns) / static_cast<double>(t.deadline_ns);
+      ++completed;
+    }
+  }
+  if (completed > 0) out.mean_relative_response = relative_sum / static_cast<double>(completed);
   out.verdict = out.misses > 0 ? Verdict::missed : Verdict::admitted;
   return out;
 }

@@ -55,6 +55,7 @@ SeriesResult simulate_series(const Series& s, const TaskSet& generated, std::uin
     out.jobs = metrics.jobs;
     out.misses = metrics.misses;
     out.max_relative_response = metrics.max_relative_response;
+    out.mean_relative_response = metrics.mean_relative_response;
     out.verdict = metrics.misses > 0 ? Verdict::missed : Verdict::admitted;
     if (s.sim->core_increase) {
       CoreIncreaseOptions o = *s.sim->core_increase;

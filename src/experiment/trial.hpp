@@ -33,7 +33,8 @@ struct SeriesResult {
   bool simulated = false;      // the plan was executed (by the simulator, or run: runtime class)
   std::int64_t jobs = 0;       // jobs released over the horizon
   std::int64_t misses = 0;     // jobs that missed
-  std::optional<double> max_relative_response;  // max response / deadline over completed jobs
+  std::optional<double> max_relative_response;   // max response / deadline over completed jobs
+  std::optional<double> mean_relative_response;  // mean response / deadline over them (RTWS §VII)
   // Series with required_cores (SimSpec::core_increase), on a simulated plan: the search ran
   // (required_searched), and its answer (nullopt: more than required_max cores were needed).
   bool required_searched = false;

@@ -106,7 +106,7 @@ TOML
   expect_status 0 "$rtpar" experiment run rt.toml --scale smoke --jobs 2 --out rt --no-plot
   grep -q "one at a time" <<<"$out" || fail "--jobs 2 was not refused for a runtime study: $out"
   raw=rt/raw/all.csv
-  sed -n 2p $raw | grep -q ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response$" ||
+  sed -n 2p $raw | grep -q ",plan_admitted,run_jobs,run_misses,miss_ratio,max_rel_response,mean_rel_response$" ||
     fail "no run columns: $(sed -n 2p $raw)"
   head -1 rt/rt-test.csv | grep -q ",executed," || fail "merged CSV has no executed column"
   # Every row that ran has jobs; a refused row of the admitted series has empty run cells.

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "experiment/manifest.hpp"
 #include "experiment/merge.hpp"
@@ -261,8 +262,18 @@ TEST_CASE("experiment: required_cores and its threshold and machine, strictly") 
   CHECK(
       error_of(simulation_manifest("required_cores = \"yes\"")).find("series[1].required_cores") !=
       std::string::npos);
-  // Plotting required cores needs a series that searches them.
+  // Plotting required cores needs a series that searches them; y takes only known columns.
   std::string t = simulation_manifest("horizon = \"1s\"");
-  t += "[plot]\nrequired_cores = true\n";
-  CHECK(error_of(t).find("plot.required_cores: needs a [[series]]") != std::string::npos);
+  CHECK(error_of(t + "[plot]\ny = \"required_cores\"\n")
+            .find("plot.y: required_cores needs a [[series]]") != std::string::npos);
+  CHECK(error_of(t + "[plot]\ny = \"mean_rel_response\"\n").empty());
+  CHECK(error_of(t + "[plot]\ny = \"speed\"\n").find("plot.y: expected fraction") !=
+        std::string::npos);
+  CHECK(error_of(kMinimal + "[plot]\ny = \"mean_miss_ratio\"\n")
+            .find("plot.y: needs a simulation or runtime manifest") != std::string::npos);
+  const Manifest two =
+      parse_manifest(t + "[plot]\ny = [\"mean_miss_ratio\", \"mean_rel_response\"]\n", "m.toml");
+  CHECK(two.plot.y == std::vector<std::string>{"mean_miss_ratio", "mean_rel_response"});
+  CHECK(error_of(t + "[plot]\ny = []\n").find("plot.y: expected a string or an array") !=
+        std::string::npos);
 }
