@@ -18,7 +18,7 @@ namespace rtpar::experiment {
 SeriesResult run_series(const Series& s, const TaskSet& generated) {
   SeriesResult out;
   std::optional<TaskSet> view = series_view(s, generated);
-  TaskSet set = view ? std::move(*view) : generated;
+  TaskSet set = view ? std::move(*view) : TaskSet(generated);  // one copy at most
   Plan plan;
   try {
     plan = plan_with(s.planner, set, series_plan_options(s));

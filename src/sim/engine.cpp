@@ -180,19 +180,11 @@ class Engine {
     const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
     s.queue->start_job(job);
     std::uint64_t instance = 0;
-    const bool stochastic =
-        params_.execution_min_ppm != kExecutionPpm || params_.execution_max_ppm != kExecutionPpm;
+    const JobDraws draws{params_.seed, params_.execution_min_ppm, params_.execution_max_ppm,
+                         tk.set_index, job};
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       const SimNode& node = tk.nodes[n];
-      std::int64_t length = node.length;
-      if (stochastic) {
-        length = executed_length(node, params_.seed, tk.set_index, job, n,
-                                 params_.execution_min_ppm, params_.execution_max_ppm);
-      }
-      for (const OverheadQuantiles& q : node.draws) {
-        const std::int64_t k = draw_index(params_.seed, tk.set_index, job, instance++);
-        length = add_or_throw(length, sample_at(q, k), "a job's length with its overheads");
-      }
+      const std::int64_t length = job_length(node, n, draws, instance);
       s.length[n] = length;
       s.preds[n] = node.predecessors;
       s.untaken[n] = length;
@@ -426,11 +418,12 @@ class Engine {
     TaskState& s = tasks_[static_cast<std::size_t>(ti)];
     mark_thread(th);
     if (ts.busy != Busy::no) {
-      // A spin that ran its course: the thread sleeps until its node becomes eligible.
+      // An attempt or a spin that ran its course (a spinner sleeps until its node is eligible),
+      // or a spawn, whose nodes go to the bottom of its deque in the order they were enabled.
       if (ts.busy == Busy::spawn) {
-        // The spawned nodes go to the bottom of its deque, in the order they were enabled.
-        for (const int n : ts.spawning)
+        for (const int n : ts.spawning) {
           s.queue->push(n, t, worker_of_[static_cast<std::size_t>(th)]);
+        }
         ts.spawning.clear();
         mark_task(ti);
       }

@@ -1,4 +1,4 @@
-// execution_draw.cpp — executed_length (execution_draw.hpp).
+// execution_draw.cpp — executed_length and job_length (execution_draw.hpp).
 #include "sim/execution_draw.hpp"
 
 #include <algorithm>
@@ -6,6 +6,7 @@
 
 #include "rtpar/error.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
 
 namespace rtpar::sim {
@@ -25,6 +26,19 @@ std::int64_t executed_length(const SimNode& node, std::uint64_t seed, std::size_
                      "a job's length under the execution range exceeds 2^63 - 1 ns");
   }
   return static_cast<std::int64_t>(length);
+}
+
+std::int64_t job_length(const SimNode& node, std::size_t n, const JobDraws& d,
+                        std::uint64_t& instance) {
+  std::int64_t length = node.length;
+  if (d.min_ppm != kExecutionPpm || d.max_ppm != kExecutionPpm) {
+    length = executed_length(node, d.seed, d.set_index, d.job, n, d.min_ppm, d.max_ppm);
+  }
+  for (const OverheadQuantiles& q : node.draws) {
+    const std::int64_t k = draw_index(d.seed, d.set_index, d.job, instance++);
+    length = add_or_throw(length, sample_at(q, k), "a job's length with its overheads");
+  }
+  return length;
 }
 
 }  // namespace rtpar::sim

@@ -23,4 +23,21 @@ std::int64_t executed_length(const SimNode& node, std::uint64_t seed, std::size_
                              std::uint64_t job, std::size_t n, std::int64_t min_ppm,
                              std::int64_t max_ppm);
 
+// JobDraws are a job's random inputs: the run's seed and execution range, the task's TaskSet
+// index and the job's release index.
+struct JobDraws {
+  std::uint64_t seed = 0;
+  std::int64_t min_ppm = kExecutionPpm;
+  std::int64_t max_ppm = kExecutionPpm;
+  std::size_t set_index = 0;
+  std::uint64_t job = 0;
+};
+
+// job_length is node n's length in that job: its work (executed_length when the range is not
+// [1, 1]) plus each of its sampled overhead draws, the draw of instance `instance`, which it
+// advances by the node's draws (engine.hpp: instances run over a job's draws in node order).
+// Throws InputError when the length would exceed 2^63 − 1 ns.
+std::int64_t job_length(const SimNode& node, std::size_t n, const JobDraws& d,
+                        std::uint64_t& instance);
+
 }  // namespace rtpar::sim
