@@ -1,5 +1,5 @@
 // test_sim_core_increase.cpp — core_increase (RTWS's required-cores search, rtws.md §VII (3)) by
-// hand on the bag set of test_sim_team_model.cpp.
+// hand on the bag set (support/sim_team_set.hpp).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -10,29 +10,9 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/sim_team_set.hpp"
 
 namespace {
-
-// bag_set: one DAG task of four independent 1 µs nodes, D = 3 µs, T = 100 µs: on one core a job
-// takes 4 µs (every job misses), on two 2 µs (federated gives it ⌈(4 − 1)/(3 − 1)⌉ = 2).
-rtpar::TaskSet bag_set() {
-  rtpar::TaskSet set;
-  set.source = "<core increase>";
-  set.system.cores = {0, 1};
-  rtpar::TaskSpec t;
-  t.name = "bag";
-  t.period = rtpar::Duration(100'000);
-  t.deadline = rtpar::Duration(3'000);
-  rtpar::DagSpec dag;
-  for (int i = 0; i < 4; ++i)
-    dag.nodes.push_back({"n" + std::to_string(i), rtpar::Duration(1'000), {}, {}});
-  t.dag = dag;
-  t.work = rtpar::Duration(4'000);
-  t.span = rtpar::Duration(1'000);
-  set.tasks.push_back(t);
-  rtpar::validate_taskset(set);
-  return set;
-}
 
 // one_core is the federated plan of bag_set cut down to CPU 5 alone.
 rtpar::Plan one_core(const rtpar::TaskSet& set) {
@@ -53,7 +33,7 @@ rtpar::SimOptions options() {
 }  // namespace
 
 TEST_CASE("core increase: a task missing every job on one core meets all on two") {
-  const rtpar::TaskSet set = bag_set();
+  const rtpar::TaskSet set = rtpar::testing::bag_set();
   const rtpar::CoreIncreaseResult r =
       rtpar::core_increase(one_core(set), set, options(), rtpar::CoreIncreaseOptions{});
   REQUIRE(r.cores);
@@ -63,7 +43,7 @@ TEST_CASE("core increase: a task missing every job on one core meets all on two"
 }
 
 TEST_CASE("core increase: boundaries of the threshold and the machine") {
-  const rtpar::TaskSet set = bag_set();
+  const rtpar::TaskSet set = rtpar::testing::bag_set();
   // Missing every job is not above a threshold of 1: one core, one round.
   rtpar::CoreIncreaseOptions all;
   all.miss_threshold = 1.0;

@@ -11,37 +11,12 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/fork_join_pair.hpp"
 
 using namespace std::chrono_literals;
+using rtpar::testing::two_share;
 
 namespace {
-
-rtpar::TaskSpec fj_task(const std::string& name, rtpar::Duration period,
-                        std::vector<rtpar::SegmentSpec> segments, rtpar::WaitPolicy wait) {
-  rtpar::TaskSpec t;
-  t.name = name;
-  t.period = t.deadline = period;
-  t.wait = wait;
-  t.segments = std::move(segments);
-  for (const auto& s : t.segments) {
-    t.work += s.length * s.strands;
-    t.span += s.length;
-  }
-  return t;
-}
-
-// two_share: a (T = D = 4 ms) runs stage 0 (1 × 1 ms) on CPU 0 and stage 1 (2 × 2 ms) on CPUs 0
-// and 1; its member on CPU 1 waits for stage 0 at every release. b (T = D = 20 ms, 6 ms) shares
-// CPU 1 at a lower priority.
-rtpar::TaskSet two_share(rtpar::WaitPolicy wait) {
-  rtpar::TaskSet set;
-  set.source = "<gate spin>";
-  set.system.cores = {0, 1};
-  set.tasks.push_back(fj_task("a", 4ms, {{1, 1ms, {}}, {2, 2ms, {}}}, wait));
-  set.tasks.push_back(fj_task("b", 20ms, {{1, 6ms, {}}}, rtpar::WaitPolicy::block()));
-  rtpar::validate_taskset(set);
-  return set;
-}
 
 // first_b_job simulates `plan` of `set` for one period of b and returns b's first job.
 rtpar::SimJob first_b_job(const rtpar::Plan& plan, const rtpar::TaskSet& set) {

@@ -47,11 +47,11 @@ struct Fixture {
 
 TEST_CASE("sim: released_jobs counts the releases phase + k·T before the horizon") {
   const Fixture f;
-  CHECK(rtpar::released_jobs(f.set, 1) == 1);            // a at 0; b's phase is 500
-  CHECK(rtpar::released_jobs(f.set, 501) == 2);          // + b at 500
-  CHECK(rtpar::released_jobs(f.set, 1'000) == 2);        // a's next release is at 1,000, excluded
+  CHECK(rtpar::released_jobs(f.set, 1) == 1);      // a at 0; b's phase is 500
+  CHECK(rtpar::released_jobs(f.set, 501) == 2);    // + b at 500
+  CHECK(rtpar::released_jobs(f.set, 1'000) == 2);  // a's next release is at 1,000, excluded
   CHECK(rtpar::released_jobs(f.set, 1'001) == 3);
-  CHECK(rtpar::released_jobs(f.set, INT64_MAX) > 0);     // no overflow at the edge
+  CHECK(rtpar::released_jobs(f.set, INT64_MAX) > 0);  // no overflow at the edge
 }
 
 TEST_CASE("sim: an explicit horizon releasing more than max_jobs is refused, not run for hours") {

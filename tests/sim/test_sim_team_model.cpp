@@ -17,30 +17,9 @@ using rtpar::testing::all_equal;
 
 namespace {
 
-// bag_set is one DAG task of four independent 1 µs nodes, D = 3 µs (a federated team of
-// ⌈(C − L)/(D − L)⌉ = ⌈3/2⌉ = 2 threads), T = 100 µs.
-rtpar::TaskSet bag_set() {
-  rtpar::TaskSet set;
-  set.source = "<team model>";
-  set.system.cores = {0, 1};
-  rtpar::TaskSpec t;
-  t.name = "bag";
-  t.period = rtpar::Duration(100'000);
-  t.deadline = rtpar::Duration(3'000);
-  rtpar::DagSpec dag;
-  for (int i = 0; i < 4; ++i)
-    dag.nodes.push_back({"n" + std::to_string(i), rtpar::Duration(1'000), {}, {}});
-  t.dag = dag;
-  t.work = rtpar::Duration(4'000);
-  t.span = rtpar::Duration(1'000);
-  set.tasks.push_back(t);
-  rtpar::validate_taskset(set);
-  return set;
-}
-
 // responses simulates 10 jobs of the federated plan and returns their responses.
 std::vector<std::int64_t> responses(rtpar::TeamModel model, std::int64_t lock_ns) {
-  const rtpar::TaskSet set = bag_set();
+  const rtpar::TaskSet set = rtpar::testing::bag_set();
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, {});
   REQUIRE(plan.tasks.at(0).cores.size() == 2);
   rtpar::SimOptions o;
@@ -65,7 +44,7 @@ TEST_CASE("team model: a 3 µs queue lock serializes the bag (hand-computed 25 �
 }
 
 TEST_CASE("team model: a queue lock without the centralized model is refused") {
-  const rtpar::TaskSet set = bag_set();
+  const rtpar::TaskSet set = rtpar::testing::bag_set();
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, {});
   rtpar::SimOptions o;
   o.queue_lock_ns = 1'000;

@@ -37,6 +37,28 @@ inline TaskSet sim_team_set(bool other = false) {
   return set;
 }
 
+// bag_set is one DAG task "bag" of four independent 1 µs nodes, D = 3 µs, T = 100 µs, on cores
+// {0, 1}: on one core a job takes 4 µs (every job misses), on two 2 µs (federated gives it a team
+// of ⌈(C − L)/(D − L)⌉ = ⌈3/2⌉ = 2 threads).
+inline TaskSet bag_set() {
+  TaskSet set;
+  set.source = "<bag set>";
+  set.system.cores = {0, 1};
+  TaskSpec t;
+  t.name = "bag";
+  t.period = Duration(100'000);
+  t.deadline = Duration(3'000);
+  DagSpec dag;
+  for (int i = 0; i < 4; ++i)
+    dag.nodes.push_back({"n" + std::to_string(i), Duration(1'000), {}, {}});
+  t.dag = dag;
+  t.work = Duration(4'000);
+  t.span = Duration(1'000);
+  set.tasks.push_back(t);
+  validate_taskset(set);
+  return set;
+}
+
 // first_task_responses simulates `plan` of `set` for 1 ms with `options` (jobs recorded) and
 // returns the responses of its first task's jobs, in release order.
 inline std::vector<std::int64_t> first_task_responses(const Plan& plan, const TaskSet& set,

@@ -12,6 +12,7 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/topology.hpp"
+#include "support/fork_join_pair.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::Duration;
@@ -22,17 +23,9 @@ namespace {
 
 SegmentSpec seg(std::int64_t strands, Duration length) { return SegmentSpec{strands, length, {}}; }
 
+// task is a segmented task with D = T (support/fork_join_pair.hpp).
 rtpar::TaskSpec task(const std::string& name, Duration period, std::vector<SegmentSpec> segments) {
-  rtpar::TaskSpec t;
-  t.name = name;
-  t.period = period;
-  t.deadline = period;
-  t.segments = std::move(segments);
-  for (const SegmentSpec& s : t.segments) {
-    t.work += s.length * s.strands;
-    t.span += s.length;
-  }
-  return t;
+  return rtpar::testing::fj_task(name, period, std::move(segments));
 }
 
 rtpar::TaskSpec sequential(const std::string& name, Duration period, Duration work) {

@@ -12,29 +12,13 @@
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/topology.hpp"
+#include "support/fork_join_pair.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::analysis::FjGroup;
 using rtpar::analysis::FjStage;
 using rtpar::analysis::FjTask;
-
-namespace {
-
-rtpar::TaskSpec fj_task(const std::string& name, rtpar::Duration period,
-                        std::vector<rtpar::SegmentSpec> segments) {
-  rtpar::TaskSpec t;
-  t.name = name;
-  t.period = period;
-  t.deadline = period;
-  t.segments = std::move(segments);
-  for (const auto& s : t.segments) {
-    t.work += s.length * s.strands;
-    t.span += s.length;
-  }
-  return t;
-}
-
-}  // namespace
+using rtpar::testing::fj_task;
 
 TEST_CASE("fjrta: a task alone finishes after the sum of its slowest aggregate strands") {
   // Stages: {core 0: 2, core 1: 3}, {core 0: 4}: B_0 = 3, B_1 = 3 + 4 = 7.

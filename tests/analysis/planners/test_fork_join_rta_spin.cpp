@@ -11,40 +11,15 @@
 #include "analysis/bounds/fork_join_stage_rta.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "support/fork_join_pair.hpp"
 
 using namespace std::chrono_literals;
 using rtpar::analysis::FjStage;
 using rtpar::analysis::FjTask;
+using rtpar::testing::fj_task;
+using rtpar::testing::two_share;
 
 namespace {
-
-rtpar::TaskSpec fj_task(const std::string& name, rtpar::Duration period,
-                        std::vector<rtpar::SegmentSpec> segments, rtpar::WaitPolicy wait) {
-  rtpar::TaskSpec t;
-  t.name = name;
-  t.period = period;
-  t.deadline = period;
-  t.wait = wait;
-  t.segments = std::move(segments);
-  for (const auto& s : t.segments) {
-    t.work += s.length * s.strands;
-    t.span += s.length;
-  }
-  return t;
-}
-
-// two_share is test_fork_join_rta.cpp's "two tasks share a core" with a's wait policy `wait`:
-// a (T = D = 4 ms): stage 0 = 1 × 1 ms on CPU 0, stage 1 = 2 × 2 ms on CPUs 0 and 1, so a's member
-// on CPU 1 waits for stage 0's gate (held by CPU 0) at every release; b (T = D = 20 ms, one strand
-// of 6 ms) lands on CPU 1 beside that member.
-rtpar::TaskSet two_share(rtpar::WaitPolicy wait) {
-  rtpar::TaskSet set;
-  set.source = "<test>";
-  set.system.cores = {0, 1};
-  set.tasks.push_back(fj_task("a", 4ms, {{1, 1ms, {}}, {2, 2ms, {}}}, wait));
-  set.tasks.push_back(fj_task("b", 20ms, {{1, 6ms, {}}}, rtpar::WaitPolicy::block()));
-  return set;
-}
 
 bool has_note(const rtpar::Plan& plan, const std::string& part) {
   return std::any_of(plan.notes.begin(), plan.notes.end(),
