@@ -327,7 +327,8 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   if (exp == nullptr) throw InputError({source, 1, 1}, "experiment", "missing [experiment] table");
   {
     const TableReader t(*exp, source, "experiment", locations);
-    t.allow_only({"name", "paper", "item", "class", "decisions", "seed"});
+    t.allow_only(
+        {"name", "paper", "item", "class", "decisions", "seed", "admitted_by", "redraw_limit"});
     m.name = name_value(t, "name");
     if (m.name.find(' ') != std::string::npos || m.name.find('%') != std::string::npos) {
       t.fail(t.node("name"), "name", "a file name: letters, digits and - _ . + only");
@@ -335,6 +336,18 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     m.paper = t.string("paper").value_or("none");
     m.item = t.string("item").value_or("");
     m.klass = t.string("class").value_or("analysis");
+    if (const std::optional<std::string> by = t.string("admitted_by")) {
+      m.admitted_by = names::value_of(names::kPlanners, *by);
+      if (!m.admitted_by)
+        t.fail(t.node("admitted_by"), "admitted_by", "unknown planner \"" + *by + "\"");
+    }
+    if (const std::optional<std::int64_t> limit = t.integer("redraw_limit")) {
+      if (!m.admitted_by) t.fail(t.node("redraw_limit"), "redraw_limit", "needs admitted_by");
+      if (*limit < 1 || *limit > 1'000'000) {
+        t.fail(t.node("redraw_limit"), "redraw_limit", "must be in 1..1000000");
+      }
+      m.redraw_limit = *limit;
+    }
     if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime") {
       t.fail(t.node("class"), "class", "expected \"analysis\", \"simulation\" or \"runtime\"");
     }

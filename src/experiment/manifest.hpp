@@ -128,11 +128,17 @@ struct Manifest {
   std::string klass;
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
-  std::string family;                  // [generator] family
-  gen::Params params;                  // [generator] parameters besides family
-  std::vector<Panel> panels;           // at least one
-  std::string x_name;                  // the generator parameter the sweep varies
-  std::vector<std::string> x_values;   // the paper-scale sweep, as generator values
+  // admitted_by (decision WS4): keep only sets this planner admits. A unit draws its set again —
+  // draw k ≥ 1 from gen::derive_seed(unit seed, k), draw 0 from the unit seed — until the planner
+  // (default options, the set as generated) admits one, at most redraw_limit draws; a unit with
+  // none admitted keeps its last draw, is judged on it, and is counted `unadmitted`.
+  std::optional<PlannerKind> admitted_by;
+  std::int64_t redraw_limit = 1000;
+  std::string family;                 // [generator] family
+  gen::Params params;                 // [generator] parameters besides family
+  std::vector<Panel> panels;          // at least one
+  std::string x_name;                 // the generator parameter the sweep varies
+  std::vector<std::string> x_values;  // the paper-scale sweep, as generator values
   // x_percent_of: when set, x is a percentage of this (integer) generator parameter, e.g. total
   // utilization in % of `cores`, so panels of 8 and 64 cores share one x axis; the generator gets
   // x × value / 100 (written exactly, as a decimal).

@@ -168,6 +168,8 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   std::vector<std::int64_t> units_at(r.points.size(), 0);
   std::vector<double> tasks_at(r.points.size(), 0);
   std::vector<double> util_at(r.points.size(), 0);
+  std::vector<std::int64_t> draws_at(r.points.size(), 0);    // admitted_by: Σ draws per point
+  std::vector<std::int64_t> unadmitted(r.points.size(), 0);  // units with no admitted draw
   for (const fs::path& f : raw_files(dir)) {
     for (const RawRow& row : read_raw(f, r)) {
       const std::size_t p = r.unit(row.unit).point;
@@ -196,6 +198,8 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
         if (!row.required_cores) ++cell.required_over;
       }
       if (row.series == 0) {
+        draws_at[p] += row.draws;
+        if (!row.draw_admitted) ++unadmitted[p];
         ++units_at[p];
         tasks_at[p] += static_cast<double>(row.tasks);
         util_at[p] += row.total_util;
@@ -216,7 +220,9 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
                : ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response,"
                  "mean_rel_response";
   }
-  csv += cores ? ",mean_required_cores,required_over\n" : "\n";
+  const bool redraw = m.admitted_by.has_value();
+  csv += std::string(cores ? ",mean_required_cores,required_over" : "") +
+         (redraw ? ",mean_draws,unadmitted\n" : "\n");
   for (std::size_t p = 0; p < r.points.size(); ++p) {
     for (std::size_t s = 0; s < m.series.size(); ++s) {
       const Cell& c = cells[p][s];
@@ -251,6 +257,9 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
               "{:.3f}", static_cast<double>(c.required_sum) / static_cast<double>(c.required_n));
         }
         csv += fmt::format(",{}", c.required_over);
+      }
+      if (redraw) {
+        csv += fmt::format(",{:.3f},{}", static_cast<double>(draws_at[p]) / units, unadmitted[p]);
       }
       csv += "\n";
     }

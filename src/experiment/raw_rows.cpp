@@ -33,7 +33,8 @@ bool simulation(const Resolved& r) { return executes(r.manifest); }
 std::string columns(const Resolved& r) {
   if (!simulation(r)) return kColumns;
   return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns) +
-         (searches_cores(r) ? ",required_cores" : "");
+         (searches_cores(r) ? ",required_cores" : "") +
+         (r.manifest.admitted_by ? ",draws,draw_admitted" : "");
 }
 
 // split_csv splits a row at commas (raw cells are CSV-safe names and numbers: never quoted).
@@ -101,6 +102,9 @@ std::string raw_lines(const Resolved& r, const UnitResult& result) {
                                  : ">" + std::to_string(sr.required_max);
       }
     }
+    if (r.manifest.admitted_by) {
+      out += fmt::format(",{},{}", result.draws, result.draw_admitted ? 1 : 0);
+    }
     out += "\n";
   }
   return out;
@@ -142,8 +146,8 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
     const auto bad = [&](const std::string& why) {
       throw InputError({name, number, 1}, "", "malformed raw row: " + why);
     };
-    const std::size_t expected =
-        kColumnCount + (simulation(r) ? kSimColumnCount : 0) + (searches_cores(r) ? 1 : 0);
+    const std::size_t expected = kColumnCount + (simulation(r) ? kSimColumnCount : 0) +
+                                 (searches_cores(r) ? 1 : 0) + (r.manifest.admitted_by ? 2 : 0);
     if (c.size() != expected) bad(fmt::format("{} cells, expected {}", c.size(), expected));
     if (!integer(c[6], row.unit) || row.unit >= r.units()) bad("unit");
     const auto s = series_index.find(c[8]);
@@ -173,8 +177,18 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
         }
       }
     }
-    if (searches_cores(r) && !c.back().empty()) {
-      const std::string_view cell = c.back();
+    // The optional cells at the end: required_cores, then draws and draw_admitted.
+    const std::size_t required_at = kColumnCount + (simulation(r) ? kSimColumnCount : 0);
+    const std::size_t draws_at = required_at + (searches_cores(r) ? 1 : 0);
+    if (r.manifest.admitted_by) {
+      if (!integer(c[draws_at], row.draws) || row.draws < 1 ||
+          (c[draws_at + 1] != "0" && c[draws_at + 1] != "1")) {
+        bad("draws");
+      }
+      row.draw_admitted = c[draws_at + 1] == "1";
+    }
+    if (searches_cores(r) && !c[required_at].empty()) {
+      const std::string_view cell = c[required_at];
       row.required_searched = true;
       int cores = 0;
       if (cell.front() == '>') {

@@ -46,6 +46,9 @@ struct RawRow {
   // searches_cores studies: the cell `required_cores` — empty (not searched), the number, or
   // `>M` (more than M cores needed).
   bool required_searched = false;
+  // admitted_by studies: the unit's draws and whether its last one was admitted.
+  std::int64_t draws = 1;
+  bool draw_admitted = true;
   std::optional<int> required_cores;
   int required_max = 0;
   std::string line;  // the row as written, for rewriting a resumed file

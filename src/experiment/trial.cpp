@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "gen/rng.hpp"
+
 namespace rtpar::experiment {
 
 const char* verdict_name(Verdict v) noexcept {
@@ -20,9 +22,24 @@ const char* verdict_name(Verdict v) noexcept {
   return "unknown";
 }
 
-gen::Generated generate_unit(const Resolved& r, const Unit& u) {
-  return gen::generate(unit_family(r, u), unit_params(r, u), unit_seed(r, u));
+UnitDraw draw_unit(const Resolved& r, const Unit& u) {
+  const std::uint64_t seed = unit_seed(r, u);
+  UnitDraw d{gen::generate(unit_family(r, u), unit_params(r, u), seed), 1, true};
+  if (!r.manifest.admitted_by) return d;
+  for (;;) {
+    try {
+      d.admitted = plan_with(*r.manifest.admitted_by, d.generated.set).schedulable;
+    } catch (const InputError&) {
+      d.admitted = false;  // a form the planner does not model is not admitted either
+    }
+    if (d.admitted || d.draws >= r.manifest.redraw_limit) return d;
+    d.generated = gen::generate(unit_family(r, u), unit_params(r, u),
+                                gen::derive_seed(seed, static_cast<std::uint64_t>(d.draws)));
+    ++d.draws;
+  }
 }
+
+gen::Generated generate_unit(const Resolved& r, const Unit& u) { return draw_unit(r, u).generated; }
 
 std::optional<TaskSet> series_view(const Series& s, const TaskSet& set) {
   if (!s.fit && !s.wait) return std::nullopt;
@@ -69,7 +86,10 @@ UnitResult run_unit(const Resolved& r, const Unit& u) {
   UnitResult out;
   out.unit = u;
   out.seed = unit_seed(r, u);
-  const gen::Generated g = generate_unit(r, u);
+  const UnitDraw d = draw_unit(r, u);
+  const gen::Generated& g = d.generated;
+  out.draws = d.draws;
+  out.draw_admitted = d.admitted;
   out.tasks = static_cast<std::int64_t>(g.set.tasks.size());
   out.redraws = g.redraws;
   for (const TaskSpec& t : g.set.tasks) out.total_util += t.utilization();

@@ -49,12 +49,24 @@ struct UnitResult {
   std::uint64_t seed = 0;
   std::int64_t tasks = 0;
   std::int64_t redraws = 0;
-  double total_util = 0;  // Σ C/T of the generated set
+  std::int64_t draws = 1;     // UnitDraw::draws
+  bool draw_admitted = true;  // UnitDraw::admitted
+  double total_util = 0;      // Σ C/T of the generated set
   std::vector<SeriesResult> series;
 };
 
-// generate_unit draws a unit's task set (the same set on every run and split). InputError when
-// the manifest's generator parameters are bad.
+// UnitDraw is a unit's task set and how it was drawn (Manifest::admitted_by).
+struct UnitDraw {
+  gen::Generated generated;
+  std::int64_t draws = 1;  // sets drawn (1 without admitted_by)
+  bool admitted = true;    // the last draw is admitted by admitted_by (true without it)
+};
+
+// draw_unit draws a unit's task set (the same set on every run and split), redrawing refused ones
+// under admitted_by (Manifest::admitted_by). InputError when the generator parameters are bad.
+UnitDraw draw_unit(const Resolved& r, const Unit& u);
+
+// generate_unit is draw_unit's set (what `rtpar experiment emit` writes).
 gen::Generated generate_unit(const Resolved& r, const Unit& u);
 
 // series_view is the set as series s judges it: a copy with the series' fit and wait (settings of

@@ -6,7 +6,9 @@
 
 #include "experiment/manifest.hpp"
 #include "experiment/merge.hpp"
+#include "experiment/trial.hpp"
 #include "experiment/units.hpp"
+#include "rtpar/tools/planners.hpp"
 
 using namespace rtpar;
 using namespace rtpar::experiment;
@@ -276,4 +278,35 @@ TEST_CASE("experiment: required_cores and its threshold and machine, strictly") 
   CHECK(two.plot.y == std::vector<std::string>{"mean_miss_ratio", "mean_rel_response"});
   CHECK(error_of(t + "[plot]\ny = []\n").find("plot.y: expected a string or an array") !=
         std::string::npos);
+}
+
+TEST_CASE("experiment: admitted_by redraws refused sets (WS4), deterministically") {
+  std::string t = kMinimal;
+  t.replace(t.find("values = \"10:30:10\""), 19, "values = \"60:90:30\"");
+  t.insert(t.find("name = \"t\"") + 10, "\nadmitted_by = \"fork-join-rta\"\nredraw_limit = 50");
+  const Resolved r = resolve(parse_manifest(t, "m.toml"), "paper", std::nullopt);
+  REQUIRE(r.manifest.admitted_by == rtpar::PlannerKind::fork_join_rta);
+  CHECK(r.manifest.redraw_limit == 50);
+  int redrawn = 0;
+  for (std::uint64_t i = 0; i < r.units(); ++i) {
+    const UnitDraw d = draw_unit(r, r.unit(i));
+    CHECK(d.draws >= 1);
+    CHECK(d.draws <= 50);
+    CHECK(rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, d.generated.set).schedulable ==
+          d.admitted);
+    if (!d.admitted) CHECK(d.draws == 50);
+    if (d.draws > 1) ++redrawn;
+    // The same unit draws the same sets on every call (any split gives the same rows).
+    const UnitDraw again = draw_unit(r, r.unit(i));
+    CHECK(again.draws == d.draws);
+    CHECK(again.generated.set.tasks.size() == d.generated.set.tasks.size());
+  }
+  CHECK(redrawn > 0);  // the sweep reaches sets that fork-join-rta refuses
+  CHECK(error_of(t + "").empty());
+  std::string bad = kMinimal;
+  bad.insert(bad.find("name = \"t\"") + 10, "\nadmitted_by = \"magic\"");
+  CHECK(error_of(bad).find("experiment.admitted_by: unknown planner") != std::string::npos);
+  bad = kMinimal;
+  bad.insert(bad.find("name = \"t\"") + 10, "\nredraw_limit = 5");
+  CHECK(error_of(bad).find("experiment.redraw_limit: needs admitted_by") != std::string::npos);
 }
