@@ -5,7 +5,7 @@
   python3 tools/plot_experiment.py DIR          # DIR/NAME.csv + DIR/NAME.plot.json -> DIR/NAME.png
 
 One subplot per panel; one line per series (the admitted fraction against x) with its 95% Wilson
-interval as a band. Series that are bound tests are drawn dashed. Needs matplotlib (Debian:
+interval as a band; a bench study's metric medians with the trials' min..max as the band. Series that are bound tests are drawn dashed. Needs matplotlib (Debian:
 python3-matplotlib); exit status 2 when the inputs are missing.
 """
 import csv
@@ -77,8 +77,15 @@ def main():
                 pts = [r for r in rows if r["panel"] == panel and r["series"] == series
                        and r.get(column)]
                 xs = [order.index(r["x"]) if categorical else number(r["x"]) for r in pts]
-                ax.plot(xs, [float(r[column]) for r in pts], marker="o", markersize=3,
-                        label=series)
+                line, = ax.plot(xs, [float(r[column]) for r in pts], marker="o", markersize=3,
+                                label=series)
+                if spec.get("bench") and column.startswith("median_"):
+                    # A bench study's median over trials (whole driver runs), with the range of
+                    # the trials as the band.
+                    metric = column[len("median_"):]
+                    ax.fill_between(xs, [float(r["min_" + metric]) for r in pts],
+                                    [float(r["max_" + metric]) for r in pts],
+                                    color=line.get_color(), alpha=0.15, linewidth=0)
                 continue
             pts = [r for r in rows if r["panel"] == panel and r["series"] == series and r["value"]]
             if not pts:

@@ -26,7 +26,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "common/child_process.hpp"  // bench/common: shared with the bench programs
 #include "common/merged_rows.hpp"
 #include "common/pool.hpp"
 #include "common/program_files.hpp"
@@ -35,6 +34,7 @@
 #include "common/steal.hpp"
 #include "core/table.hpp"
 #include "driver/commands.hpp"
+#include "platform/child_process.hpp"  // shared with `rtpar experiment` bench studies
 #include "platform/cpu_latency.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
@@ -288,7 +288,7 @@ int run_size(const ForkjoinOptions& o, Json& docs) {
       const auto& [run, path] = runs[i];
       if (progress) fmt::print(stderr, "pass {}/{}: {}\n", k + 1, passes.size(), run.label());
       const std::int64_t steal_before = rtpar_bench::steal_ns(cpus);
-      const auto c = rtpar_bench::run_child(path, args, run.env, o.timeout_s);
+      const auto c = rtpar::platform::run_child(path, args, run.env, o.timeout_s);
       const std::int64_t steal = rtpar_bench::steal_ns(cpus) - steal_before;
       std::string why = c.failure(o.timeout_s);
       if (why.empty()) {

@@ -27,10 +27,10 @@
 
 #include <fmt/core.h>
 
-#include "common/child_process.hpp"  // bench/common: shared with the other benches
 #include "common/program_files.hpp"
 #include "core/exit_status.hpp"
 #include "driver/bench_omp.hpp"
+#include "platform/child_process.hpp"  // shared with `rtpar experiment` bench studies
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
@@ -163,7 +163,8 @@ class Driver {
   // why the run is unusable.
   std::string run(const fs::path& program, const Runtime& r, const std::string& name,
                   const std::vector<std::string>& args, const std::string& policy) {
-    const auto c = rtpar_bench::run_child(program, args, environment(o_, r, policy), o_.timeout_s);
+    const auto c =
+        rtpar::platform::run_child(program, args, environment(o_, r, policy), o_.timeout_s);
     std::string why = c.failure(o_.timeout_s);
     if (!c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
       // The loader's own status: the message above (stderr is shared) names the symbol.
@@ -232,9 +233,9 @@ class Driver {
 // no runtime) and returns the delay length every program then uses, so the delay is identical
 // across runtimes.
 long calibrate(const fs::path& program, const OmpBenchOptions& o) {
-  const auto c =
-      rtpar_bench::run_child(program, {"--calibrate", "--delay-ns", fmt::format("{}", o.delay_ns)},
-                             {"LD_LIBRARY_PATH=", "OMP_NUM_THREADS=1"}, o.timeout_s);
+  const auto c = rtpar::platform::run_child(
+      program, {"--calibrate", "--delay-ns", fmt::format("{}", o.delay_ns)},
+      {"LD_LIBRARY_PATH=", "OMP_NUM_THREADS=1"}, o.timeout_s);
   if (c.failure(o.timeout_s).empty()) {
     const OmpJson j = OmpJson::parse(c.out, nullptr, false);
     if (j.is_object() && j.contains("delay_iters")) return j["delay_iters"].get<long>();

@@ -24,10 +24,10 @@
 
 #include <fmt/core.h>
 
-#include "common/child_process.hpp"  // bench/common: shared with the bench programs
 #include "common/program_files.hpp"
 #include "common/steal.hpp"
 #include "driver/bench_steal_interference.hpp"
+#include "platform/child_process.hpp"  // shared with `rtpar experiment` bench studies
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
 
@@ -202,7 +202,8 @@ void run_one(const StealBenchOptions& o, const Combination& c, const fs::path& p
       return;
     }
   }
-  const auto child = rtpar_bench::run_child(program.string(), args, program_env(o, c), o.timeout_s);
+  const auto child =
+      rtpar::platform::run_child(program.string(), args, program_env(o, c), o.timeout_s);
   InterferenceStats is;
   if (interference) is = interference->stop();
   const std::int64_t steal = rtpar_bench::steal_ns(cpus) - steal_before;

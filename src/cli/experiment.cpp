@@ -273,7 +273,15 @@ Command add_experiment(CLI::App& app) {
         for (const std::string& s : m.decisions) d += (d.empty() ? "" : " ") + s;
         fmt::print("decisions   {}\n", d);
       }
-      fmt::print("generator   {}", m.family);
+      if (m.bench) {
+        std::string args;
+        for (const std::string& a : m.bench->args) args += " " + a;
+        fmt::print("bench       rtpar bench {}{}{} --json; metrics", m.bench->driver, args,
+                   m.bench->x_option.empty() ? "" : " " + m.bench->x_option + " X");
+        for (const std::string& metric : m.bench->metrics) fmt::print(" {}", metric);
+      } else {
+        fmt::print("generator   {}", m.family);
+      }
       for (const auto& [k, v] : m.params) fmt::print(" {}={}", k, v.value);
       fmt::print("\nsweep       {} over", m.x_name);
       for (const Point& p : r.points) {
@@ -283,11 +291,16 @@ Command add_experiment(CLI::App& app) {
       for (const Panel& p : m.panels) {
         fmt::print(" {}{}", p.name, p.family.empty() ? "" : " (" + p.family + ")");
         for (const auto& [k, v] : p.params) fmt::print(" {}={}", k, v.value);
+        for (const std::string& a : p.args) fmt::print(" {}", a);
         fmt::print(";");
       }
       fmt::print("\nseries\n");
       for (const Series& s : m.series) {
-        if (s.kind == SeriesKind::bound) {
+        if (m.bench) {
+          std::string match;
+          for (const auto& [field, value] : s.match) match += " " + field + "=" + value;
+          fmt::print("  {:<12} record{}\n", s.name, match);
+        } else if (s.kind == SeriesKind::bound) {
           fmt::print("  {:<12} bound b = {}\n", s.name, s.bound);
         } else {
           fmt::print("  {:<12} planner {}{}{}{}{}{}{}{}\n", s.name, to_string(s.planner),
@@ -331,9 +344,11 @@ Command add_experiment(CLI::App& app) {
         if (config.shard) throw InputError({}, "--point", "give --shard or --point, not both");
         config.point = o->point;
       }
-      if (r.manifest.klass == "runtime" && config.jobs > 1) {
-        // Two real-time runs on one machine would disturb each other's measurements.
-        fmt::print("runtime study: units run one at a time (--jobs {} ignored)\n", config.jobs);
+      if (measures(r.manifest) && config.jobs > 1) {
+        // Two real-time runs (or benchmarks) on one machine would disturb each other's
+        // measurements.
+        fmt::print("{} study: units run one at a time (--jobs {} ignored)\n", r.manifest.klass,
+                   config.jobs);
         config.jobs = 1;
       }
       config.resume = o->resume;
@@ -364,6 +379,14 @@ Command add_experiment(CLI::App& app) {
     }
     if (estimate->parsed()) {
       const Resolved r = load(o->study);
+      if (r.manifest.bench) {
+        // Sampling would run the benchmarks: there is no cheap way to time a driver run.
+        fmt::print(
+            "{}: one `rtpar bench {}` run per unit, one at a time; no estimate without "
+            "running one (each run is killed after {} s)\n",
+            units_text(r), r.manifest.bench->driver, r.manifest.bench->timeout_s);
+        return kExitOk;
+      }
       if (r.manifest.klass == "runtime") {
         // Sampling would run the sets; a unit runs at most every series for its duration, plus
         // the executor's start delay (RunConfig::start_delay, 50 ms) and set-up.
@@ -404,6 +427,8 @@ Command add_experiment(CLI::App& app) {
     }
     if (emit->parsed()) {
       const Resolved r = load(o->study);
+      if (r.manifest.bench)
+        throw InputError({}, "STUDY", "a bench study draws no task set to emit");
       if (*o->point >= r.points.size()) {
         throw InputError({}, "--point",
                          fmt::format("this study has points 0..{}", r.points.size() - 1));
@@ -469,7 +494,7 @@ Command add_experiment(CLI::App& app) {
           fmt::arg("array", array), fmt::arg("cpus", o->cpus), fmt::arg("time", o->time),
           fmt::arg("partition", partition), fmt::arg("manifest", manifest.string()),
           // A runtime study's shard owns its node: real-time runs must not share a machine.
-          fmt::arg("exclusive", r.manifest.klass == "runtime" ? " --exclusive" : ""));
+          fmt::arg("exclusive", measures(r.manifest) ? " --exclusive" : ""));
       return kExitOk;
     }
     return kExitBadInput;

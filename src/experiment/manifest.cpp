@@ -12,6 +12,8 @@
 #include <toml++/toml.h>
 
 #include "core/names.hpp"
+#include "experiment/bench_spec.hpp"
+#include "experiment/manifest_fields.hpp"
 #include "experiment/plot_spec.hpp"
 #include "experiment/units.hpp"
 #include "load/toml_fields.hpp"
@@ -27,62 +29,6 @@ using model::TableReader;
 // count of any sweep fits comfortably in 64 bits.
 constexpr std::int64_t kMaxTrials = 10'000'000;
 
-// csv_safe says whether a name can be written into a CSV cell unquoted: names are identifiers,
-// not prose, so a comma or quote is a mistake rather than something to escape.
-bool csv_safe(std::string_view s) {
-  if (s.empty()) return false;
-  for (const char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || c == '.' || c == '+' || c == ' ' || c == '%';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// scalar_text is a generator parameter's value as text: the generator parses it (durations with
-// units, numbers, names), so a manifest and `rtpar generate --param` say the same thing alike.
-std::string scalar_text(const toml::node& value, const TableReader& table, std::string_view key) {
-  if (const auto* s = value.as_string()) return s->get();
-  if (const auto* i = value.as_integer()) return std::to_string(i->get());
-  if (const auto* f = value.as_floating_point()) return fmt::format("{}", f->get());
-  if (const auto* b = value.as_boolean()) return b->get() ? "true" : "false";
-  table.fail(&value, key, "expected a string, number or boolean");
-}
-
-// name_value reads a required CSV-safe name.
-std::string name_value(const TableReader& table, std::string_view key) {
-  const std::optional<std::string> v = table.string(key);
-  if (!v) table.fail(nullptr, key, "missing (required)");
-  if (!csv_safe(*v)) {
-    table.fail(table.node(key), key,
-               "must be non-empty and use only letters, digits, space and - _ . + %");
-  }
-  return *v;
-}
-
-// values_of reads a sweep: a "START:STOP:STEP" string or an array of scalars.
-std::vector<std::string> values_of(const TableReader& table, std::string_view key) {
-  const toml::node* node = table.node(key);
-  if (node == nullptr) table.fail(nullptr, key, "missing (required)");
-  std::vector<std::string> out;
-  if (const auto* s = node->as_string()) {
-    std::optional<std::vector<std::string>> r = x_range(s->get());
-    if (!r) table.fail(node, key, "expected \"START:STOP:STEP\" (integers, STOP inclusive)");
-    out = std::move(*r);
-  } else if (const auto* a = node->as_array()) {
-    for (const toml::node& e : *a) out.push_back(scalar_text(e, table, key));
-  } else {
-    table.fail(node, key, "expected \"START:STOP:STEP\" or an array of values");
-  }
-  if (out.empty()) table.fail(node, key, "the sweep has no value");
-  std::set<std::string> seen;
-  for (const std::string& v : out) {
-    if (!csv_safe(v)) table.fail(node, key, "value \"" + v + "\" is not a plain name or number");
-    if (!seen.insert(v).second) table.fail(node, key, "value \"" + v + "\" appears twice");
-  }
-  return out;
-}
-
 // params_of collects every key of table except those in `skip` as generator parameters.
 gen::Params params_of(const toml::table& t, const TableReader& table,
                       std::initializer_list<std::string_view> skip) {
@@ -97,42 +43,19 @@ gen::Params params_of(const toml::table& t, const TableReader& table,
   return params;
 }
 
-// table_at returns the sub-table key of root (nullptr when absent); not a table is an error.
-const toml::table* table_at(const toml::table& root, std::string_view key,
-                            const std::string& file) {
-  const toml::node* n = root.get(key);
-  if (n == nullptr) return nullptr;
-  if (!n->is_table()) {
-    throw InputError(model::location(file, n->source()), std::string(key), "expected a table");
-  }
-  return n->as_table();
-}
-
-// tables_at returns the array of tables key of root (empty when absent).
-std::vector<const toml::table*> tables_at(const toml::table& root, std::string_view key,
-                                          const std::string& file) {
-  std::vector<const toml::table*> out;
-  const toml::node* n = root.get(key);
-  if (n == nullptr) return out;
-  const toml::array* a = n->as_array();
-  if (a == nullptr) {
-    throw InputError(model::location(file, n->source()), std::string(key),
-                     "expected an array of tables ([[" + std::string(key) + "]])");
-  }
-  for (const toml::node& e : *a) {
-    if (!e.is_table()) {
-      throw InputError(model::location(file, e.source()), std::string(key),
-                       "expected an array of tables ([[" + std::string(key) + "]])");
-    }
-    out.push_back(e.as_table());
-  }
-  return out;
-}
-
 // read_series reads one [[series]] table; a simulation manifest's series also take the
 // simulation keys (sim_spec.hpp).
 Series read_series(const TableReader& t, const std::string& klass) {
   const bool simulation = klass == "simulation";
+  if (klass == "bench") {
+    // A bench series is a curve of the driver's records: no planner judges anything.
+    t.allow_only({"name", "match"});
+    Series s;
+    s.where = t.where();
+    s.name = name_value(t, "name");
+    s.match = read_bench_match(t);
+    return s;
+  }
   if (klass == "runtime") {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort"});
@@ -320,8 +243,8 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   m.inputs_hash = fnv1a64(text);
   {
     const TableReader top(root, source, "", locations);
-    top.allow_only(
-        {"experiment", "generator", "panel", "sweep", "series", "scale", "plot", "expect"});
+    top.allow_only({"experiment", "generator", "bench", "panel", "sweep", "series", "scale", "plot",
+                    "expect"});
   }
   const toml::table* exp = table_at(root, "experiment", source);
   if (exp == nullptr) throw InputError({source, 1, 1}, "experiment", "missing [experiment] table");
@@ -348,8 +271,13 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
       }
       m.redraw_limit = *limit;
     }
-    if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime") {
-      t.fail(t.node("class"), "class", "expected \"analysis\", \"simulation\" or \"runtime\"");
+    if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime" &&
+        m.klass != "bench") {
+      t.fail(t.node("class"), "class",
+             "expected \"analysis\", \"simulation\", \"runtime\" or \"bench\"");
+    }
+    if (m.klass == "bench" && m.admitted_by) {
+      t.fail(t.node("admitted_by"), "admitted_by", "a bench study draws no task set");
     }
     if (const toml::node* d = t.node("decisions")) {
       const toml::array* a = d->as_array();
@@ -365,8 +293,19 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     }
   }
   const toml::table* g = table_at(root, "generator", source);
-  if (g == nullptr) throw InputError({source, 1, 1}, "generator", "missing [generator] table");
-  {
+  const toml::table* bench = table_at(root, "bench", source);
+  if (m.klass == "bench") {
+    // A bench study runs a driver instead of drawing task sets.
+    if (g != nullptr)
+      throw InputError({source, 1, 1}, "generator", "a bench study has no [generator]");
+    if (bench == nullptr) throw InputError({source, 1, 1}, "bench", "missing [bench] table");
+    m.bench = read_bench_spec(TableReader(*bench, source, "bench", locations));
+  } else if (bench != nullptr) {
+    throw InputError({source, 1, 1}, "bench", "[bench] needs class = \"bench\"");
+  } else if (g == nullptr) {
+    throw InputError({source, 1, 1}, "generator", "missing [generator] table");
+  }
+  if (g != nullptr) {
     const TableReader t(*g, source, "generator", locations);
     m.family = name_value(t, "family");
     m.params = params_of(*g, t, {"family"});
@@ -376,14 +315,20 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     Panel panel;
     panel.where = t.where();
     panel.name = name_value(t, "name");
-    panel.family = t.string("family").value_or("");
-    panel.params = params_of(*p, t, {"name", "family"});
+    if (m.bench) {
+      t.allow_only({"name", "args", "match"});
+      panel.args = read_args(t, "args");
+      if (t.node("match") != nullptr) panel.match = read_bench_match(t);
+    } else {
+      panel.family = t.string("family").value_or("");
+      panel.params = params_of(*p, t, {"name", "family"});
+    }
     for (const Panel& q : m.panels) {
       if (q.name == panel.name) t.fail(t.node("name"), "name", "two panels named " + q.name);
     }
     m.panels.push_back(std::move(panel));
   }
-  if (m.panels.empty()) m.panels.push_back(Panel{"default", "", {}, {source, 1, 1}});
+  if (m.panels.empty()) m.panels.push_back(Panel{"default", "", {}, {}, {}, {source, 1, 1}});
   const toml::table* sweep = table_at(root, "sweep", source);
   if (sweep == nullptr) throw InputError({source, 1, 1}, "sweep", "missing [sweep] table");
   {
@@ -429,12 +374,15 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
                          "expected a table ([scale." + name + "])");
       }
       const TableReader t(*value.as_table(), source, "scale." + name, locations);
+      Scale scale;
       if (m.klass == "runtime") {
         t.allow_only({"trials", "values", "duration"});
+      } else if (m.bench) {
+        t.allow_only({"trials", "values", "args"});
+        scale.args = read_args(t, "args");
       } else {
         t.allow_only({"trials", "values"});
       }
-      Scale scale;
       if (const std::optional<Duration> d = t.duration("duration")) {
         if (d->count() <= 0 || d->count() > kMaxRunDurationNs) {
           t.fail(t.node("duration"), "duration", "must be in (0, 10min]");
@@ -464,9 +412,15 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   } else {
     m.plot.title = m.name;
     m.plot.x_label = m.x_name;
+    if (m.bench) {
+      m.plot.y = {"median_" + m.bench->metrics.front()};
+      m.plot.y_label = m.plot.y.front();
+    }
   }
   for (const toml::table* e : tables_at(root, "expect", source)) {
     const TableReader t(*e, source, fmt::format("expect[{}]", m.expects.size()), locations);
+    if (m.bench)
+      t.fail(nullptr, "kind", "a bench study checks no expectation (it has no fractions)");
     Expect expect = read_expect(t);
     for (const std::string* s : {&expect.series, &expect.over}) {
       bool found = false;

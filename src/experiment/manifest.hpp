@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "experiment/bench_spec.hpp"
 #include "experiment/run_spec.hpp"
 #include "experiment/sim_spec.hpp"
 #include "rtpar/error.hpp"
@@ -31,6 +32,11 @@ struct Panel {
   std::string name;
   std::string family;  // empty: the manifest's family
   gen::Params params;  // overrides, as written
+  // args (bench manifests): driver arguments of this panel's runs, after [bench] args.
+  std::vector<std::string> args;
+  // match (bench manifests): record fields every series of this panel also matches (a series'
+  // own match wins on a common field), e.g. { construct = "periodic-region" }.
+  BenchMatch match;
   SourceLocation where;
 };
 
@@ -68,6 +74,8 @@ struct Series {
   // run: how a runtime manifest executes the plan on this machine (always set there, never in
   // another class).
   std::optional<RunSpec> run;
+  // match (bench manifests): which record of a driver run is this series' (bench_spec.hpp).
+  BenchMatch match;
   SourceLocation where;
 };
 
@@ -101,6 +109,8 @@ struct Scale {
   // duration_ns (runtime manifests): every series runs this long at this scale instead of its own
   // `duration`, so a smoke run of a study of 20 s runs takes seconds.
   std::optional<std::int64_t> duration_ns;
+  // args (bench manifests): driver arguments at this scale, last (e.g. fewer iterations in smoke).
+  std::vector<std::string> args;
 };
 
 // PlotSpec is the [plot] table, passed to tools/plot_experiment.py.
@@ -124,7 +134,8 @@ struct Manifest {
   std::string paper;  // the paper it reproduces (a path under shared/papers, or "none")
   std::string item;   // figure or table ("Fig. 6")
   // klass: analysis (planners judge each set), simulation (admitted plans are simulated) or
-  // runtime (admitted plans are run on this machine, one unit at a time).
+  // runtime (admitted plans are run on this machine, one unit at a time) or bench (a unit runs an
+  // rtpar-bench driver on this machine; no generator, no planner).
   std::string klass;
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
@@ -134,6 +145,7 @@ struct Manifest {
   // none admitted keeps its last draw, is judged on it, and is counted `unadmitted`.
   std::optional<PlannerKind> admitted_by;
   std::int64_t redraw_limit = 1000;
+  std::optional<BenchSpec> bench;     // [bench]: bench manifests only
   std::string family;                 // [generator] family
   gen::Params params;                 // [generator] parameters besides family
   std::vector<Panel> panels;          // at least one
@@ -158,6 +170,10 @@ struct Manifest {
 // executes says whether the study executes its plans (simulation or runtime): its rows then
 // carry the execution columns (jobs, misses, relative response) besides the verdict.
 inline bool executes(const Manifest& m) { return m.klass == "simulation" || m.klass == "runtime"; }
+
+// measures says whether the study's rows are measurements of this machine (runtime and bench
+// studies): units run one at a time, and every raw file carries its machine record.
+inline bool measures(const Manifest& m) { return m.klass == "runtime" || m.klass == "bench"; }
 
 // load_manifest reads and validates a manifest file. Throws InputError.
 Manifest load_manifest(const std::string& path);

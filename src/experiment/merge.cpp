@@ -96,6 +96,28 @@ std::optional<double> fraction(const Cell& c) {
   return static_cast<double>(c.admitted) / static_cast<double>(n);
 }
 
+// write_plot_spec writes DIR/NAME.plot.json, the plot's description for tools/plot_experiment.py.
+void write_plot_spec(const Resolved& r, const fs::path& dir) {
+  const Manifest& m = r.manifest;
+  nlohmann::json plot;
+  plot["title"] = m.plot.title;
+  plot["x_label"] = m.plot.x_label;
+  plot["y_label"] = m.plot.y_label;
+  plot["log_x"] = m.plot.log_x;
+  plot["failure_rate"] = m.plot.failure_rate;
+  plot["bench"] = m.bench.has_value();  // median_M columns then get their min_M..max_M band
+  plot["y"] = m.plot.y;
+  plot["paper"] = m.paper;
+  plot["item"] = m.item;
+  plot["scale"] = r.scale;
+  plot["trials"] = r.trials;
+  plot["panels"] = nlohmann::json::array();
+  for (const Panel& p : m.panels) plot["panels"].push_back(p.name);
+  plot["series"] = nlohmann::json::array();
+  for (const Series& s : m.series) plot["series"].push_back(s.name);
+  write_atomically(dir / (m.name + ".plot.json"), plot.dump(2) + "\n");
+}
+
 }  // namespace
 
 Wilson wilson95(std::int64_t k, std::int64_t n) {
@@ -148,7 +170,7 @@ Coverage coverage(const Resolved& r, const fs::path& dir) {
 MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machines) {
   const Resolved r = load_study(dir);
   const Manifest& m = r.manifest;
-  if (m.klass == "runtime") check_machines(dir, mix_machines);
+  if (measures(m)) check_machines(dir, mix_machines);
   MergeResult result;
   result.coverage = coverage(r, dir);
   const Coverage& cov = result.coverage;
@@ -170,8 +192,13 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   std::vector<double> util_at(r.points.size(), 0);
   std::vector<std::int64_t> draws_at(r.points.size(), 0);    // admitted_by: Σ draws per point
   std::vector<std::int64_t> unadmitted(r.points.size(), 0);  // units with no admitted draw
+  std::vector<RawRow> bench_rows;                            // a bench study's rows, for bench_csv
   for (const fs::path& f : raw_files(dir)) {
-    for (const RawRow& row : read_raw(f, r)) {
+    for (RawRow& row : read_raw(f, r)) {
+      if (m.bench) {
+        bench_rows.push_back(std::move(row));
+        continue;
+      }
       const std::size_t p = r.unit(row.unit).point;
       Cell& cell = cells[p][row.series];
       if (row.verdict == Verdict::admitted) ++cell.admitted;
@@ -210,6 +237,16 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   // its bytes.
   // A runtime study's `executed` counts the plans that ran on this machine.
   const bool simulation = executes(m);
+  if (m.bench) {
+    result.csv = dir / (m.name + ".csv");
+    write_atomically(result.csv, bench_csv(r, bench_rows));
+    write_atomically(dir / "expect.txt", cov.missing.empty()
+                                             ? std::string()
+                                             : fmt::format("PARTIAL {} of {} units missing\n",
+                                                           cov.missing.size(), r.units()));
+    write_plot_spec(r, dir);
+    return result;
+  }
   std::string csv =
       "experiment,panel,x,series,n,admitted,rejected,not_applicable,value,ci_low,ci_high,"
       "mean_tasks,mean_total_util";
@@ -335,23 +372,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   for (const std::string& line : result.expects) expect_text += line + "\n";
   write_atomically(dir / "expect.txt", expect_text);
 
-  // The plot's description for tools/plot_experiment.py.
-  nlohmann::json plot;
-  plot["title"] = m.plot.title;
-  plot["x_label"] = m.plot.x_label;
-  plot["y_label"] = m.plot.y_label;
-  plot["log_x"] = m.plot.log_x;
-  plot["failure_rate"] = m.plot.failure_rate;
-  plot["y"] = m.plot.y;
-  plot["paper"] = m.paper;
-  plot["item"] = m.item;
-  plot["scale"] = r.scale;
-  plot["trials"] = r.trials;
-  plot["panels"] = nlohmann::json::array();
-  for (const Panel& p : m.panels) plot["panels"].push_back(p.name);
-  plot["series"] = nlohmann::json::array();
-  for (const Series& s : m.series) plot["series"].push_back(s.name);
-  write_atomically(dir / (m.name + ".plot.json"), plot.dump(2) + "\n");
+  write_plot_spec(r, dir);
   return result;
 }
 

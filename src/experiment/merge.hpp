@@ -77,6 +77,12 @@ Coverage coverage(const Resolved& r, const std::filesystem::path& dir);
 MergeResult merge_study(const std::filesystem::path& dir, bool allow_partial,
                         bool mix_machines = false);
 
+// bench_csv is a bench study's merged CSV (docs/experiments.md "Bench manifests"): one row per
+// (panel, x, series) with n (trials), measured (trials whose run had the series' record) and, for
+// each metric M, median_M, min_M and max_M over the measured trials (empty when none).
+struct RawRow;
+std::string bench_csv(const Resolved& r, const std::vector<RawRow>& rows);
+
 // breakdown is the x at which a curve first falls below level, interpolated linearly between the
 // sweep points around the crossing (fjos.md Fig. 6, decision F12: the "effective utilization").
 // When the curve never falls below level it is the last x; when it starts below, the first.

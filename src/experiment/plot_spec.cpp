@@ -23,6 +23,9 @@ PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   };
   flag("log_x", plot.log_x);
   flag("failure_rate", plot.failure_rate);
+  // A bench study plots its merged metric columns: median_M (with min_M..max_M over trials as a
+  // band), min_M or max_M for each of its metrics M; the default is the first metric's median.
+  if (m.bench) plot.y = {"median_" + m.bench->metrics.front()};
   const toml::node* node = t.node("y");
   if (node == nullptr) return plot;
   std::vector<std::string> ys;
@@ -39,6 +42,14 @@ PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   const bool searched = std::any_of(m.series.begin(), m.series.end(),
                                     [](const Series& s) { return s.sim && s.sim->core_increase; });
   for (const std::string& y : ys) {
+    if (m.bench) {
+      bool known = false;
+      for (const std::string& metric : m.bench->metrics) {
+        for (const char* stat : {"median_", "min_", "max_"}) known = known || y == stat + metric;
+      }
+      if (!known) t.fail(node, "y", "expected median_M, min_M or max_M for a metric M of [bench]");
+      continue;
+    }
     if (y != "fraction" && y != "mean_miss_ratio" && y != "mean_rel_response" &&
         y != "required_cores") {
       t.fail(node, "y", "expected fraction, mean_miss_ratio, mean_rel_response or required_cores");

@@ -31,6 +31,12 @@ bool simulation(const Resolved& r) { return executes(r.manifest); }
 
 // columns is the CSV header of study r's raw rows.
 std::string columns(const Resolved& r) {
+  if (r.manifest.bench) {
+    // A bench study's rows: the common columns (no generated set: zeros), then its metrics.
+    std::string out = kColumns;
+    for (const std::string& metric : r.manifest.bench->metrics) out += "," + metric;
+    return out;
+  }
   if (!simulation(r)) return kColumns;
   return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns) +
          (searches_cores(r) ? ",required_cores" : "") +
@@ -77,11 +83,16 @@ std::string raw_lines(const Resolved& r, const UnitResult& result) {
   const Point& p = r.points[result.unit.point];
   for (std::size_t s = 0; s < result.series.size(); ++s) {
     const SeriesResult& sr = result.series[s];
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}", r.manifest.name, r.scale,
-                       r.seed, r.manifest.panels[p.panel].name, p.x, result.unit.trial,
-                       result.unit.index, result.seed, r.manifest.series[s].name,
-                       verdict_name(sr.verdict), result.tasks, result.total_util, result.redraws,
-                       sr.elapsed_us);
+    out += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}", r.manifest.name, r.scale, r.seed,
+        r.manifest.panels[p.panel].name, p.x, result.unit.trial, result.unit.index, result.seed,
+        r.manifest.series[s].name,
+        r.manifest.bench && sr.verdict == Verdict::admitted ? "measured" : verdict_name(sr.verdict),
+        result.tasks, result.total_util, result.redraws, sr.elapsed_us);
+    if (r.manifest.bench) {
+      // Shortest round-trip form: a merge of any split reads back exactly what was measured.
+      for (const std::optional<double>& v : sr.metrics) out += v ? fmt::format(",{}", *v) : ",";
+    }
     if (simulation(r)) {
       out += fmt::format(",{}", sr.plan_admitted ? 1 : 0);
       if (sr.simulated) {
@@ -146,14 +157,30 @@ std::vector<RawRow> read_raw(const std::filesystem::path& file, const Resolved& 
     const auto bad = [&](const std::string& why) {
       throw InputError({name, number, 1}, "", "malformed raw row: " + why);
     };
+    const std::size_t metrics = r.manifest.bench ? r.manifest.bench->metrics.size() : 0;
     const std::size_t expected = kColumnCount + (simulation(r) ? kSimColumnCount : 0) +
-                                 (searches_cores(r) ? 1 : 0) + (r.manifest.admitted_by ? 2 : 0);
+                                 (searches_cores(r) ? 1 : 0) + (r.manifest.admitted_by ? 2 : 0) +
+                                 metrics;
     if (c.size() != expected) bad(fmt::format("{} cells, expected {}", c.size(), expected));
     if (!integer(c[6], row.unit) || row.unit >= r.units()) bad("unit");
     const auto s = series_index.find(c[8]);
     if (s == series_index.end()) bad("unknown series \"" + std::string(c[8]) + "\"");
     row.series = s->second;
-    if (c[9] == "admitted") {
+    if (r.manifest.bench) {
+      if (c[9] != "measured" && c[9] != "n/a") bad("verdict (measured or n/a)");
+      row.verdict = c[9] == "measured" ? Verdict::admitted : Verdict::not_applicable;
+      for (std::size_t k = 0; k < metrics; ++k) {
+        const std::string cell(c[kColumnCount + k]);
+        if (cell.empty()) {
+          row.metrics.emplace_back();
+          continue;
+        }
+        char* end = nullptr;
+        const double v = std::strtod(cell.c_str(), &end);
+        if (end != cell.c_str() + cell.size()) bad("metric " + r.manifest.bench->metrics[k]);
+        row.metrics.emplace_back(v);
+      }
+    } else if (c[9] == "admitted") {
       row.verdict = Verdict::admitted;
     } else if (c[9] == "rejected") {
       row.verdict = Verdict::rejected;

@@ -51,6 +51,8 @@ struct RawRow {
   bool draw_admitted = true;
   std::optional<int> required_cores;
   int required_max = 0;
+  // Bench studies: the row's metric cells (empty cell: nullopt), in [bench] metrics order.
+  std::vector<std::optional<double>> metrics;
   std::string line;  // the row as written, for rewriting a resumed file
 };
 

@@ -132,7 +132,7 @@ RunSummary run_units(const Resolved& r, const RunConfig& config) {
   std::set<std::uint64_t> done;
   // A runtime study's rows are measurements of this machine: its record goes beside the raw file,
   // and a resume on another machine is refused rather than mixing two machines in one file.
-  const bool measured = r.manifest.klass == "runtime";
+  const bool measured = measures(r.manifest);
   const std::string env = measured ? machine_env() : std::string();
   const fs::path env_path = env_file(summary.raw);
   if (measured && config.resume && fs::exists(summary.raw) && fs::exists(env_path) &&

@@ -83,6 +83,7 @@ Verdict judge(const Series& s, const TaskSet& set) {
 }  // namespace
 
 UnitResult run_unit(const Resolved& r, const Unit& u) {
+  if (r.manifest.bench) return bench_unit(r, u);
   UnitResult out;
   out.unit = u;
   out.seed = unit_seed(r, u);

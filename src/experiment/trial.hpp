@@ -39,7 +39,10 @@ struct SeriesResult {
   // (required_searched), and its answer (nullopt: more than required_max cores were needed).
   bool required_searched = false;
   std::optional<int> required_cores;
-  int required_max = 0;
+  int required_max = 0;  // Bench studies: the matched record's metrics (Manifest::bench metrics
+                         // order; nullopt: the
+  // record has no such numeric field). Verdict admitted = a record matched ("measured").
+  std::vector<std::optional<double>> metrics;
 };
 
 // UnitResult is one unit's outcome: what was generated and every series' verdict, in manifest
@@ -86,6 +89,12 @@ SeriesResult simulate_series(const Series& s, const TaskSet& set, std::uint64_t 
 // Throws what the executor throws (InputError, EnvironmentError, TaskFailure): a study that cannot
 // run stops, never records a row for a set that did not run.
 SeriesResult run_series(const Series& s, const TaskSet& set);
+
+// bench_unit computes one unit of a bench study: one driver run (`rtpar-bench DRIVER [bench] args,
+// panel args, scale args, x_option X, --json`) and, for each series, the one record it matches
+// (none: n/a). The driver's refusal of real-time scheduling (its exit status 3) is an
+// EnvironmentError; any other failure, or a series matching two records, stops the study.
+UnitResult bench_unit(const Resolved& r, const Unit& u);
 
 // run_unit computes one unit. Re-entrant: planners and generators keep no global state, so
 // worker threads run units concurrently (except a runtime study's: run_units runs those one at a

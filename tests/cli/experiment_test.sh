@@ -227,13 +227,81 @@ bad_input)
 all_smoke)
   # Every manifest in experiments/ runs at its smoke scale (CI's check that none has rotted).
   n=0
+  # Bench studies need rtpar-bench and its peers (not in the sanitizer builds): bench_smoke.
   for m in "$src"/experiments/*.toml; do
-    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --jobs 2 --out "smoke-$(basename "$m" .toml)" --no-plot
     n=$((n + 1))
+    grep -q '^class = "bench"' "$m" && continue
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --jobs 2 --out "smoke-$(basename "$m" .toml)" --no-plot
   done
   [ "$n" -ge 4 ] || fail "only $n manifests found"
   expect_status 0 "$rtpar" experiment list
   [ "$(wc -l <<<"$out")" -eq "$n" ] || fail "list shows $(wc -l <<<"$out") of $n manifests: $out"
+  ;;
+bench_smoke)
+  # Every bench manifest at its smoke scale: one real driver run per unit, records matched.
+  n=0
+  for m in $(grep -l '^class = "bench"' "$src"/experiments/*.toml); do
+    name=$(basename "$m" .toml)
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --out "$name" --no-plot
+    # Every series of every point was matched in the driver's records (measured or n/a, never a
+    # missing row), and rtpar's own series measured something.
+    rows=$(tail -n +2 "$name/$name.csv" | wc -l)
+    [ "$rows" -gt 0 ] || fail "$name: no merged row"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 5 ] || fail "only $n bench manifests"
+  grep -q '^fjos-fig4,back-to-back,2,rtpar spin,1,1,[0-9]' fjos-fig4/fjos-fig4.csv ||
+    fail "rtpar spin not measured: $(cat fjos-fig4/fjos-fig4.csv)"
+  # Panels differing only in match share one driver run per (x, trial): the second and third
+  # placements of OpenMP-RT Fig. 3 took no run of their own (a run is >= 12 x 100 ms).
+  awk -F, 'NR > 2 && $4 != "RT to RT" && $14 > 100000 { bad = 1 } END { exit bad }' \
+    openmp-rt-fig3/raw/all.csv || fail "fig3 panels ran the driver again: $(cat openmp-rt-fig3/raw/all.csv)"
+  awk -F, 'NR > 2 && $4 == "RT to RT" && $14 < 1000000 { bad = 1 } END { exit bad }' \
+    openmp-rt-fig3/raw/all.csv || fail "fig3's first panel did not run the driver"
+  ;;
+bench_rows)
+  # A bench study split in two shards merges with every unit once; raw rows carry the metrics.
+  m=$src/experiments/p3ls3-fig5.toml
+  for k in 1 0; do
+    expect_status 0 "$rtpar" experiment run "$m" --scale smoke --shard "$k/2" --out two
+  done
+  expect_status 0 "$rtpar" experiment status two
+  expect_status 0 "$rtpar" experiment merge two
+  head -1 two/p3ls3-fig5.csv | grep -q '^experiment,panel,x,series,n,measured,median_speedup,min_speedup,max_speedup,median_min_ns,' ||
+    fail "merged header: $(head -1 two/p3ls3-fig5.csv)"
+  [ "$(tail -n +2 two/p3ls3-fig5.csv | wc -l)" -eq 8 ] || fail "expected 2 panels x 4 series"
+  grep -q '^p3ls3-fig5,isolated,2,rtpar,1,1,[0-9.]*,' two/p3ls3-fig5.csv || fail "rtpar row"
+  [ -s two/machine.txt ] || fail "no machine record"
+  grep -q ',measured,0,0.000000,0,[0-9]*,[0-9.]*,' two/raw/shard-0000-of-0002.csv || fail "raw row"
+  expect_status 0 "$rtpar" experiment show "$m" --scale smoke
+  grep -q 'rtpar bench steal --bench matmul --threads X --json' <<<"$out" || fail "show: $out"
+  expect_status 0 "$rtpar" experiment estimate "$m" --scale smoke
+  # A series whose match selects two records of one run stops the study (exit 2, naming it).
+  sed 's/^match = { benchmark = "matmul", runtime = "rtpar" }/match = { benchmark = "matmul" }/' "$m" >two.toml
+  expect_status 2 "$rtpar" experiment run two.toml --scale smoke --out ambiguous
+  grep -q 'two.toml:[0-9]*:[0-9]*: series\[0\].match: series "rtpar" matches more than one record' <<<"$err" || fail "ambiguous match: $err"
+  # Arguments the driver refuses: exit 2 naming [bench].
+  sed 's/^args = \["--bench", "matmul"\]/args = ["--bench", "nosuch"]/' "$m" >bad.toml
+  expect_status 2 "$rtpar" experiment run bad.toml --scale smoke --out refused
+  grep -q 'bad.toml:[0-9]*:[0-9]*: bench.args: .*refused its arguments' <<<"$err" || fail "refused args: $err"
+  ;;
+bench_bad_input)
+  m=$src/experiments/openmp-rt-fig4.toml
+  check_bad "$m" 's/^driver = "channels"/driver = "planners"/' driver
+  check_bad "$m" 's/^args = \["--fig", "4"\]/args = ["--fig", "4", "--json"]/' args
+  check_bad "$m" 's/^args = \["--fig", "4"\]/args = "--fig 4"/' args
+  check_bad "$m" 's/^x_option = "--ratios"/x_option = "ratios"/' x_option
+  check_bad "$m" 's/^metrics = .*/metrics = []/' metrics
+  check_bad "$m" 's/^metrics = .*/metrics = ["torn", "torn"]/' metrics
+  check_bad "$m" 's/^metrics = .*/metrics = ["Torn"]/' metrics
+  check_bad "$m" 's/^records = "fig4"/records = "fig 4"/' records
+  check_bad "$m" 's/^match = { kind = "retry" }/planner = "partitioned"/' planner
+  check_bad "$m" 's/^match = { kind = "retry" }/match = {}/' match
+  check_bad "$m" 's/^match = { kind = "retry" }/match = { kind = [1] }/' match
+  check_bad "$m" 's/^class = "bench"/class = "analysis"/' bench
+  check_bad "$m" 's/^\[bench\]/[generator]\nfamily = "fjos"\n[bench]/' generator
+  check_bad "$m" 's/^y = .*/y = ["fraction"]/' y
+  check_bad "$m" 's/^trials = 2/trials = 2\nduration = "1s"/' duration
   ;;
 slurm_script)
   expect_status 0 "$rtpar" experiment slurm "$manifest" --scale smoke --shards 4 --out /tmp/x --max-parallel 2

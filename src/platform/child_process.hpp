@@ -1,5 +1,6 @@
-// child_process.hpp — running one bench program as a child: stdout captured, stderr shared,
-// environment overridden, killed after a timeout. Used by `rtpar bench forkjoin`.
+// child_process.hpp — running one program as a child: stdout captured, stderr shared,
+// environment overridden, killed after a timeout. Used by rtpar-bench for its bench programs and
+// by `rtpar experiment` for a bench study's driver runs (experiment/bench_trial.cpp).
 #pragma once
 
 #include <fcntl.h>
@@ -17,7 +18,7 @@
 
 extern char** environ;
 
-namespace rtpar_bench {
+namespace rtpar::platform {
 
 // ChildOutcome is what a child left: its stdout and wait status, or why it never ran.
 struct ChildOutcome {
@@ -108,4 +109,4 @@ inline ChildOutcome run_child(const std::string& path, const std::vector<std::st
   return res;
 }
 
-}  // namespace rtpar_bench
+}  // namespace rtpar::platform
