@@ -141,33 +141,6 @@ std::string units_text(const Resolved& r) {
   return fmt::format("{} units ({} points x {} trials)", r.units(), r.points.size(), r.trials);
 }
 
-// sim_settings is one line of a simulation series' settings, for `show`.
-std::string sim_settings(const SimSpec& sim) {
-  std::string out = sim.admission ? "simulated if admitted" : "simulated whatever the planner says";
-  out += sim.horizon_ns ? ", horizon " + format_duration(Duration(*sim.horizon_ns))
-                        : fmt::format(", {} hyperperiod(s)", sim.hyperperiods);
-  if (sim.overhead) {
-    out += fmt::format(", injects {} at {}{}", sim.overhead_path, to_string(sim.statistic),
-                       sim.barrier_team_m ? ", barriers as teams of m" : "");
-  } else {
-    out += ", no overheads";
-  }
-  if (sim.context_switch_ns > 0) {
-    out += ", context switch " + format_duration(Duration(sim.context_switch_ns));
-  }
-  return out;
-}
-
-// run_settings is one line of a runtime series' settings, for `show`.
-std::string run_settings(const RunSpec& run) {
-  std::string out = run.admission ? "runs if admitted, " : "runs whatever the planner says, ";
-  out += format_duration(Duration(run.duration_ns));
-  out += run.best_effort ? " best effort (SCHED_OTHER)" : " at SCHED_FIFO";
-  out += run.cpu_latency_us >= 0 ? fmt::format(", CPU latency cap {} µs", run.cpu_latency_us)
-                                 : ", no CPU latency cap";
-  return out;
-}
-
 }  // namespace
 
 Command add_experiment(CLI::App& app) {
@@ -274,11 +247,7 @@ Command add_experiment(CLI::App& app) {
         fmt::print("decisions   {}\n", d);
       }
       if (m.bench) {
-        std::string args;
-        for (const std::string& a : m.bench->args) args += " " + a;
-        fmt::print("bench       rtpar bench {}{}{} --json; metrics", m.bench->driver, args,
-                   m.bench->x_option.empty() ? "" : " " + m.bench->x_option + " X");
-        for (const std::string& metric : m.bench->metrics) fmt::print(" {}", metric);
+        fmt::print("bench       {}", describe(*m.bench));
       } else {
         fmt::print("generator   {}", m.family);
       }
@@ -292,6 +261,7 @@ Command add_experiment(CLI::App& app) {
         fmt::print(" {}{}", p.name, p.family.empty() ? "" : " (" + p.family + ")");
         for (const auto& [k, v] : p.params) fmt::print(" {}={}", k, v.value);
         for (const std::string& a : p.args) fmt::print(" {}", a);
+        for (const auto& [field, value] : p.match) fmt::print(" {}={}", field, value);
         fmt::print(";");
       }
       fmt::print("\nseries\n");
@@ -312,8 +282,8 @@ Command add_experiment(CLI::App& app) {
                      s.back_to_back ? " (back-to-back entries)" : "",
                      s.charged_statistic.empty() ? "" : " charged at " + s.charged_statistic);
         }
-        if (s.sim) fmt::print("  {:<12} {}\n", "", sim_settings(*s.sim));
-        if (s.run) fmt::print("  {:<12} {}\n", "", run_settings(*s.run));
+        if (s.sim) fmt::print("  {:<12} {}\n", "", describe(*s.sim));
+        if (s.run) fmt::print("  {:<12} {}\n", "", describe(*s.run));
       }
       fmt::print("scale       {}, seed {}: {}\n", r.scale, r.seed, units_text(r));
       return kExitOk;

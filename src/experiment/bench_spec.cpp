@@ -136,4 +136,13 @@ bool record_matches(const nlohmann::json& record, const BenchMatch& m) {
   return true;
 }
 
+std::string describe(const BenchSpec& b) {
+  std::string out = "rtpar bench " + b.driver;
+  for (const std::string& a : b.args) out += " " + a;
+  if (!b.x_option.empty()) out += " " + b.x_option + " X";
+  out += " --json; records " + b.records + "; metrics";
+  for (const std::string& metric : b.metrics) out += " " + metric;
+  return out;
+}
+
 }  // namespace rtpar::experiment

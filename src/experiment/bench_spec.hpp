@@ -54,4 +54,7 @@ BenchMatch read_bench_match(const model::TableReader& t);
 // record_matches says whether one JSON record of a driver's `results` matches m.
 bool record_matches(const nlohmann::json& record, const BenchMatch& m);
 
+// describe is one line of a bench study's driver settings (`rtpar experiment show`).
+std::string describe(const BenchSpec& b);
+
 }  // namespace rtpar::experiment

@@ -1,6 +1,8 @@
 // run_spec.cpp — reading a series' run keys.
 #include "experiment/run_spec.hpp"
 
+#include <fmt/core.h>
+
 #include <stdexcept>
 
 #include "platform/cpu_latency.hpp"
@@ -36,6 +38,15 @@ RunSpec read_run_spec(const model::TableReader& t) {
     s.best_effort = n->as_boolean()->get();
   }
   return s;
+}
+
+std::string describe(const RunSpec& run) {
+  std::string out = run.admission ? "runs if admitted, " : "runs whatever the planner says, ";
+  out += format_duration(Duration(run.duration_ns));
+  out += run.best_effort ? " best effort (SCHED_OTHER)" : " at SCHED_FIFO";
+  out += run.cpu_latency_us >= 0 ? fmt::format(", CPU latency cap {} µs", run.cpu_latency_us)
+                                 : ", no CPU latency cap";
+  return out;
 }
 
 }  // namespace rtpar::experiment

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "load/toml_fields.hpp"
 
@@ -33,5 +34,8 @@ inline constexpr std::int64_t kMaxRunDurationNs = 600'000'000'000;
 // read_run_spec reads a series' run keys (admission, duration, cpu_latency, best_effort); errors
 // name file, line, column and field.
 RunSpec read_run_spec(const model::TableReader& t);
+
+// describe is one line of a runtime series' settings (`rtpar experiment show`).
+std::string describe(const RunSpec& run);
 
 }  // namespace rtpar::experiment

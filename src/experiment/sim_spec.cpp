@@ -1,6 +1,8 @@
 // sim_spec.cpp — reading a series' simulation keys and turning them into one trial's SimOptions.
 #include "experiment/sim_spec.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -165,6 +167,22 @@ SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t se
     o.horizon_ns = k && *k <= spec.max_horizon_ns ? *k : spec.max_horizon_ns;
   }
   return o;
+}
+
+std::string describe(const SimSpec& sim) {
+  std::string out = sim.admission ? "simulated if admitted" : "simulated whatever the planner says";
+  out += sim.horizon_ns ? ", horizon " + format_duration(Duration(*sim.horizon_ns))
+                        : fmt::format(", {} hyperperiod(s)", sim.hyperperiods);
+  if (sim.overhead) {
+    out += fmt::format(", injects {} at {}{}", sim.overhead_path, to_string(sim.statistic),
+                       sim.barrier_team_m ? ", barriers as teams of m" : "");
+  } else {
+    out += ", no overheads";
+  }
+  if (sim.context_switch_ns > 0) {
+    out += ", context switch " + format_duration(Duration(sim.context_switch_ns));
+  }
+  return out;
 }
 
 }  // namespace rtpar::experiment

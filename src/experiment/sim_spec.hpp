@@ -65,4 +65,7 @@ std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int 
 // `overhead_statistic = "sampled"`) and the horizon resolved against the trial's set.
 SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t seed);
 
+// describe is one line of a simulation series' settings (`rtpar experiment show`).
+std::string describe(const SimSpec& sim);
+
 }  // namespace rtpar::experiment
