@@ -51,6 +51,7 @@ namespace fs = std::filesystem;
 const std::map<std::string, std::string> kPrograms{{"sync", "rtpar-bench-omp-sync"},
                                                    {"sched", "rtpar-bench-omp-sched"},
                                                    {"task", "rtpar-bench-omp-task"},
+                                                   {"apps", "rtpar-bench-omp-apps"},
                                                    {"periodic", "rtpar-bench-omp-periodic"}};
 
 // Runtime is one OpenMP library as the programs will load it.
@@ -205,6 +206,9 @@ class Driver {
         it->first = j;
       }
       for (const OmpJson& v : j["samples"]) it->samples.push_back(v.get<double>());
+      if (j.contains("serial_samples")) {
+        for (const OmpJson& v : j["serial_samples"]) it->serial.push_back(v.get<double>());
+      }
       it->overruns += j.value("overruns", std::int64_t{0});
       it->stalls += j.value("stalls", std::int64_t{0});
       it->max_region_ns = std::max(it->max_region_ns, j.value("max_region_ns", std::int64_t{0}));
@@ -258,6 +262,8 @@ void apply_quick(OmpBenchOptions& o) {
   shrink(o.task_reps, d.task_reps, 2);
   shrink(o.fib_n, d.fib_n, 20);
   shrink(o.queens_n, d.queens_n, 7);
+  shrink(o.apps_reps, d.apps_reps, 2);
+  shrink(o.apps_div, d.apps_div, 16);
   shrink(o.releases, d.releases, std::int64_t{200});
   shrink(o.rounds, d.rounds, 1);
 }
@@ -269,7 +275,8 @@ std::int64_t validate(const OmpBenchOptions& o) {
   };
   if (o.threads < 1 || o.threads > 256) throw bad("--threads", "must be in 1..256");
   if (o.rounds < 1 || o.rounds > 100) throw bad("--rounds", "must be in 1..100");
-  if (o.sync_reps < o.rounds || o.sched_reps < o.rounds || o.task_reps < o.rounds) {
+  if (o.sync_reps < o.rounds || o.sched_reps < o.rounds || o.task_reps < o.rounds ||
+      o.apps_reps < o.rounds) {
     throw bad("--reps", "every repetition count must be >= --rounds");
   }
   if (o.sync_inner < 1 || o.sched_inner < 1 || o.sched_iters < 1) {
@@ -277,6 +284,8 @@ std::int64_t validate(const OmpBenchOptions& o) {
   }
   if (o.fib_n < 2 || o.fib_n > 40) throw bad("--fib", "must be in 2..40");
   if (o.queens_n < 4 || o.queens_n > 14) throw bad("--queens", "must be in 4..14");
+  if (o.apps_reps > 512) throw bad("--apps-reps", "must be at most 512");
+  if (o.apps_div < 1 || o.apps_div > 4096) throw bad("--apps-div", "must be in 1..4096");
   if (o.releases < 1) throw bad("--releases", "must be >= 1");
   if (o.priority < 0 || o.priority > 98) throw bad("--priority", "must be in 0..98");
   if (!(o.delay_ns > 0)) throw bad("--delay-ns", "must be > 0");
@@ -309,6 +318,9 @@ std::vector<std::string> program_args(const OmpBenchOptions& o, const std::strin
     add("--reps", share);
     add("--fib", o.fib_n);
     add("--queens", o.queens_n);
+  } else if (b == "apps") {
+    add("--reps", share);
+    add("--size-div", o.apps_div);
   } else {
     add("--releases", o.releases);
     add("--period-ns", period_ns);
@@ -323,9 +335,9 @@ Command add_bench_omp(CLI::App& app) {
   auto o = std::make_shared<OmpBenchOptions>();
   app.add_option("--threads", o->threads, "OMP_NUM_THREADS for every runtime")
       ->capture_default_str();
-  app.add_option("--bench", o->benches, "Subset of sync,sched,task,periodic")
+  app.add_option("--bench", o->benches, "Subset of sync,sched,task,apps,periodic")
       ->delimiter(',')
-      ->check(CLI::IsMember({"sync", "sched", "task", "periodic"}));
+      ->check(CLI::IsMember({"sync", "sched", "task", "apps", "periodic"}));
   app.add_option("--runtimes", o->runtimes, "Subset of rtpar,libgomp,libomp")
       ->delimiter(',')
       ->check(CLI::IsMember({"rtpar", "libgomp", "libomp"}));
@@ -345,6 +357,11 @@ Command add_bench_omp(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--fib", o->fib_n, "fib(N) with tasks")->capture_default_str();
   app.add_option("--queens", o->queens_n, "nqueens(N) with tasks")->capture_default_str();
+  app.add_option("--apps-reps", o->apps_reps,
+                 "Repetitions of each FFT/Jacobi/LU size, serial and parallel each")
+      ->capture_default_str();
+  app.add_option("--apps-div", o->apps_div, "Divide every FFT/Jacobi/LU work by this")
+      ->capture_default_str();
   app.add_option("--delay-ns", o->delay_ns, "EPCC delay inside each construct (ns)")
       ->capture_default_str();
   app.add_option("--releases", o->releases, "Periodic variant: releases")->capture_default_str();
@@ -369,7 +386,7 @@ Command add_bench_omp(CLI::App& app) {
     const std::vector<Runtime> rts = runtimes(*o, scratch.path(), skipped, libraries);
 
     std::vector<std::pair<std::string, fs::path>> programs;  // (bench, program) asked and found
-    for (const std::string b : {"sync", "sched", "task", "periodic"}) {
+    for (const std::string b : {"sync", "sched", "task", "apps", "periodic"}) {
       if (std::find(o->benches.begin(), o->benches.end(), b) == o->benches.end()) continue;
       if (auto p = rtpar_bench::find_program(kPrograms.at(b))) {
         programs.emplace_back(b, *p);
@@ -406,9 +423,19 @@ Command add_bench_omp(CLI::App& app) {
     for (int k = 0; k < o->rounds; ++k) {
       for (const auto& [b, prog] : programs) {
         if (b == "periodic") continue;
-        const long total =
-            b == "sync" ? o->sync_reps : (b == "sched" ? o->sched_reps : o->task_reps);
-        for (const Runtime& r : rts) attempt(b, prog, r, r.name, split(total, o->rounds, k), "");
+        const long total = b == "sync"    ? o->sync_reps
+                           : b == "sched" ? o->sched_reps
+                           : b == "task"  ? o->task_reps
+                                          : o->apps_reps;
+        // apps also under the active wait policy: FJOS Fig. 5's series are Fig. 4's spinning
+        // and blocking implementations.
+        for (const char* policy : {"", "active"}) {
+          if (*policy && b != "apps") continue;
+          for (const Runtime& r : rts) {
+            attempt(b, prog, r, *policy ? r.name + "-" + policy : r.name,
+                    split(total, o->rounds, k), policy);
+          }
+        }
       }
     }
     for (const auto& [b, prog] : programs) {
@@ -445,6 +472,8 @@ Command add_bench_omp(CLI::App& app) {
                              {"task_reps", o->task_reps},
                              {"fib_n", o->fib_n},
                              {"queens_n", o->queens_n},
+                             {"apps_reps", o->apps_reps},
+                             {"apps_div", o->apps_div},
                              {"delay_ns", o->delay_ns},
                              {"delay_iters", delay_iters},
                              {"releases", o->releases},

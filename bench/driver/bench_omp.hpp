@@ -21,7 +21,7 @@ Command add_bench_omp(CLI::App& app);
 // OmpBenchOptions are the command-line options.
 struct OmpBenchOptions {
   int threads = 2;
-  std::vector<std::string> benches{"sync", "sched", "task", "periodic"};
+  std::vector<std::string> benches{"sync", "sched", "task", "apps", "periodic"};
   std::vector<std::string> runtimes{"rtpar", "libgomp", "libomp"};
   int rounds = 2;           // sync/sched/task reps split over this many runs of each program
   int sync_reps = 200;      // EPCC outer repetitions (samples) per construct
@@ -32,6 +32,8 @@ struct OmpBenchOptions {
   int task_reps = 5;        // repetitions of fib and nqueens
   int fib_n = 30;           //
   int queens_n = 10;        //
+  int apps_reps = 10;       // repetitions of each application size (FJOS Fig. 5: 100)
+  int apps_div = 1;         // every application's work divided by this (--quick: 16)
   double delay_ns = 100.0;  // EPCC delaytime
   std::int64_t releases = 2000;
   std::string period = "1ms";
@@ -54,13 +56,15 @@ struct OmpPool {
   std::string runtime, bench, construct;
   OmpJson first;
   std::vector<double> samples;
+  std::vector<double> serial;  // apps: the serial twin's samples of every run
   std::int64_t overruns = 0, stalls = 0, max_region_ns = 0;
   int runs = 0;
   bool ok = true;  // taskbench: every run verified its result
 };
 
 // omp_row is the final row of a pool: nearest-rank p50/p99/max (and mean, min, count) over the
-// pooled samples, the program's extra keys, the periodic counters summed; raw adds the samples.
+// pooled samples, the program's extra keys, the periodic counters summed, and for apps the serial
+// twin's p50 and mean with the speedups serial/parallel of each; raw adds the samples.
 OmpJson omp_row(const OmpPool& p, bool raw);
 
 // omp_ratios lists rtpar/libgomp and rtpar/libomp of p50, p99 and max for every construct that

@@ -78,6 +78,7 @@ Duration validate(const StealBenchOptions& o) {
   if (o.reps < 1) throw bad("--reps", "must be >= 1");
   if (o.fib_n < 0 || o.fib_n > 45) throw bad("--fib-n", "must be in 0..45");
   if (o.mp_fib_n < 0 || o.mp_fib_n > 45) throw bad("--mp-fib-n", "must be in 0..45");
+  if (o.matmul_n < 8 || o.matmul_n > 2048) throw bad("--matmul-n", "must be in 8..2048");
   if (o.priority < 1 || o.priority > 97) throw bad("--priority", "must be in 1..97");
   if (o.mp_priority <= o.priority || o.mp_priority > 98) {
     throw bad("--mp-priority", "must be above --priority and at most 98");
@@ -110,10 +111,10 @@ StealSizes sizes_for(const StealBenchOptions& o, bool multiprogrammed) {
   StealSizes s;
   s.fib_n = multiprogrammed ? o.mp_fib_n : o.fib_n;
   if (multiprogrammed) s.uts_seed = o.mp_uts_seed;
+  s.matmul_n = o.matmul_n;
   if (o.quick) {
     s.uts_b0 = 50;
     s.uts_seed = 12;  // b0=50: 6,571 nodes, depth 88
-    s.matmul_n = 64;
     s.heat_n = 64;
     s.heat_steps = 10;
   }
@@ -292,6 +293,8 @@ Command add_bench_steal(CLI::App& app) {
                                          "fib(N) of the multiprogrammed variant (shorter runs: RT "
                                          "throttling)")
                               ->capture_default_str();
+  CLI::Option* matmul_n = app.add_option("--matmul-n", o->matmul_n, "matmul: n of the n×n matrices")
+                              ->capture_default_str();
   app.add_option("--mp-uts-seed", o->mp_uts_seed,
                  "UTS tree seed of the multiprogrammed variant (a smaller tree)")
       ->capture_default_str();
@@ -317,9 +320,10 @@ Command add_bench_steal(CLI::App& app) {
   app.add_option("--samples", o->samples, "Write per-repetition ns as CSV files into DIR");
   app.add_flag("--corrupt-for-test", o->corrupt, "Test hook: falsify one result per program")
       ->group("");
-  return [o, reps, fib_n, mp_fib_n]() {
+  return [o, reps, fib_n, mp_fib_n, matmul_n]() {
     if (o->quick) {
       if (reps->count() == 0) o->reps = 5;
+      if (matmul_n->count() == 0) o->matmul_n = 64;
       if (fib_n->count() == 0) o->fib_n = 20;
       if (mp_fib_n->count() == 0) o->mp_fib_n = 20;
       o->warmup = 1;

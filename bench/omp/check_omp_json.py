@@ -3,9 +3,10 @@
 
 Runs the command given after `--` and checks that it exits 0 and prints the documented JSON
 (docs/bench-omp.md): "results", "ratios", "targets", "libraries", "config", "skipped"; that every
-expected runtime has a row for every construct of sync (10), sched (9) and task (2), and periodic
-rows under the default and the active wait policy; that each row's p50 <= p99 <= max over a
-positive count; that the task results verified; and that every runtime reported the library it
+expected runtime has a row for every construct of sync (10), sched (9) and task (2), and apps (9)
+and periodic rows under the default and the active wait policy; that each row's p50 <= p99 <= max over a
+positive count; that the task and apps results verified and every apps row has a positive
+speedup against its serial twin; and that every runtime reported the library it
 really loaded (a distinct file per runtime). Timings are not judged: this is a smoke test.
 
 --optional RT names a runtime still being written (rtpar's library while its constructs land one
@@ -25,6 +26,7 @@ CONSTRUCTS = {
     "sched": [f"{k}_{c}" for k in ("STATIC", "DYNAMIC", "GUIDED") for c in (1, 8, 64)],
     "task": ["FIB", "NQUEENS"],
 }
+APPS = [a + f for a in ("FFT", "JACOBI", "LU") for f in ("", "/4", "/16")]
 TOP = ["results", "ratios", "targets", "libraries", "config", "skipped"]
 
 
@@ -71,6 +73,14 @@ def main():
                  f"max {r['max_ns']}")
         if r["bench"] == "task" and r.get("ok") is not True:
             fail(f"row {key}: task result not verified")
+        if r["bench"] == "apps":
+            if r.get("ok") is not True:
+                fail(f"row {key}: application result differs from the serial run")
+            for f in ("speedup", "speedup_mean", "serial_p50_ns"):
+                if not isinstance(r.get(f), (int, float)) or not r[f] > 0:
+                    fail(f"row {key}: {f} missing or not positive ({r.get(f)!r})")
+            if "serial_samples" in r:
+                fail(f"row {key}: serial_samples leaked into the row (only --raw adds them)")
         if r["bench"] == "periodic" and not isinstance(r.get("stalls"), int):
             fail(f"row {key}: no stalls count")
         rows[key] = r
@@ -82,6 +92,9 @@ def main():
         for name in (rt, rt + "-active"):
             if (name, "periodic", "PERIODIC") not in rows:
                 fail(f"no periodic row for {name}")
+            for c in APPS:
+                if (name, "apps", c) not in rows:
+                    fail(f"no apps row for {name} {c}")
     libs = doc["libraries"]
     for rt in expect:
         if rt in optional and rt not in libs:

@@ -60,7 +60,8 @@ static inline long ob_calibrate_delay(double target_ns) {
 
 /* ObOptions is the command line every program accepts (the driver passes it):
  *   --reps R --inner I --delay-iters D --delay-ns T --only NAME[,NAME...] --calibrate
- *   --releases R --period-ns P --priority P (0: stay SCHED_OTHER) --fib N --queens N --iters I */
+ *   --releases R --period-ns P --priority P (0: stay SCHED_OTHER) --fib N --queens N --iters I
+ *   --size-div D */
 typedef struct {
   long reps;        /* outer repetitions: one sample each */
   long inner;       /* constructs per repetition (EPCC innerreps) */
@@ -74,6 +75,7 @@ typedef struct {
   int fib_n;        /* taskbench: fib(n) */
   int queens_n;     /* taskbench: nqueens(n) */
   long iters;       /* schedbench: iterations per thread per loop */
+  long size_div;    /* appbench: every problem's work divided by this */
 } ObOptions;
 
 /* ob_parse fills o (whose fields hold the program's defaults) from argv; exits 2 on a bad one. */
@@ -121,6 +123,8 @@ static inline void ob_parse(int argc, char** argv, ObOptions* o) {
       o->queens_n = (int)x;
     else if (strcmp(a, "--iters") == 0)
       o->iters = (long)x;
+    else if (strcmp(a, "--size-div") == 0)
+      o->size_div = (long)x;
     else {
       fprintf(stderr, "%s: unknown option %s\n", argv[0], a);
       exit(2);

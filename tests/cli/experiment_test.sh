@@ -249,7 +249,13 @@ bench_smoke)
     [ "$rows" -gt 0 ] || fail "$name: no merged row"
     n=$((n + 1))
   done
-  [ "$n" -ge 5 ] || fail "only $n bench manifests"
+  [ "$n" -ge 6 ] || fail "only $n bench manifests"
+  # FJOS Fig. 5: every application size of rtpar's library has a measured speedup (each run
+  # checked its result bit for bit against its serial twin, or the driver would have failed).
+  for c in FFT "FFT work 1-16" Jacobi "Jacobi work 1-4" LU "LU work 1-16"; do
+    grep -q "^fjos-fig5,$c,2,rtpar,1,1,[0-9]" fjos-fig5/fjos-fig5.csv ||
+      fail "fjos-fig5 $c: rtpar not measured: $(cat fjos-fig5/fjos-fig5.csv)"
+  done
   grep -q '^fjos-fig4,back-to-back,2,rtpar spin,1,1,[0-9]' fjos-fig4/fjos-fig4.csv ||
     fail "rtpar spin not measured: $(cat fjos-fig4/fjos-fig4.csv)"
   # Panels differing only in match share one driver run per (x, trial): the second and third
@@ -274,14 +280,14 @@ bench_rows)
   [ -s two/machine.txt ] || fail "no machine record"
   grep -q ',measured,0,0.000000,0,[0-9]*,[0-9.]*,' two/raw/shard-0000-of-0002.csv || fail "raw row"
   expect_status 0 "$rtpar" experiment show "$m" --scale smoke
-  grep -q 'rtpar bench steal --bench matmul --threads X --json' <<<"$out" || fail "show: $out"
+  grep -q 'rtpar bench steal --bench matmul --matmul-n 128 --threads X --json' <<<"$out" || fail "show: $out"
   expect_status 0 "$rtpar" experiment estimate "$m" --scale smoke
   # A series whose match selects two records of one run stops the study (exit 2, naming it).
   sed 's/^match = { benchmark = "matmul", runtime = "rtpar" }/match = { benchmark = "matmul" }/' "$m" >two.toml
   expect_status 2 "$rtpar" experiment run two.toml --scale smoke --out ambiguous
   grep -q 'two.toml:[0-9]*:[0-9]*: series\[0\].match: series "rtpar" matches more than one record' <<<"$err" || fail "ambiguous match: $err"
   # Arguments the driver refuses: exit 2 naming [bench].
-  sed 's/^args = \["--bench", "matmul"\]/args = ["--bench", "nosuch"]/' "$m" >bad.toml
+  sed 's/^args = \["--bench", "matmul",/args = ["--bench", "nosuch",/' "$m" >bad.toml
   expect_status 2 "$rtpar" experiment run bad.toml --scale smoke --out refused
   grep -q 'bad.toml:[0-9]*:[0-9]*: bench.args: .*refused its arguments' <<<"$err" || fail "refused args: $err"
   ;;
