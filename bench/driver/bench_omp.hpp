@@ -23,7 +23,7 @@ struct OmpBenchOptions {
   int threads = 2;
   std::vector<std::string> benches{"sync", "sched", "task", "apps", "periodic"};
   std::vector<std::string> runtimes{"rtpar", "libgomp", "libomp"};
-  int rounds = 2;           // sync/sched/task reps split over this many runs of each program
+  int rounds = 2;           // sync/sched/task/apps reps split over this many runs of each program
   int sync_reps = 200;      // EPCC outer repetitions (samples) per construct
   int sync_inner = 128;     // EPCC innerreps
   int sched_reps = 100;     //
@@ -59,7 +59,7 @@ struct OmpPool {
   std::vector<double> serial;  // apps: the serial twin's samples of every run
   std::int64_t overruns = 0, stalls = 0, max_region_ns = 0;
   int runs = 0;
-  bool ok = true;  // taskbench: every run verified its result
+  bool ok = true;  // task and apps: every run verified its result
 };
 
 // omp_row is the final row of a pool: nearest-rank p50/p99/max (and mean, min, count) over the

@@ -59,6 +59,13 @@ std::string suffix_of(const std::string& runtime) {
   return dash == std::string::npos ? std::string() : runtime.substr(dash);
 }
 
+// mean_of is the mean of v (0 when empty).
+double mean_of(const std::vector<double>& v) {
+  double sum = 0.0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
 // kBenchOrder fixes the order of the table's sections.
 const std::vector<std::string> kBenchOrder{"sync", "sched", "task", "apps", "periodic"};
 
@@ -67,8 +74,6 @@ const std::vector<std::string> kBenchOrder{"sync", "sched", "task", "apps", "per
 OmpJson omp_row(const OmpPool& p, bool raw) {
   std::vector<double> s = p.samples;
   std::sort(s.begin(), s.end());
-  double sum = 0.0;
-  for (double v : s) sum += v;
   OmpJson r = {{"runtime", p.runtime}, {"bench", p.bench}, {"construct", p.construct}};
   for (const auto& [k, v] : p.first.items()) {
     if (k != "type" && k != "samples" && k != "serial_samples" && k != "bench" &&
@@ -77,7 +82,7 @@ OmpJson omp_row(const OmpPool& p, bool raw) {
     }
   }
   r["count"] = s.size();
-  r["mean_ns"] = s.empty() ? 0.0 : sum / static_cast<double>(s.size());
+  r["mean_ns"] = mean_of(s);
   r["min_ns"] = s.empty() ? 0.0 : s.front();
   r["p50_ns"] = percentile(s, 0.50);
   r["p99_ns"] = percentile(s, 0.99);
@@ -94,14 +99,12 @@ OmpJson omp_row(const OmpPool& p, bool raw) {
     // (speedup_mean); speedup (of the medians) is the steadier figure on a shared machine.
     std::vector<double> q = p.serial;
     std::sort(q.begin(), q.end());
-    double qsum = 0.0;
-    for (double v : q) qsum += v;
-    const double serial_mean = q.empty() ? 0.0 : qsum / static_cast<double>(q.size());
-    r["serial_p50_ns"] = percentile(q, 0.50);
-    r["serial_mean_ns"] = serial_mean;
+    const double serial_p50 = percentile(q, 0.50), serial_mean = mean_of(q);
     const double p50 = r["p50_ns"].get<double>(), mean = r["mean_ns"].get<double>();
-    r["speedup"] = p50 > 0.0 && !q.empty() ? percentile(q, 0.50) / p50 : 0.0;
-    r["speedup_mean"] = mean > 0.0 && !q.empty() ? serial_mean / mean : 0.0;
+    r["serial_p50_ns"] = serial_p50;
+    r["serial_mean_ns"] = serial_mean;
+    r["speedup"] = p50 > 0.0 ? serial_p50 / p50 : 0.0;  // 0 also when no serial sample
+    r["speedup_mean"] = mean > 0.0 ? serial_mean / mean : 0.0;
   }
   if (raw) r["samples_ns"] = p.samples;
   if (raw && p.bench == "apps") r["serial_samples_ns"] = p.serial;
