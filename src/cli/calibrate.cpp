@@ -36,6 +36,10 @@ struct CalibrateOptions {
   bool fifo = false;
   std::string cpu_latency = "0us";  // --cpu-latency (with --fifo, as `rtpar run` holds it)
   bool no_cpu_latency = false;      // --no-cpu-latency
+  // supply: how long to measure the supply loss (0 skips); supply_burst: one spin burst, the
+  // longest window measured (docs/analysis.md "Supply loss").
+  std::string supply = "10s";
+  std::string supply_burst = "50ms";
   std::string out;
 };
 }  // namespace
@@ -67,6 +71,14 @@ Command add_calibrate(CLI::App& app) {
                  "(docs/cli.md)")
       ->capture_default_str();
   app.add_flag("--no-cpu-latency", opts->no_cpu_latency, "Hold no CPU latency cap");
+  app.add_option("--supply", opts->supply,
+                 "How long to measure the supply lost per window on every CPU (0s skips; "
+                 "docs/analysis.md \"Supply loss\")")
+      ->capture_default_str();
+  app.add_option("--supply-burst", opts->supply_burst,
+                 "One spin burst of the supply measurement: the longest window measured "
+                 "(1ms..1s)")
+      ->capture_default_str();
   app.add_option("--out", opts->out, "Write the overhead profile (JSON) to this file");
   return [opts]() {
     std::int64_t cap_us = -1;
@@ -110,6 +122,26 @@ Command add_calibrate(CLI::App& app) {
       }
       periods.push_back(period);
       start = comma + 1;
+    }
+    const auto duration_option = [](const std::string& text, const char* field) {
+      try {
+        return parse_duration(text);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(SourceLocation{"<command line>", 0, 0}, field,
+                         "'" + text + "': " + e.what());
+      }
+    };
+    const Duration supply = duration_option(opts->supply, "--supply");
+    const Duration burst = duration_option(opts->supply_burst, "--supply-burst");
+    if (burst < std::chrono::milliseconds(1) || burst > std::chrono::seconds(1)) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--supply-burst",
+                       "'" + opts->supply_burst + "': must be in 1ms..1s");
+    }
+    if (supply.count() < 0 || supply > std::chrono::hours(24) ||
+        (supply.count() > 0 && supply < 4 * burst)) {
+      throw InputError(SourceLocation{"<command line>", 0, 0}, "--supply",
+                       fmt::format("'{}': must be 0s (skip) or 4 bursts ({}) .. 24h", opts->supply,
+                                   format_duration(4 * burst)));
     }
     char host[256] = "unknown";
     gethostname(host, sizeof(host) - 1);
@@ -174,6 +206,35 @@ Command add_calibrate(CLI::App& app) {
             row(threads, wait.kind, "barrier", b);
           }
         }
+      }
+    }
+    if (supply.count() > 0) {
+      SupplyConfig sc;
+      sc.duration = supply;
+      sc.burst = burst;
+      for (const std::int64_t w : {100'000LL, 200'000LL, 500'000LL, 1'000'000LL, 2'000'000LL,
+                                   5'000'000LL, 10'000'000LL, 20'000'000LL, 50'000'000LL}) {
+        if (Duration(w) < burst) sc.windows.emplace_back(w);
+      }
+      sc.windows.push_back(burst);
+      for (const int cpu : std::vector<int>(cpus.begin(), cpus.begin() + max_threads)) {
+        ThreadConfig t;
+        t.cpu = cpu;
+        t.sched = opts->fifo ? SchedClass::fifo : SchedClass::other;
+        t.priority = 50;
+        t.name = "supply" + std::to_string(cpu);
+        sc.threads.push_back(t);
+      }
+      profile.supply = measure_supply_loss(sc);
+      if (profile.supply.empty()) {
+        throw InputError(SourceLocation{"<command line>", 0, 0}, "--supply",
+                         "too short for one burst: nothing measured");
+      }
+      fmt::print("\n{:>10}  {:>10}  {:>8}   supply lost in any window (max over {} CPU(s))\n",
+                 "window", "lost", "bursts", sc.threads.size());
+      for (const SupplyLoss& s : profile.supply) {
+        fmt::print("{:>10}  {:>10}  {:>8}\n", format_duration(Duration(s.window_ns), 3),
+                   format_duration(Duration(s.loss_ns), 3), s.samples);
       }
     }
     if (!opts->out.empty()) {

@@ -95,6 +95,15 @@ std::string overhead_profile_json(const OverheadProfile& profile) {
   nlohmann::json doc{{"machine", profile.machine}, {"fork_join", entries_json(profile.fork_join)}};
   if (!profile.release.empty()) doc["release"] = entries_json(profile.release);
   if (!profile.barrier.empty()) doc["barrier"] = entries_json(profile.barrier);
+  if (!profile.supply.empty()) {
+    nlohmann::json supply = nlohmann::json::array();
+    for (const SupplyLoss& s : profile.supply) {
+      nlohmann::json e = {{"window_ns", s.window_ns}, {"loss_ns", s.loss_ns}};
+      if (s.samples > 0) e["samples"] = s.samples;
+      supply.push_back(std::move(e));
+    }
+    doc["supply"] = std::move(supply);
+  }
   return doc.dump(2);
 }
 
@@ -161,18 +170,41 @@ void read_entries(const model::JsonAt& root, const char* key, std::size_t min_si
   }
 }
 
+// read_supply reads the optional array `supply` of root into out, in ascending windows.
+void read_supply(const model::JsonAt& root, std::vector<SupplyLoss>& out) {
+  const model::JsonAt entries = root.member("supply");
+  const std::size_t n = entries.array_size(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::JsonAt e = entries.element(i);
+    e.only_keys({"window_ns", "loss_ns", "samples"});
+    SupplyLoss s;
+    s.window_ns = e.member("window_ns").integer(1, kMaxSupplyWindowNs, "ns (10 s)");
+    s.loss_ns = e.member("loss_ns").integer(0, s.window_ns, "ns (the window)");
+    if (e.has("samples")) s.samples = e.member("samples").integer(1, kInt64Max);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      if (out[j].window_ns == s.window_ns) {
+        e.member("window_ns").fail(fmt::format("repeats supply[{}]'s window", j));
+      }
+    }
+    out.push_back(s);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const SupplyLoss& a, const SupplyLoss& b) { return a.window_ns < b.window_ns; });
+}
+
 }  // namespace
 
 OverheadProfile load_overhead_profile(const std::string& path) {
   const nlohmann::json doc = model::read_json_file(path, "overhead profile");
   const model::JsonAt root{doc, path, ""};
-  root.only_keys({"machine", "fork_join", "release", "barrier"});
+  root.only_keys({"machine", "fork_join", "release", "barrier", "supply"});
   OverheadProfile profile;
   profile.source = path;
   if (root.has("machine")) profile.machine = root.member("machine").string();
   read_entries(root, "fork_join", 1, profile.fork_join);
   if (root.has("release")) read_entries(root, "release", 1, profile.release);
   if (root.has("barrier")) read_entries(root, "barrier", 1, profile.barrier);
+  if (root.has("supply")) read_supply(root, profile.supply);
   return profile;
 }
 

@@ -305,6 +305,7 @@ class Engine {
   Urgency urgency(int th, int n) const {
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n < 0 ? 0 : n)];
+    if (task(ti).supply) return Urgency{2, 0};  // the core is not supplied: above everything
     if (task(ti).edf) {
       return Urgency{1, -sat_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
     }

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "analysis/bounds/overhead_charge.hpp"
+#include "analysis/bounds/supply_server.hpp"
 #include "analysis/planners/fork_join_charge.hpp"
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
@@ -381,6 +383,25 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
   for (const auto& [cpu, task] : cpu_threads) {
     const auto dense = std::lower_bound(model.cpus.begin(), model.cpus.end(), cpu);
     model.threads.push_back(SimThread{static_cast<int>(dense - model.cpus.begin()), task});
+  }
+  const bool worst = statistic == OverheadStatistic::p999 || statistic == OverheadStatistic::max;
+  const std::optional<analysis::PeriodicServer> supply =
+      overhead != nullptr && worst ? analysis::supply_server(*overhead, set) : std::nullopt;
+  if (supply) {
+    for (std::size_t c = 0; c < model.cpus.size(); ++c) {
+      SimTask blackout;
+      blackout.set_index = set.tasks.size() + c;  // its own (unused) draw stream
+      blackout.period = blackout.deadline = supply->period_ns;
+      blackout.supply = true;
+      blackout.threads.push_back(static_cast<int>(model.threads.size()));
+      SimNode n;
+      n.length = n.folded = supply->budget_ns;  // folded: stochastic execution never scales it
+      n.thread = blackout.threads.front();
+      n.deadline = supply->period_ns;
+      blackout.nodes.push_back(n);
+      model.threads.push_back(SimThread{static_cast<int>(c), static_cast<int>(model.tasks.size())});
+      model.tasks.push_back(std::move(blackout));
+    }
   }
   return model;
 }

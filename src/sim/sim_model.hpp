@@ -68,7 +68,10 @@ struct SimTask {
   std::size_t set_index = 0;  // index in TaskSet::tasks / Plan::tasks
   std::int64_t period = 0, deadline = 0, phase = 0;
   OverrunPolicy overrun = OverrunPolicy::queue;
-  bool edf = false;            // CoreScheduling::edf: ordered by absolute deadline, above FIFO
+  bool edf = false;  // CoreScheduling::edf: ordered by absolute deadline, above FIFO
+  // supply: a blackout of the profile's supply loss on one core (no task of the set): above EDF
+  // and every priority, never scaled by stochastic execution, and reported by no result.
+  bool supply = false;
   std::vector<int> threads;    // model thread indices, master first
   std::vector<SimNode> nodes;  // topologically ordered; pool nodes are preferred by index
 };
@@ -85,7 +88,13 @@ struct SimModel {
 // injects the overheads the planners charge from that profile (docs/internals/simulation.md,
 // "Overheads"): team plans a release node and a fork/join node per region on the master, strand
 // plans extra execution on their strands; each at `statistic` (p999: the planners' own values),
-// or, for `sampled`, as SimNode::draws. Throws InputError when the plan does not match the set
+// or, for `sampled`, as SimNode::draws. With a profile that has supply entries and statistic p999
+// or max, every core also gets the supply loss the planners charge (analysis::supply_server, (Q,
+// P)) as a blackout of Q at the start of every P from 0, above every task: a periodic pattern
+// that loses exactly Q in every window of P, the model's worst case (docs/internals/simulation.md,
+// "Supply loss"). The other statistics inject none: the profile states only the largest loss.
+// The blackouts are SimTasks after every task of the set (task_of_set never names them). Throws
+// InputError when the plan does not match the set
 // (different task count or names) or the profile cannot bound a charge.
 SimModel build_sim_model(const Plan& plan, const TaskSet& set,
                          const OverheadProfile* overhead = nullptr,

@@ -157,7 +157,12 @@ duration_overflow)
   expect_status 2 "$rtpar" calibrate --period 1ms,5us
   grep -q "'5us'" <<<"$err" || fail "the bad period of a list is not named: $err"
   # Every period of the list is measured; the profile's release entry is the worst of them.
-  expect_status 0 "$rtpar" calibrate --threads 1 --iters 100 --releases 5 --barriers 0 --period 1ms,2ms --out cal.json
+  expect_status 2 "$rtpar" calibrate --supply 100ms
+  grep -q -- "--supply" <<<"$err" && grep -q "4 bursts" <<<"$err" || fail "unclear error: $err"
+  expect_status 2 "$rtpar" calibrate --supply-burst 0s
+  expect_status 2 "$rtpar" calibrate --supply-burst 2s
+  expect_status 2 "$rtpar" calibrate --supply never
+  expect_status 0 "$rtpar" calibrate --threads 1 --iters 100 --releases 5 --barriers 0 --period 1ms,2ms --supply 0s --out cal.json
   grep -q " idle 1ms " <<<"$out" && grep -q " idle 2ms " <<<"$out" || fail "a period was not measured: $out"
   python3 - "$out" <<'PY' || fail "the release entry is not the worst of the periods: $out"
 import json, sys
@@ -165,7 +170,21 @@ rows = [l.split() for l in sys.argv[1].splitlines() if " idle " in l and l.split
 worst = max(int(r[5]) for r in rows)  # threads wait idle PERIOD mean p50 ...
 entry = [e for e in json.load(open("cal.json"))["release"] if e["wait"] == "block"][0]
 assert entry["p50_ns"] == worst, (entry, rows)
+assert "supply" not in json.load(open("cal.json")), "--supply 0s measured the supply"
 PY
+  # The supply loss: one entry per window up to the burst, each a loss within its window, over
+  # every burst of every CPU measured (docs/analysis.md "Supply loss").
+  expect_status 0 "$rtpar" calibrate --threads 1 --iters 100 --releases 5 --period 1ms --barriers 0 --supply 200ms --supply-burst 10ms --out supply.json
+  grep -q "supply lost in any window" <<<"$out" || fail "no supply table: $out"
+  python3 - <<'PY' || fail "bad supply entries: $(cat supply.json)"
+import json
+s = json.load(open("supply.json"))["supply"]
+assert [e["window_ns"] for e in s] == [100000, 200000, 500000, 1000000, 2000000, 5000000, 10000000], s
+assert all(0 <= e["loss_ns"] <= e["window_ns"] and e["samples"] >= 1 for e in s), s
+assert all(a["loss_ns"] <= b["loss_ns"] for a, b in zip(s, s[1:])), s  # a longer window holds more
+PY
+  # The profile is accepted by the planners, which state the charge.
+  expect_status 0 "$rtpar" check tick.toml --overhead supply.json
   ;;
 *)
   fail "unknown case"

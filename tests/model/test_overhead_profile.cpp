@@ -280,3 +280,42 @@ TEST_CASE("overhead profile: bad files are input errors naming the file and the 
   CHECK_THROWS_AS(rtpar::load_overhead_profile(std::string(RTPAR_BINARY_DIR) + "/no/such.json"),
                   rtpar::InputError);
 }
+
+TEST_CASE("overhead profile: supply entries round-trip in ascending windows, are optional") {
+  rtpar::OverheadProfile p;
+  p.fork_join = {entry(2, rtpar::WaitKind::spin, false, 5)};
+  p.supply = {{10'000'000, 1'000'000, 40}, {1'000'000, 300'000, 40}};
+  const ProfileFile file(rtpar::overhead_profile_json(p), "supply.json");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  REQUIRE(back.supply.size() == 2);
+  CHECK(back.supply[0].window_ns == 1'000'000);  // sorted
+  CHECK(back.supply[0].loss_ns == 300'000);
+  CHECK(back.supply[1].window_ns == 10'000'000);
+  CHECK(back.supply[1].samples == 40);
+  // Without the array: no supply entry (nothing is charged).
+  const ProfileFile plain(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}]})",
+                          "plain.json");
+  CHECK(rtpar::load_overhead_profile(plain.path).supply.empty());
+  // A loss of the whole window is a valid measurement (the core gave nothing in such a window).
+  const std::string fj = R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}], )";
+  const ProfileFile whole(fj + R"("supply": [{"window_ns": 100, "loss_ns": 100}]})", "whole.json");
+  CHECK(rtpar::load_overhead_profile(whole.path).supply[0].loss_ns == 100);
+  // Bad entries name the file and the field.
+  std::string e = rejection(fj + R"("supply": [{"window_ns": 100, "loss_ns": 101}]})");
+  CHECK(contains(e, "supply[0].loss_ns"));
+  e = rejection(fj + R"("supply": [{"window_ns": 0, "loss_ns": 0}]})");
+  CHECK(contains(e, "supply[0].window_ns"));
+  e = rejection(fj + R"("supply": [{"window_ns": 20000000000, "loss_ns": 0}]})");
+  CHECK(contains(e, "supply[0].window_ns"));
+  e = rejection(fj + R"("supply": [{"window_ns": 100, "loss_ns": -1}]})");
+  CHECK(contains(e, "supply[0].loss_ns"));
+  e = rejection(fj + R"("supply": [{"window_ns": 100, "loss_ns": 5},
+                                    {"window_ns": 100, "loss_ns": 5}]})");
+  CHECK(contains(e, "supply[1].window_ns: repeats supply[0]'s window"));
+  e = rejection(fj + R"("supply": [{"window_ns": 100}]})");
+  CHECK(contains(e, "supply[0]: missing field 'loss_ns'"));
+  e = rejection(fj + R"("supply": [{"window_ns": 100, "loss_ns": 5, "lost": 1}]})");
+  CHECK(contains(e, "supply[0]"));
+  e = rejection(fj + R"("supply": []})");
+  CHECK(contains(e, "supply"));
+}

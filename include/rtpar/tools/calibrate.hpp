@@ -2,7 +2,10 @@
 // of an overhead profile (rtpar/tools/overhead.hpp; `rtpar calibrate`).
 #pragma once
 
+#include <vector>
+
 #include "rtpar/team.hpp"
+#include "rtpar/thread_config.hpp"
 #include "rtpar/tools/overhead.hpp"
 
 namespace rtpar {
@@ -38,5 +41,28 @@ ForkJoinCost worst_of(const ForkJoinCost& a, const ForkJoinCost& b);
 // rt-openmp.md §VI-B's barrier latency: last member's departure − last member's arrival. Never
 // spins between regions.
 ForkJoinCost measure_barrier_cost(const TeamConfig& config, int iterations);
+
+// SupplyConfig is what measure_supply_loss measures: where, how and how long.
+struct SupplyConfig {
+  std::vector<ThreadConfig> threads;  // one measuring thread per entry (one per CPU, pinned)
+  Duration duration{};                // total time; the threads spin for half of it
+  Duration burst{50'000'000};         // one spin burst; every window must fit in it
+  std::vector<Duration> windows;      // the window lengths w to report, each in (0, burst]
+  Duration gap{1'000};                // a clock step longer than this is lost supply
+};
+
+// measure_supply_loss measures the CPU supply each thread loses (SupplyLoss, overhead.hpp): every
+// thread sleeps until an absolute instant, then wants its CPU for one burst, reading the clock in
+// a tight loop; the time from the instant to the wake-up and every step between two reads longer
+// than `gap` is lost supply (the virtual CPU descheduled by its host, interrupts, kernel work).
+// Bursts alternate with sleeps of the same length, so a SCHED_FIFO thread never holds its core
+// for more than half the time (RT throttling and the fair server stay out of it). For each
+// window length w, the result is the largest loss in any window of length w inside one burst, over
+// every burst and thread (exact: the maximum sits where a window starts at a loss's start or ends
+// at a loss's end). Returns one entry per window, ascending; none when no burst fitted in the
+// duration (the first starts within two bursts, on a grid shared by the threads). Throws
+// std::invalid_argument for no thread, burst ≤ 0 or a window outside (0, burst], and what applying
+// a thread's ThreadConfig throws (SCHED_FIFO refused).
+std::vector<SupplyLoss> measure_supply_loss(const SupplyConfig& config);
 
 }  // namespace rtpar

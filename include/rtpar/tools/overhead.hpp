@@ -33,6 +33,20 @@ inline constexpr int kMaxProfiledThreads = 8192;
 // rejecting it keeps every charge (even extrapolated to kMaxProfiledThreads) far from int64 limits.
 inline constexpr std::int64_t kMaxForkJoinCostNs = 1'000'000'000;
 
+// SupplyLoss is the CPU supply lost in windows of one length (`rtpar calibrate --supply`): the
+// largest time, in any window of `window_ns`, during which a thread that wanted its core for the
+// whole window at SCHED_FIFO did not run — the virtual CPU preempted by its host, interrupts, the
+// kernel's own work. The planners charge it as a sliding-window server (docs/analysis.md, "Supply
+// loss").
+struct SupplyLoss {
+  std::int64_t window_ns = 0;  // w
+  std::int64_t loss_ns = 0;    // L(w), 0 ≤ L(w) ≤ w
+  std::int64_t samples = 0;    // measured windows (spin bursts at least w long) it is the max of
+};
+
+// kMaxSupplyWindowNs is the longest supply window a profile may state, in ns (10 s).
+inline constexpr std::int64_t kMaxSupplyWindowNs = 10'000'000'000;
+
 // ForkJoinCharge is the cost charged per fork on a team, and how it was obtained.
 struct ForkJoinCharge {
   std::int64_t ns = 0;        // the cost to charge per fork (never negative)
@@ -56,6 +70,9 @@ struct OverheadProfile {
   // (the barrier's wake-up delay; the waiting for slower members is the strands' own time).
   // `parked` is false. Optional (profiles written before it was measured have none).
   std::vector<ForkJoinCost> barrier;
+  // supply: the supply lost per window length, ascending windows. Optional: a profile without it
+  // charges no supply loss.
+  std::vector<SupplyLoss> supply;
 
   // fork_join_bound is the cost an analysis should charge per fork on a team of `threads` with
   // `wait`: the largest measured p99.9 over the entries for that size and policy (parked or not),
@@ -87,7 +104,9 @@ std::string overhead_profile_json(const OverheadProfile& profile);
 // `mean_ns`, `p50_ns`, `p99_ns` and `max_ns` are optional; costs are integers in
 // 0 .. kMaxForkJoinCostNs (max_ns, which nothing charges, any int64) with p50 ≤ p99 ≤ p99.9 ≤ max;
 // no unknown field; at least one entry; two entries for the same (threads, wait, parked) must
-// agree. Anything else throws InputError naming the file and the JSON path of the field (e.g.
+// agree. `supply` entries (optional) need `window_ns` (1 .. kMaxSupplyWindowNs, each window once)
+// and `loss_ns` (0 .. window_ns); `samples` is optional; they are kept in ascending windows.
+// Anything else throws InputError naming the file and the JSON path of the field (e.g.
 // "fork_join[3].p999_ns").
 OverheadProfile load_overhead_profile(const std::string& path);
 

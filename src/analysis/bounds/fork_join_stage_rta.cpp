@@ -56,7 +56,9 @@ CoreLoad interferers_on(int core, const FjTask& task, const std::vector<const Fj
   if (options.server) {
     // The kernel's server on this core (FjOptions::server): ⌈(Δ + P − Q)/P⌉·Q, above every task.
     const PeriodicServer& s = *options.server;
-    load.hp.push_back(Interferer{s.budget_ns, s.period_ns, s.period_ns - s.budget_ns});
+    // A sliding-window server (not deferred) has no jitter: ⌈Δ/P⌉·Q.
+    load.hp.push_back(
+        Interferer{s.budget_ns, s.period_ns, s.deferred ? s.period_ns - s.budget_ns : 0});
   }
   for (const FjTask* u : others) {
     if (u->priority < task.priority && descending) break;

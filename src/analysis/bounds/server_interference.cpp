@@ -28,7 +28,8 @@ std::int64_t server_interference(const PeriodicServer& server, std::int64_t t) {
   check_server(server);
   if (t < 0) throw std::invalid_argument("server: window length must be >= 0");
   const Wide q = server.budget_ns, p = server.period_ns;
-  const Wide bound = q * ceil_div(Wide(t) + p - q, p);  // ≤ 2^63 · 2^64: fits 128 bits
+  const Wide jitter = server.deferred ? p - q : 0;
+  const Wide bound = q * ceil_div(Wide(t) + jitter, p);  // ≤ 2^63 · 2^64: fits 128 bits
   return static_cast<std::int64_t>(std::min<Wide>(t, bound));
 }
 
@@ -48,9 +49,9 @@ DagResponse dag_response_with_server(std::int64_t work_ns, std::int64_t span_ns,
   while (out.iterations < kMaxServerIterations) {
     if (r > d) {
       out.reason = fmt::format(
-          "with the kernel's server ({} every {} per core) the bound L + ⌈(C − L)/m⌉ + m·I(R) "
-          "exceeds D = {} on m = {} cores",
-          format_duration(Duration(server.budget_ns), 3),
+          "with {} ({} every {} per core) the bound L + ⌈(C − L)/m⌉ + m·I(R) exceeds D = {} on "
+          "m = {} cores",
+          server.what, format_duration(Duration(server.budget_ns), 3),
           format_duration(Duration(server.period_ns), 3), format_duration(Duration(deadline_ns), 3),
           cores);
       return out;
@@ -75,6 +76,7 @@ std::vector<RtaTask> server_rta_tasks(const PeriodicServer& server, std::int64_t
   if (horizon_ns <= 0) throw std::invalid_argument("server_rta_tasks: horizon must be > 0");
   const Duration q(server.budget_ns), p(server.period_ns);
   // The one-off job of Q: ⌈R/T⌉ = 1 for every 0 < R ≤ horizon, and RTA stops at R > D ≤ horizon.
+  if (!server.deferred) return {RtaTask{q, p, p, priority_above}};
   const Duration h(std::max(horizon_ns, server.budget_ns));
   return {RtaTask{q, p, p, priority_above}, RtaTask{q, h, h, priority_above}};
 }

@@ -20,14 +20,21 @@
 
 namespace rtpar::analysis {
 
-// PeriodicServer is a budget Q every period P, 0 < Q ≤ P.
+// PeriodicServer is a budget Q every period P, 0 < Q ≤ P, above every task of a core.
+//
+// deferred = true is the kernel's server (above): its budget may run late in one period and early
+// in the next. deferred = false is a sliding-window bound: in *every* window of length P it runs
+// at most Q — the measured supply loss of `rtpar calibrate --supply` (supply_server.hpp), which
+// is a periodic task (Q, P) without jitter.
 struct PeriodicServer {
   std::int64_t budget_ns = 0;  // Q
   std::int64_t period_ns = 0;  // P
+  bool deferred = true;        // jitter P − Q (the kernel's server) or none (a sliding window)
+  std::string what = "the kernel's server";  // what it stands for, in reasons and notes
 };
 
 // server_interference bounds the server's execution in any window of length t ≥ 0:
-//   I(t) = min(t, Q·⌈(t + P − Q)/P⌉)
+//   I(t) = min(t, Q·⌈(t + P − Q)/P⌉)      (deferred; Q·⌈t/P⌉ in place of the second term when not)
 // the workload of a periodic task (Q, P) with release jitter J = P − Q (a deferred budget runs
 // back to back with the next one): Audsley, Burns, Richardson, Tindell & Wellings, "Applying new
 // scheduling theory to static priority pre-emptive scheduling", SEJ 8(5) 1993, §3 (jitter), and
@@ -58,9 +65,10 @@ DagResponse dag_response_with_server(std::int64_t work_ns, std::int64_t span_ns,
 
 // server_rta_tasks is the server as two RTA tasks above `priority_above` (which must exceed every
 // task of the core): (Q, P) periodic plus one job of Q whose period `horizon_ns` is ≥ every
-// deadline on the core. Their interference ⌈t/P⌉·Q + Q is ≥ Q·⌈(t + P − Q)/P⌉ (as ⌈a + b⌉ ≤
-// ⌈a⌉ + 1 for 0 ≤ b < 1), so the unchanged exact RTA (rta.hpp) with them added is a sound RTA with
-// the server as the highest-priority task with jitter P − Q.
+// deadline on the core; a server that is not deferred is the one task (Q, P), exactly. Their
+// interference ⌈t/P⌉·Q + Q is ≥ Q·⌈(t + P − Q)/P⌉ (as ⌈a + b⌉ ≤ ⌈a⌉ + 1 for 0 ≤ b < 1), so the
+// unchanged exact RTA (rta.hpp) with them added is a sound RTA with the server as the
+// highest-priority task with jitter P − Q.
 std::vector<RtaTask> server_rta_tasks(const PeriodicServer& server, std::int64_t horizon_ns,
                                       int priority_above);
 

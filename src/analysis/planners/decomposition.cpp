@@ -63,9 +63,9 @@ std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t 
       index, unplaced, seg.strands, to_string(fit), server ? " − I(d)" : "", seg.window,
       seg.length);
   if (server) {
-    why += fmt::format(" (I(d) = {} ns: the kernel's server, {} ns every {} ns, per core)",
-                       analysis::server_interference(*server, seg.window), server->budget_ns,
-                       server->period_ns);
+    why += fmt::format(" (I(d) = {} ns: {}, {} ns every {} ns, per core)",
+                       analysis::server_interference(*server, seg.window), server->what,
+                       server->budget_ns, server->period_ns);
   }
   if (level_full) {
     why += fmt::format(
@@ -163,7 +163,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   // 2. Partition all strands at once, in deadline-monotonic order; 3. rank segments per core.
   //    With the kernel's interference charged, every core's load condition also counts the
   //    server's I(d) (fbb_ffd.hpp), so strands go where they still fit with it.
-  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options);
+  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options, set);
   const analysis::FbbResult placed =
       analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit,
                           analysis::kPriorityLevels, server);

@@ -214,7 +214,7 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
   ChangeLog changes;               // what the equal-priority rounds must look at again
   std::vector<std::uint64_t> analysed_at(set.tasks.size(), 0);  // step of each task's last result
   analysis::FjOptions fj_options;
-  fj_options.server = analysis::charged_server(options);
+  fj_options.server = analysis::charged_server(options, set);
   plan.schedulable = !set.tasks.empty() && !machine.cpus.empty();
   if (machine.cpus.empty()) plan.notes.push_back("no real-time cores to assign");
   if (options.assign == AssignKind::worst_fit && !machine.cpus.empty()) {

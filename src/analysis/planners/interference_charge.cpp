@@ -5,13 +5,31 @@
 
 #include <fmt/format.h>
 
+#include "analysis/bounds/supply_server.hpp"
+#include "rtpar/tools/overhead.hpp"
+
 namespace rtpar::analysis {
 namespace {
 
 // server_text renders the charged server for reasons and notes.
 std::string server_text(const PeriodicServer& s) {
-  return fmt::format("{} every {}", format_duration(Duration(s.budget_ns), 3),
-                     format_duration(Duration(s.period_ns), 3));
+  return fmt::format("{} every {}{}", format_duration(Duration(s.budget_ns), 3),
+                     format_duration(Duration(s.period_ns), 3),
+                     s.deferred ? "" : " (in every window of that length)");
+}
+
+// source_text says where the charged server comes from: the kernel's interference (as read),
+// the overhead profile's supply loss, or both.
+std::string source_text(const PeriodicServer& s, const PlanOptions& options) {
+  const bool kernel = options.interference.state == "charged" && options.interference.budget_ns > 0;
+  const std::string profile = options.overhead != nullptr && !options.overhead->source.empty()
+                                  ? options.overhead->source
+                                  : std::string("the overhead profile");
+  std::string supply =
+      fmt::format("{}'s supply entries, docs/analysis.md \"Supply loss\"", profile);
+  if (s.deferred) return options.interference.source;
+  if (!kernel) return supply;
+  return fmt::format("{}; {}", options.interference.source, supply);
 }
 
 // charge_heavy replaces a federated heavy task's bound by the fixed point with the server.
@@ -38,16 +56,23 @@ void charge_ws_heavy(TaskPlan& tp, const TaskSpec& spec, const PeriodicServer& s
 
 }  // namespace
 
-std::optional<PeriodicServer> charged_server(const PlanOptions& options) {
+std::optional<PeriodicServer> charged_server(const PlanOptions& options, const TaskSet& set) {
   const KernelInterference& k = options.interference;
-  if (k.state != "charged" || k.budget_ns <= 0 || k.period_ns < k.budget_ns) return std::nullopt;
-  return PeriodicServer{k.budget_ns, k.period_ns};
+  std::optional<PeriodicServer> kernel;
+  if (k.state == "charged" && k.budget_ns > 0 && k.period_ns >= k.budget_ns) {
+    kernel = PeriodicServer{k.budget_ns, k.period_ns};
+  }
+  const std::optional<PeriodicServer> supply =
+      options.overhead != nullptr ? supply_server(*options.overhead, set) : std::nullopt;
+  return combined_server(kernel, supply);
 }
 
 void charge_interference(Plan& plan, const TaskSet& set, const PlanOptions& options) {
   plan.interference = options.interference;
-  const std::optional<PeriodicServer> server = charged_server(options);
+  const std::optional<PeriodicServer> server = charged_server(options, set);
   if (!server) return;
+  const std::string kind = server->deferred ? "kernel interference" : "interference";
+  const std::string source = source_text(*server, options);
   switch (plan.planner) {
     case PlannerKind::federated:
     case PlannerKind::federated_ws: {
@@ -63,27 +88,24 @@ void charge_interference(Plan& plan, const TaskSet& set, const PlanOptions& opti
       }
       // The light tasks were placed with the server above them (plan_federated_family).
       plan.notes.push_back(fmt::format(
-          "kernel interference charged: a server of {} per core above every task ({}); light "
-          "tasks were placed by first-fit with it",
-          server_text(*server), plan.interference.source));
+          "{} charged: {} of {} per core above every task ({}); light tasks were placed by "
+          "first-fit with it",
+          kind, server->what, server_text(*server), source));
       break;
     }
     case PlannerKind::partitioned:
-      plan.notes.push_back(
-          fmt::format("kernel interference charged: a server of {} on each core of every task ({})",
-                      server_text(*server), plan.interference.source));
+      plan.notes.push_back(fmt::format("{} charged: {} of {} on each core of every task ({})", kind,
+                                       server->what, server_text(*server), source));
       break;
     case PlannerKind::decomposition:
       plan.notes.push_back(fmt::format(
-          "kernel interference charged: a server of {} on each core, its I(d) in every strand's "
-          "load condition ({})",
-          server_text(*server), plan.interference.source));
+          "{} charged: {} of {} on each core, its I(d) in every strand's load condition ({})", kind,
+          server->what, server_text(*server), source));
       break;
     case PlannerKind::fork_join_rta:
       plan.notes.push_back(fmt::format(
-          "kernel interference charged: a server of {} on each core, above every task in the "
-          "fork/join RTA ({})",
-          server_text(*server), plan.interference.source));
+          "{} charged: {} of {} on each core, above every task in the fork/join RTA ({})", kind,
+          server->what, server_text(*server), source));
       break;
   }
   for (const TaskPlan& tp : plan.tasks) {

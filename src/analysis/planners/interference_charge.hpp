@@ -19,9 +19,10 @@
 
 namespace rtpar::analysis {
 
-// charged_server is the server the planners must charge: the interference when its state is
-// "charged" with a budget, else nullopt.
-std::optional<PeriodicServer> charged_server(const PlanOptions& options);
+// charged_server is the server the planners must charge for `set`: the kernel's interference when
+// its state is "charged" with a budget, the overhead profile's measured supply loss
+// (supply_server) when it has one, both together (combined_server), or nullopt.
+std::optional<PeriodicServer> charged_server(const PlanOptions& options, const TaskSet& set);
 
 // charge_interference records options.interference in plan.interference and, when it is charged,
 // applies it to the plan's bounds as the file comment says; a task whose bound then exceeds its

@@ -237,7 +237,7 @@ std::string shape_text(const Part& p, const TaskSpec& task) {
 Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
   // The user fixes the places, so there is nothing to size for another machine; a charged kernel
   // server goes into every bound (the exact EDF test does not model it, so it is then skipped).
-  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options);
+  const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options, set);
   model::check_task_parameters(set);
   Plan plan;
   plan.planner = PlannerKind::partitioned;

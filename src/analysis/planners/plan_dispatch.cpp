@@ -44,7 +44,7 @@ TaskSet federated_inputs(PlannerKind planner, const TaskSet& set, const PlanOpti
     // federated with the kernel's server may give a heavy task more cores than its sizing
     // (federated_common.hpp), so its team is charged as the whole machine.
     config.whole_machine =
-        planner == PlannerKind::federated && analysis::charged_server(options).has_value();
+        planner == PlannerKind::federated && analysis::charged_server(options, set).has_value();
     out = analysis::with_federated_overheads(out, config, notes);
   }
   return out;
@@ -72,7 +72,7 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
     case PlannerKind::federated_ws: {
       std::vector<std::string> notes;
       analysed = federated_inputs(planner, set, options, notes);
-      const auto server = analysis::charged_server(options);
+      const auto server = analysis::charged_server(options, set);
       Plan plan = planner == PlannerKind::federated
                       ? analysis::plan_federated_server(*analysed, server)
                       : analysis::plan_federated_ws_server(*analysed, server);
