@@ -22,6 +22,7 @@
 #include "platform/stop_signals.hpp"
 #include "rtpar/executor.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
 
@@ -41,6 +42,7 @@ struct RunOptions {
   bool no_cpu_latency = false;      // --no-cpu-latency
   bool isolate = false;             // --isolate (docs/cli.md)
   std::string interference;         // --interference MODE
+  std::string overhead;             // --overhead FILE: plan with the profile charged
 };
 
 Duration parse_cli_duration(const std::string& text) {
@@ -97,6 +99,10 @@ Command add_run(CLI::App& app) {
                "Remove the kernel's interference from the real-time cores for the run and restore "
                "it afterwards (root; docs/cli.md)");
   add_interference_flag(app, opts->interference);
+  app.add_option("--overhead", opts->overhead,
+                 "Plan with this overhead profile charged (`rtpar calibrate --out`): the run's "
+                 "bounds include it, and a set it makes unschedulable is refused")
+      ->check(non_empty());
   return [opts]() {
     // From here to the last report: the first stop signal (SIGINT, SIGTERM, SIGHUP, ...) ends the
     // releases, later ones are ignored until the reports are written (docs/cli.md).
@@ -107,6 +113,11 @@ Command add_run(CLI::App& app) {
     TaskSet set = load_taskset(opts->file);
     PlanOptions planning;
     planning.interference = resolve_interference(opts->interference, set, nullptr);
+    std::optional<OverheadProfile> profile;
+    if (!opts->overhead.empty()) {
+      profile = load_overhead_profile(opts->overhead);
+      planning.overhead = &*profile;
+    }
     // Restores every isolated setting when it goes out of scope, after the reports are written.
     const auto isolation = isolate_for_run(set, opts->isolate, planning.interference);
     const Plan plan = plan_taskset(set, planning);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,25 @@ namespace {
 // Json keeps keys in insertion order so documents read in the order docs/cli.md lists them.
 using Json = nlohmann::ordered_json;
 
+// bound_of is the plan's response bound of the task named `name`, if the plan gives one.
+std::optional<std::int64_t> bound_of(const Plan& plan, const std::string& name) {
+  for (const TaskPlan& tp : plan.tasks) {
+    if (tp.name == name) return tp.response_bound_ns;
+  }
+  return std::nullopt;
+}
+
+// over_bound counts the recorded jobs whose response exceeded `bound` (none without a bound).
+std::optional<std::int64_t> over_bound(const TaskRun& run, std::optional<std::int64_t> bound) {
+  if (!bound) return std::nullopt;
+  return std::count_if(run.records.begin(), run.records.end(),
+                       [&](const JobRecord& r) { return r.finish_ns - r.release_ns > *bound; });
+}
+
 // task_stats_json is one entry of run_json's "tasks": the statistics of one task.
-Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
+Json task_stats_json(const TaskStats& stats, const TaskRun& run, const Plan& plan) {
+  const std::optional<std::int64_t> bound = bound_of(plan, run.name);
+  const std::optional<std::int64_t> over = over_bound(run, bound);
   Json j = {
       {"name", stats.name},
       {"jobs", stats.jobs},
@@ -36,6 +54,10 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run) {
         {"p99", stats.response_p99_ns},
         {"max", stats.response_max_ns}}},
       {"max_relative_response", stats.max_relative_response},
+      // The plan's response bound (with what it charged: --overhead, --interference) and the
+      // recorded jobs above it; null when the plan gives no bound.
+      {"response_bound_ns", bound ? Json(*bound) : Json(nullptr)},
+      {"over_bound", over ? Json(*over) : Json(nullptr)},
       {"records_truncated", run.records_truncated},
   };
   if (!run.failure.empty()) j["failure"] = run.failure;
@@ -59,7 +81,7 @@ Json run_document(const RunReport& report) {
   const std::vector<TaskStats> stats = report.stats();
   Json tasks = Json::array();
   for (std::size_t i = 0; i < stats.size(); ++i) {
-    tasks.push_back(task_stats_json(stats[i], report.tasks[i]));
+    tasks.push_back(task_stats_json(stats[i], report.tasks[i], report.plan));
   }
   return {
       {"duration_ns", report.duration_ns},
@@ -143,20 +165,27 @@ std::string stats_table(const RunReport& report) {
   out += fmt::format("kernel interference: {}{}\n", k.state,
                      k.source.empty() ? std::string() : " — " + k.source);
 
-  std::vector<std::vector<std::string>> rows = {
-      {"task", "jobs", "misses", "miss%", "skipped", "min", "p50", "p99", "max", "max R/D"}};
-  for (const TaskStats& s : stats) {
+  std::vector<std::vector<std::string>> rows = {{"task", "jobs", "misses", "miss%", "skipped",
+                                                 "min", "p50", "p99", "max", "max R/D", "R bound",
+                                                 "over"}};
+  for (std::size_t i = 0; i < stats.size(); ++i) {
+    const TaskStats& s = stats[i];
     auto response = [&](std::int64_t ns) {
       return s.jobs > 0 ? format_duration(Duration(ns), 3) : std::string("-");
     };
+    const std::optional<std::int64_t> bound = bound_of(report.plan, s.name);
+    const std::optional<std::int64_t> over = over_bound(report.tasks[i], bound);
     rows.push_back({s.name, fmt::format("{}", s.jobs), fmt::format("{}", s.misses),
                     fmt::format("{:.2f}%", s.miss_ratio * 100.0), fmt::format("{}", s.skipped),
                     response(s.response_min_ns), response(s.response_p50_ns),
                     response(s.response_p99_ns), response(s.response_max_ns),
-                    s.jobs > 0 ? fmt::format("{:.3f}", s.max_relative_response) : "-"});
+                    s.jobs > 0 ? fmt::format("{:.3f}", s.max_relative_response) : "-",
+                    bound ? format_duration(Duration(*bound), 3) : "-",
+                    over ? fmt::format("{}", *over) : "-"});
   }
   out += '\n';
-  out += report::render_table(rows, {false, true, true, true, true, true, true, true, true, true});
+  out += report::render_table(
+      rows, {false, true, true, true, true, true, true, true, true, true, true, true});
 
   out += profile_table(stats, report.tasks);
   for (const TaskRun& run : report.tasks) {

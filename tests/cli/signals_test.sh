@@ -185,6 +185,20 @@ assert all(a["loss_ns"] <= b["loss_ns"] for a, b in zip(s, s[1:])), s  # a longe
 PY
   # The profile is accepted by the planners, which state the charge.
   expect_status 0 "$rtpar" check tick.toml --overhead supply.json
+  # run --overhead plans with it: the summary states each task's charged bound and the jobs above.
+  expect_status 0 "$rtpar" run --best-effort --no-mlock tick.toml --duration 200ms --overhead supply.json --json
+  python3 -c 'import json, sys; t = json.loads(sys.argv[1])["tasks"][0]; assert t["response_bound_ns"] > 0 and t["over_bound"] >= 0, t' "$out" \
+    || fail "no charged bound in the run summary: $out"
+  # A core that may lose every instant (10 ms lost in every 10 ms) admits nothing: not run.
+  python3 - <<'PY'
+import json
+p = json.load(open("supply.json"))
+p["supply"] = [{"window_ns": 10000000, "loss_ns": 10000000}]
+json.dump(p, open("no_supply.json", "w"))
+PY
+  expect_status 1 "$rtpar" run --best-effort --no-mlock tick.toml --duration 200ms --overhead no_supply.json
+  grep -q "refusing to run" <<<"$err" && grep -q "supply loss" <<<"$err" || fail "unclear refusal: $err"
+  expect_status 2 "$rtpar" run --best-effort tick.toml --overhead missing.json
   ;;
 *)
   fail "unknown case"

@@ -246,8 +246,8 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   REQUIRE(doc["tasks"].size() == 2);
 
   const json& a = doc["tasks"][0];
-  CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "  // required
-                         "miss_ratio records_truncated"));                              // extras
+  CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "   // required
+                         "miss_ratio records_truncated response_bound_ns over_bound"));  // extras
   CHECK(a["name"] == "a");
   for (const char* key : {"jobs", "misses", "skipped"}) CHECK(a[key].is_number_integer());
   CHECK(a["jobs"] == 4);
@@ -260,6 +260,20 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   CHECK(a["max_relative_response"].get<double>() == doctest::Approx(1.001));
   CHECK(a["miss_ratio"].get<double>() == doctest::Approx(0.25));
   CHECK(a["records_truncated"] == false);
+  // The plan names no task "a": no bound, nothing counted over it.
+  CHECK(a["response_bound_ns"].is_null());
+  CHECK(a["over_bound"].is_null());
+  // With a bound of 900 ns, two of a's responses (500, 1000, 1001, 700) are above it; b (no plan
+  // entry) stays null. The text table shows the same.
+  report.plan.tasks[0].name = "a";
+  report.plan.tasks[0].response_bound_ns = 900;
+  const json bounded = json::parse(rtpar::run_json(report));
+  CHECK(bounded["tasks"][0]["response_bound_ns"] == 900);
+  CHECK(bounded["tasks"][0]["over_bound"] == 2);
+  CHECK(bounded["tasks"][1]["over_bound"].is_null());
+  const std::string table = rtpar::stats_table(report);
+  CHECK(table.find("R bound") != std::string::npos);
+  CHECK(table.find("900ns") != std::string::npos);
 }
 
 TEST_CASE("report: plan_json has exactly the documented keys, with null for missing bounds") {
