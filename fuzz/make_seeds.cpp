@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
     two_cores.fork_join.push_back(cost(2, wait, true, 61000));
   }
   write_file(overhead_dir + "/calibrate_2c.json", rtpar::overhead_profile_json(two_cores));
+  // The same with release, barrier and supply entries (`rtpar calibrate --supply`).
+  rtpar::OverheadProfile full = two_cores;
+  full.release.push_back(cost(2, rtpar::WaitKind::hybrid, true, 190'000));
+  full.barrier.push_back(cost(2, rtpar::WaitKind::hybrid, false, 60'000));
+  full.supply = {{100'000, 41'000, 400}, {1'000'000, 153'000, 400}, {50'000'000, 9'499'000, 400}};
+  write_file(overhead_dir + "/calibrate_2c_supply.json", rtpar::overhead_profile_json(full));
   rtpar::OverheadProfile one_entry;
   one_entry.fork_join.push_back(cost(8, rtpar::WaitKind::hybrid, false, 12000));
   write_file(overhead_dir + "/calibrate_one_entry.json", rtpar::overhead_profile_json(one_entry));
@@ -84,7 +90,8 @@ int main(int argc, char** argv) {
   solver.period_ns = solver.deadline_ns = 30'000'000;
   solver.profiled = true;
   solver.cores = {0, 1};
-  for (std::int64_t i = 0; i < 10; ++i) solver.records.push_back(job(i, 30'000'000, 12'000'000 + i, 20'000'000));
+  for (std::int64_t i = 0; i < 10; ++i)
+    solver.records.push_back(job(i, 30'000'000, 12'000'000 + i, 20'000'000));
   rtpar::TaskRun tick;
   tick.name = "tick";
   tick.period_ns = tick.deadline_ns = 10'000'000;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/atomic_file.hpp"
 #include "cli/commands.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/rt_thread.hpp"
@@ -143,6 +143,8 @@ Command add_calibrate(CLI::App& app) {
                        fmt::format("'{}': must be 0s (skip) or 4 bursts ({}) .. 24h", opts->supply,
                                    format_duration(4 * burst)));
     }
+    // A bad --out fails now, not after minutes of measuring.
+    if (!opts->out.empty()) check_writable_file(opts->out, "--out");
     char host[256] = "unknown";
     gethostname(host, sizeof(host) - 1);
     OverheadProfile profile;
@@ -238,11 +240,8 @@ Command add_calibrate(CLI::App& app) {
       }
     }
     if (!opts->out.empty()) {
-      std::ofstream f(opts->out);
-      f << overhead_profile_json(profile) << "\n";
-      if (!f) {
-        throw InputError(SourceLocation{opts->out, 0, 0}, "--out", "cannot write the profile");
-      }
+      // Replaced as a whole or not at all: a planner never reads half a profile.
+      write_file_atomically(opts->out, overhead_profile_json(profile) + "\n");
       fmt::print("overhead profile written to {}\n", opts->out);
     }
     return kExitOk;

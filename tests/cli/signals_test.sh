@@ -162,6 +162,8 @@ duration_overflow)
   expect_status 2 "$rtpar" calibrate --supply-burst 0s
   expect_status 2 "$rtpar" calibrate --supply-burst 2s
   expect_status 2 "$rtpar" calibrate --supply never
+  expect_status 2 "$rtpar" calibrate --supply 0s --out /nonexistent-dir/cal.json
+  grep -q -- "--out" <<<"$err" || fail "a bad --out is not named before measuring: $err"
   expect_status 0 "$rtpar" calibrate --threads 1 --iters 100 --releases 5 --barriers 0 --period 1ms,2ms --supply 0s --out cal.json
   grep -q " idle 1ms " <<<"$out" && grep -q " idle 2ms " <<<"$out" || fail "a period was not measured: $out"
   python3 - "$out" <<'PY' || fail "the release entry is not the worst of the periods: $out"

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
@@ -74,7 +75,8 @@ void measure_on(const SupplyConfig& config, const ThreadConfig& where,
   while (at + burst <= stop) {
     const timespec ts{static_cast<time_t>(at / 1'000'000'000),
                       static_cast<long>(at % 1'000'000'000)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
+    // Only a signal interrupts an absolute sleep (EINTR): sleep again until the instant.
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
     }
     losses.clear();
     std::int64_t prev = monotonic_now();
