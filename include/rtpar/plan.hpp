@@ -72,14 +72,24 @@ struct KernelInterference {
   std::string source;          // what was read (or assumed) and where, for people
 };
 
+// SupplyCharge is the measured supply loss a plan charged on every core (an overhead profile's
+// `supply` entries, docs/analysis.md "Supply loss"): up to loss_ns lost in any window of
+// window_ns, the window chosen for the set.
+struct SupplyCharge {
+  std::int64_t loss_ns = 0;    // L(w)
+  std::int64_t window_ns = 0;  // w
+  std::string source;          // the profile's file
+};
+
 // Plan is the central artifact: everything the executor needs, decided offline.
 struct Plan {
   bool schedulable = false;
   PlannerKind planner = PlannerKind::federated;
-  std::vector<int> cores;          // real-time cores available to the planner (ascending)
-  std::vector<TaskPlan> tasks;     // same order as TaskSet::tasks
-  std::vector<std::string> notes;  // plan-wide remarks (e.g. cores missing in total)
-  KernelInterference interference;  // PlanOptions::interference as this planner treated it
+  std::vector<int> cores;              // real-time cores available to the planner (ascending)
+  std::vector<TaskPlan> tasks;         // same order as TaskSet::tasks
+  std::vector<std::string> notes;      // plan-wide remarks (e.g. cores missing in total)
+  KernelInterference interference;     // PlanOptions::interference as this planner treated it
+  std::optional<SupplyCharge> supply;  // the supply loss charged, if the profile states one
 };
 
 }  // namespace rtpar

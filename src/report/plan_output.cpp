@@ -128,6 +128,12 @@ std::string interference_line(const KernelInterference& k) {
   return line + "\n";
 }
 
+// supply_json renders Plan::supply: null when nothing was charged.
+Json supply_json(const std::optional<SupplyCharge>& s) {
+  if (!s) return Json(nullptr);
+  return Json{{"loss_ns", s->loss_ns}, {"window_ns", s->window_ns}, {"source", s->source}};
+}
+
 }  // namespace
 
 std::string plan_json(const Plan& plan, const TaskSet& set) {
@@ -164,6 +170,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
       {"tasks", std::move(tasks)},
       {"notes", plan.notes},
       {"interference", interference_json(plan.interference)},
+      {"supply", supply_json(plan.supply)},
   };
   return doc.dump(2);
 }
@@ -175,6 +182,13 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
   out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
   out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
   out += interference_line(plan.interference);
+  if (plan.supply) {
+    // The charged supply loss (docs/analysis.md "Supply loss"): above every task of every core.
+    out += fmt::format("supply   charged: {} lost in any {} per core (from {})\n",
+                       format_duration(Duration(plan.supply->loss_ns), 3),
+                       format_duration(Duration(plan.supply->window_ns), 3),
+                       plan.supply->source.empty() ? "the overhead profile" : plan.supply->source);
+  }
 
   // The threads column appears only when a plan places team threads explicitly (partitioned).
   const bool threads = std::any_of(plan.tasks.begin(), plan.tasks.end(),

@@ -69,6 +69,11 @@ std::optional<PeriodicServer> charged_server(const PlanOptions& options, const T
 
 void charge_interference(Plan& plan, const TaskSet& set, const PlanOptions& options) {
   plan.interference = options.interference;
+  if (options.overhead != nullptr) {
+    if (const auto loss = supply_server(*options.overhead, set)) {
+      plan.supply = SupplyCharge{loss->budget_ns, loss->period_ns, options.overhead->source};
+    }
+  }
   const std::optional<PeriodicServer> server = charged_server(options, set);
   if (!server) return;
   const std::string kind = server->deferred ? "kernel interference" : "interference";

@@ -173,11 +173,16 @@ places = [0]
   CHECK(*at.tasks[0].response_bound_ns == 3 * kMs);
   CHECK(has_note(at, "the measured supply loss of 1ms every 10ms (in every window"));
   CHECK(has_note(at, "supply.json"));
+  REQUIRE(at.supply);  // stated in the plan (its JSON "supply" and table line)
+  CHECK(at.supply->loss_ns == 1 * kMs);
+  CHECK(at.supply->window_ns == 10 * kMs);
+  CHECK(at.supply->source == "supply.json");
   CHECK_FALSE(with_deadline("2999999ns").schedulable);
   // Without supply entries the same profile charges nothing: R = C.
   const rtpar::OverheadProfile none = zero_costs({});
   options.overhead = &none;
   CHECK(*with_deadline("3ms").tasks[0].response_bound_ns == 2 * kMs);
+  CHECK_FALSE(with_deadline("3ms").supply);
 }
 
 TEST_CASE("supply loss: federated and fork-join-rta charge it like the kernel's server") {
