@@ -7,8 +7,9 @@ execution time at 1, 6, 12, 18, 24 and 30 cores); docs/experiments.md, "RTWS Fig
 Model. One segment of a type is N equal strands of length e, simulated as a task of work N·e and
 span e ("C and L only": a bag of N − 1 units of e plus a chain node of e), on exactly m dedicated
 cores (federated, D chosen so that ⌈(C − L)/(D − L)⌉ = m), one job. Every strand is one dequeue
-under `centralized` (OpenMP's `schedule(dynamic, 1)`: one claim per iteration) and one unit per
-take under `steal`. Table I's times are per task (about 15 segments of N strands each: the
+under `centralized` (OpenMP's `schedule(dynamic, 1)`: one claim per iteration). Under `steal` the
+segment is what `cilk_for` runs instead: a binary split tree of 1 ns nodes over the strands, then
+a join (tree_task), so that a steal takes half of its victim's remaining range. Table I's times are per task (about 15 segments of N strands each: the
 expected counts of its generator, rtws.md §IV-A), so both sides are compared per strand:
 τ(m) = time / strands. N is scaled down to --strands (the ratio of the times does not depend on
 it once N ≫ m). e comes from the 1-core time: τ(1) = e + t_q (centralized) or e (steal).
@@ -50,17 +51,58 @@ span = "{l}ns"
 """
 
 
+TREE = """[system]
+cores = 30
+planner = "federated"
+[[task]]
+name = "segment"
+period = "10s"
+deadline = "{d}ns"
+"""
+
+
+def tree_task(n, e, m):
+    """One segment as cilk_for runs it: a binary split tree (1 ns per split node) over n strands of
+    e ns, then a join: a steal takes a whole subtree, half of what its victim had left."""
+    nodes, leaves = [], []
+
+    def split(lo, hi, parent):
+        name = f"s{lo}_{hi}"
+        if hi - lo == 1:
+            nodes.append((name, e, parent))
+            leaves.append(name)
+            return
+        nodes.append((name, 1, parent))
+        mid = (lo + hi) // 2
+        split(lo, mid, name)
+        split(mid, hi, name)
+
+    split(0, n, None)
+    work = sum(length for _, length, _ in nodes) + 1
+    depth = (n - 1).bit_length()  # split nodes on the longest root-to-leaf path
+    span = depth + e + 1
+    d = span + -(-(work - span) // m)  # federated: exactly m cores
+    out = [TREE.format(d=d)]
+    for name, length, parent in nodes:
+        after = f'\nafter = ["{parent}"]' if parent else ""
+        out.append(f'[[task.node]]\nname = "{name}"\nlength = "{length}ns"{after}\n')
+    out.append('[[task.node]]\nname = "join"\nlength = "1ns"\nafter = [' +
+               ", ".join(f'"{x}"' for x in leaves) + "]\n")
+    return "".join(out)
+
+
 def per_strand_ns(ms, kind):
     return ms * 1e6 / STRANDS[kind]
 
 
-def simulate(rtpar, tmp, n, e, m, model):
-    """Response (ns) of one job of n strands of e ns on m cores under `model` (CLI flags)."""
+def simulate(rtpar, tmp, n, e, m, model, tree=False):
+    """Response (ns) of one job of n strands of e ns on m cores under `model` (CLI flags): a bag
+    of strands (C and L only), or with `tree` a binary split tree (tree_task)."""
     c, l = n * e, e
     d = l + -(-(c - l) // m)  # ⌈(C − L)/(D − L)⌉ = m
     path = os.path.join(tmp, "segment.toml")
     with open(path, "w") as f:
-        f.write(TASK.format(d=d, c=c, l=l))
+        f.write(tree_task(n, e, m) if tree else TASK.format(d=d, c=c, l=l))
     p = subprocess.run([rtpar, "simulate", path, "--horizon", "10s", "--json"] + model,
                        capture_output=True, text=True)
     if p.returncode not in (0, 1):  # 1: the job missed its (sizing) deadline, which is expected
@@ -68,7 +110,7 @@ def simulate(rtpar, tmp, n, e, m, model):
     return json.loads(p.stdout)["tasks"][0]["max_response_ns"]
 
 
-def fit(rtpar, tmp, n, paper, grid, model_of, e_of):
+def fit(rtpar, tmp, n, paper, grid, model_of, e_of, tree=False):
     """The grid value with the least error: (value, error, per-type τ_sim rows, every error)."""
     best, errors = None, []
     for x in grid:
@@ -78,7 +120,8 @@ def fit(rtpar, tmp, n, paper, grid, model_of, e_of):
             if e < 1:
                 err = math.inf
                 break
-            sims = [simulate(rtpar, tmp, n, round(e), m, model_of(x)) / n for m in CORES[1:]]
+            sims = [simulate(rtpar, tmp, n, round(e), m, model_of(x), tree) / n
+                    for m in CORES[1:]]
             rows[kind] = sims
             err += sum((math.log(s) - math.log(per_strand_ns(p, kind))) ** 2
                        for s, p in zip(sims, paper[kind][1:]))
@@ -115,12 +158,13 @@ def main():
     print("errors: " + ", ".join(f"{x} ns {e:.2f}" for x, e in cg[3]) + "\n")
     print(table("OpenMP", OPENMP, cg[2]) + "\n")
 
-    steal_grid = [1, 2, 5, 10, 20, 50, 100, 200, 500]
+    steal_grid = [1, 10, 20, 50, 100, 150, 200, 300, 400, 500, 750, 1000, 1500, 2000, 3000, 5000]
     ws = fit(a.rtpar, tmp, n, CILK, steal_grid,
              lambda s: ["--team-model", "steal", "--steal-cost", f"{s}ns", "--steal-attempt",
                         f"{s}ns", "--spawn-cost", "0ns"],
-             lambda tau1, s: tau1)
-    print(f"steal: steal cost = failed attempt = {ws[0]} ns, spawn 0 (error {ws[1]:.3f})")
+             lambda tau1, s: tau1, tree=True)
+    print(f"steal: steal cost = failed attempt = {ws[0]} ns, spawn 0, binary split tree "
+          f"(error {ws[1]:.3f})")
     print("errors: " + ", ".join(f"{x} ns {e:.2f}" for x, e in ws[3]) + "\n")
     print(table("Cilk Plus", CILK, ws[2]))
 
