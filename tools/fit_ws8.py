@@ -39,25 +39,19 @@ CILK = {1: [948.52, 160.77, 81.68, 55.42, 41.23, 33.66],
 # Strands per task: 15 segments (U[10, 20]) × the mean strands per segment of the type.
 STRANDS = {1: 15 * 150_000, 2: 15 * 15_000, 3: 15 * 1_500}
 
-TASK = """[system]
+
+
+# HEADER is one task on 30 cores planned by federated; TASK adds "C and L only" to it.
+HEADER = """[system]
 cores = 30
 planner = "federated"
 [[task]]
 name = "segment"
 period = "10s"
 deadline = "{d}ns"
-work = "{c}ns"
-span = "{l}ns"
 """
-
-
-TREE = """[system]
-cores = 30
-planner = "federated"
-[[task]]
-name = "segment"
-period = "10s"
-deadline = "{d}ns"
+TASK = HEADER + """work = "{c}ns"
+span = "{l}ns"
 """
 
 
@@ -82,7 +76,7 @@ def tree_task(n, e, m):
     depth = (n - 1).bit_length()  # split nodes on the longest root-to-leaf path
     span = depth + e + 1
     d = span + -(-(work - span) // m)  # federated: exactly m cores
-    out = [TREE.format(d=d)]
+    out = [HEADER.format(d=d)]
     for name, length, parent in nodes:
         after = f'\nafter = ["{parent}"]' if parent else ""
         out.append(f'[[task.node]]\nname = "{name}"\nlength = "{length}ns"{after}\n')

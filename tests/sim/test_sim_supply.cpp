@@ -11,30 +11,11 @@
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/overhead_fixtures.hpp"
 
 namespace {
 
 constexpr std::int64_t kMs = 1'000'000;
-
-// costless is a profile whose release, fork/join and barrier costs are 0 for every policy, with
-// the supply entries given: only the supply loss changes a schedule.
-rtpar::OverheadProfile costless(std::initializer_list<rtpar::SupplyLoss> supply) {
-  rtpar::OverheadProfile p;
-  p.supply = supply;
-  for (const rtpar::WaitKind w :
-       {rtpar::WaitKind::spin, rtpar::WaitKind::block, rtpar::WaitKind::hybrid}) {
-    for (const int n : {1, 2}) {
-      rtpar::ForkJoinCost c;
-      c.threads = n;
-      c.wait = w;
-      p.fork_join.push_back(c);
-      p.barrier.push_back(c);
-      c.parked = true;
-      p.release.push_back(c);
-    }
-  }
-  return p;
-}
 
 // simulated plans `text` with the profile charged and simulates it with the profile injected.
 struct Run {
@@ -56,65 +37,42 @@ Run simulated(const std::string& text, const rtpar::OverheadProfile& profile,
   return r;
 }
 
-constexpr const char* kOneTask = R"(
-[system]
-cores = [0, 1]
-planner = "partitioned"
-[[task]]
-name = "p"
-period = "10ms"
-work = "2ms"
-SCHEDULING
-places = [0]
-)";
-
-std::string one_task(const std::string& scheduling) {
-  std::string t = kOneTask;
-  t.replace(t.find("SCHEDULING"), 10, scheduling);
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("supply injection: a blackout of 1 ms every 10 ms delays a 2 ms job to exactly 3 ms") {
-  const rtpar::OverheadProfile profile = costless({{10 * kMs, 1 * kMs, 1}});
+  const rtpar::OverheadProfile profile = rtpar::testing::costless_profile({{10 * kMs, 1 * kMs, 1}});
   // Fixed priority and EDF alike: the blackout is above both ([0, 1) ms of every 10 ms), so every
   // job released at k·10 ms runs [k·10 + 1, k·10 + 3): R = 3 ms, the charged bound.
   for (const std::string scheduling : {"priority = 50", ""}) {
     CAPTURE(scheduling);
-    const Run r = simulated(one_task(scheduling), profile);
+    const Run r = simulated(rtpar::testing::one_core_task(scheduling), profile);
     REQUIRE(r.sim.tasks.size() == 1);  // the blackouts are no task of the result
     CHECK(*r.sim.tasks[0].max_response_ns == 3 * kMs);
     CHECK(*r.plan.tasks[0].response_bound_ns == 3 * kMs);
     CHECK(r.sim.misses == 0);
   }
   // p50, p99 and sampled inject no blackout (the profile states only the largest loss).
-  const Run typical = simulated(one_task("priority = 50"), profile, rtpar::OverheadStatistic::p50);
+  const Run typical = simulated(rtpar::testing::one_core_task("priority = 50"), profile,
+                                rtpar::OverheadStatistic::p50);
   CHECK(*typical.sim.tasks[0].max_response_ns == 2 * kMs);
   // Without supply entries nothing is injected either.
-  const Run none = simulated(one_task("priority = 50"), costless({}));
+  const Run none = simulated(rtpar::testing::one_core_task("priority = 50"),
+                             rtpar::testing::costless_profile({}));
   CHECK(*none.sim.tasks[0].max_response_ns == 2 * kMs);
 }
 
 TEST_CASE("supply injection: the charged bounds of every planner hold with the blackouts") {
-  // The demo (C = 21, L = 6, D = 20 ms on 2 cores) under 1 ms lost in every 10 ms, and a set of a
-  // heavy team task next to light ones; every admitted task's simulated maximum stays within its
-  // bound, which the supply loss raised.
-  const rtpar::OverheadProfile profile = costless({{10 * kMs, 500'000, 1}});
+  // The demo with 4 middle strands (C = 15, L = 6, D = 20 ms on 2 cores) under 0.5 ms lost in
+  // every 10 ms, planned by each planner: the simulated maximum stays within the bound the supply
+  // loss raised.
+  const rtpar::OverheadProfile profile = rtpar::testing::costless_profile({{10 * kMs, 500'000, 1}});
   for (const std::string planner :
        {"federated", "federated-ws", "fork-join-rta", "decomposition", "partitioned"}) {
     CAPTURE(planner);
-    const std::string text = "[system]\ncores = [0, 1]\nplanner = \"" + planner + R"("
-[[task]]
-name = "vision"
-period = "20ms"
-kernel = "segments"
-args.segments = [
-  { strands = 1, length = "1.5ms" },
-  { strands = 4, length = "3ms" },
-  { strands = 1, length = "1.5ms" },
-]
-)" + (planner == "partitioned" ? "places = [0, 1]\nthreads = 2\npriority = 50\n" : "");
+    std::string text = rtpar::testing::demo_set(
+        planner, planner == "partitioned" ? "places = [0, 1]\nthreads = 2\npriority = 50\n" : "");
+    // 4 strands in the middle (C = 15 ms) so that federated-ws (δ = 1.5) admits it on 2 cores.
+    text.replace(text.find("strands = 6"), 11, "strands = 4");
     const Run r = simulated(text, profile);
     REQUIRE(r.sim.tasks[0].max_response_ns);
     REQUIRE(r.plan.tasks[0].response_bound_ns);

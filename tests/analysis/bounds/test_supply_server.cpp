@@ -14,6 +14,7 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "support/overhead_fixtures.hpp"
 
 using rtpar::analysis::combined_server;
 using rtpar::analysis::PeriodicServer;
@@ -43,25 +44,6 @@ rtpar::OverheadProfile supply(std::initializer_list<rtpar::SupplyLoss> entries) 
   rtpar::OverheadProfile p;
   p.source = "supply.json";
   p.supply = entries;
-  return p;
-}
-
-// zero_costs is a profile whose release, fork/join and barrier costs are all 0 for every policy,
-// so that only its supply entries change a bound.
-rtpar::OverheadProfile zero_costs(std::initializer_list<rtpar::SupplyLoss> entries) {
-  rtpar::OverheadProfile p = supply(entries);
-  for (const rtpar::WaitKind w :
-       {rtpar::WaitKind::spin, rtpar::WaitKind::block, rtpar::WaitKind::hybrid}) {
-    for (const int n : {1, 2}) {
-      rtpar::ForkJoinCost c;
-      c.threads = n;
-      c.wait = w;
-      p.fork_join.push_back(c);
-      p.barrier.push_back(c);
-      c.parked = true;
-      p.release.push_back(c);
-    }
-  }
   return p;
 }
 
@@ -147,24 +129,13 @@ TEST_CASE("combined_server: bounds the kernel's server plus the supply loss in e
 
 TEST_CASE("supply loss: partitioned charges it in the response bound, boundary exact") {
   // C = 2 ms alone on core 0; 1 ms lost in any 10 ms: R = 2 + I(R) = 2 + 1 = 3 ms.
-  const std::string text = R"(
-[system]
-cores = [0, 1]
-planner = "partitioned"
-[[task]]
-name = "p"
-period = "10ms"
-deadline = "DEADLINE"
-work = "2ms"
-priority = 50
-places = [0]
-)";
-  const rtpar::OverheadProfile profile = zero_costs({{10 * kMs, 1 * kMs, 5}});
+
+  const rtpar::OverheadProfile profile = rtpar::testing::costless_profile({{10 * kMs, 1 * kMs, 5}});
   rtpar::PlanOptions options;
   options.overhead = &profile;
   const auto with_deadline = [&](const std::string& d) {
-    std::string t = text;
-    t.replace(t.find("DEADLINE"), 8, d);
+    const std::string t =
+        rtpar::testing::one_core_task("priority = 50\ndeadline = \"" + d + "\"\n");
     return rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(t, "<p>"),
                             options);
   };
@@ -179,7 +150,7 @@ places = [0]
   CHECK(at.supply->source == "supply.json");
   CHECK_FALSE(with_deadline("2999999ns").schedulable);
   // Without supply entries the same profile charges nothing: R = C.
-  const rtpar::OverheadProfile none = zero_costs({});
+  const rtpar::OverheadProfile none = rtpar::testing::costless_profile({});
   options.overhead = &none;
   CHECK(*with_deadline("3ms").tasks[0].response_bound_ns == 2 * kMs);
   CHECK_FALSE(with_deadline("3ms").supply);
@@ -187,21 +158,9 @@ places = [0]
 
 TEST_CASE("supply loss: federated and fork-join-rta charge it like the kernel's server") {
   // The demo: C = 21 ms, L = 6 ms, D = 20 ms on 2 cores; 1 ms lost in any 1 s window.
-  const rtpar::TaskSet set = rtpar::parse_taskset(R"(
-[system]
-cores = [0, 1]
-[[task]]
-name = "vision"
-period = "20ms"
-kernel = "segments"
-args.segments = [
-  { strands = 1, length = "1.5ms" },
-  { strands = 6, length = "3ms" },
-  { strands = 1, length = "1.5ms" },
-]
-)",
-                                                  "<demo>");
-  const rtpar::OverheadProfile profile = zero_costs({{1000 * kMs, 1 * kMs, 5}});
+  const rtpar::TaskSet set = rtpar::parse_taskset(rtpar::testing::demo_set(), "<demo>");
+  const rtpar::OverheadProfile profile =
+      rtpar::testing::costless_profile({{1000 * kMs, 1 * kMs, 5}});
   rtpar::PlanOptions options;
   options.overhead = &profile;
   // federated: R = L + ⌈(C − L)/m⌉ + m·I(R) = 6 + 7.5 + 2·1 = 15.5 ms (the deferred server of

@@ -8,22 +8,11 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "support/overhead_fixtures.hpp"
 
 namespace {
 
-constexpr const char* kDemo = R"(
-[system]
-cores = [0, 1]
-[[task]]
-name = "vision"
-period = "20ms"
-kernel = "segments"
-args.segments = [
-  { strands = 1, length = "1.5ms" },
-  { strands = 6, length = "3ms" },
-  { strands = 1, length = "1.5ms" },
-]
-)";
+const std::string kDemo = rtpar::testing::demo_set();
 
 rtpar::PlanOptions charged(std::int64_t q, std::int64_t p) {
   rtpar::PlanOptions o;
