@@ -105,24 +105,7 @@ Command add_calibrate(CLI::App& app) {
           SourceLocation{"<command line>", 0, 0}, "--threads",
           fmt::format("{} threads but only {} CPUs are online", max_threads, cpus.size()));
     }
-    std::vector<Duration> periods;
-    for (std::size_t start = 0; start <= opts->period.size();) {
-      const std::size_t comma = std::min(opts->period.find(',', start), opts->period.size());
-      const std::string one = opts->period.substr(start, comma - start);
-      Duration period{};
-      try {
-        period = parse_duration(one);
-      } catch (const std::invalid_argument& e) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
-                         "'" + one + "': " + e.what());
-      }
-      if (period < std::chrono::microseconds(100) || period > std::chrono::seconds(1)) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
-                         "'" + one + "': must be in 100us..1s");
-      }
-      periods.push_back(period);
-      start = comma + 1;
-    }
+    // duration_option parses one duration of an option; a bad one names the option (exit 2).
     const auto duration_option = [](const std::string& text, const char* field) {
       try {
         return parse_duration(text);
@@ -131,6 +114,18 @@ Command add_calibrate(CLI::App& app) {
                          "'" + text + "': " + e.what());
       }
     };
+    std::vector<Duration> periods;
+    for (std::size_t start = 0; start <= opts->period.size();) {
+      const std::size_t comma = std::min(opts->period.find(',', start), opts->period.size());
+      const std::string one = opts->period.substr(start, comma - start);
+      const Duration period = duration_option(one, "--period");
+      if (period < std::chrono::microseconds(100) || period > std::chrono::seconds(1)) {
+        throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
+                         "'" + one + "': must be in 100us..1s");
+      }
+      periods.push_back(period);
+      start = comma + 1;
+    }
     const Duration supply = duration_option(opts->supply, "--supply");
     const Duration burst = duration_option(opts->supply_burst, "--supply-burst");
     if (burst < std::chrono::milliseconds(1) || burst > std::chrono::seconds(1)) {
