@@ -23,8 +23,11 @@ demo: build
 	$(BUILD)/rtpar check examples/demo.toml
 	$(BUILD)/rtpar run examples/demo.toml --duration 10s
 
+# TEST_TIMEOUT bounds every test without a TIMEOUT of its own (the slowest, under ASan, takes
+# ~80 s): a hang fails that test by name instead of stalling the whole run.
+TEST_TIMEOUT ?= 600
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout $(TEST_TIMEOUT)
 
 # test-slurm: a real single-node Slurm cluster on this machine (scripts/slurm-local.sh, as root)
 # runs an array job, then a sharded smoke experiment whose merged CSV must equal a local run's

@@ -103,6 +103,7 @@ RtThread::RtThread(const ThreadConfig& config, std::function<void()> body)
         s->tid.store(static_cast<int>(syscall(SYS_gettid)), std::memory_order_release);
         if (!s->name.empty()) pthread_setname_np(pthread_self(), s->name.c_str());
         s->body();
+        leave_real_time();
         return nullptr;
       },
       keep);
@@ -139,6 +140,12 @@ void apply_to_current_thread(const ThreadConfig& config) {
   if (const int rc = pthread_setschedparam(pthread_self(), policy, &param); rc != 0) {
     refuse(config, rc);
   }
+}
+
+void leave_real_time() noexcept {
+  sched_param param{};
+  // Lowering a thread's own class needs no privilege; a failure leaves it where it was.
+  (void)pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
 }
 
 }  // namespace rtpar::detail

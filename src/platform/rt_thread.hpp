@@ -11,7 +11,8 @@
 namespace rtpar::detail {
 
 // RtThread is a joinable pthread created with its affinity and scheduling class set in the
-// attributes, so it never runs on another core or at another priority, not even briefly.
+// attributes, so it never runs on another core or at another priority, not even briefly. Its body
+// runs at that class; the thread's teardown after the body runs at SCHED_OTHER (leave_real_time).
 class RtThread {
  public:
   // RtThread starts body on a new thread configured by config. Throws EnvironmentError when the
@@ -36,5 +37,13 @@ class RtThread {
 // apply_to_current_thread pins and schedules the calling thread (used for the master thread of a
 // task, which is created by RtThread too, and by tests). Throws like RtThread's constructor.
 void apply_to_current_thread(const ThreadConfig& config);
+
+// leave_real_time moves the calling thread back to SCHED_OTHER (always permitted, never throws).
+// A real-time thread calls it as its body returns, before the thread's teardown: thread-local
+// destructors and the sanitizers' exit paths take spin locks that yield with sched_yield, and a
+// SCHED_FIFO waiter spinning above a preempted lower-priority holder on its core never lets the
+// holder run (RT throttling gives the core to SCHED_OTHER threads only). Under TSan this hung
+// `rtpar experiment run` when the strand threads of one core exited together.
+void leave_real_time() noexcept;
 
 }  // namespace rtpar::detail

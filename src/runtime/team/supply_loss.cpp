@@ -129,6 +129,7 @@ std::vector<SupplyLoss> measure_supply_loss(const SupplyConfig& config) {
       } catch (...) {
         failed[t] = std::current_exception();  // e.g. SCHED_FIFO refused: rethrown below
       }
+      detail::leave_real_time();  // the thread's teardown runs at SCHED_OTHER (rt_thread.hpp)
     });
   }
   for (std::thread& th : threads) th.join();
