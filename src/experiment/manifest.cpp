@@ -58,7 +58,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
   }
   if (klass == "runtime") {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
-                  "admission", "duration", "cpu_latency", "best_effort"});
+                  "admission", "duration", "cpu_latency", "best_effort", "baseline"});
   } else if (simulation) {
     t.allow_only(
         {"name",           "planner",      "bound",          "target",         "fit",

@@ -37,10 +37,33 @@ RunSpec read_run_spec(const model::TableReader& t) {
     if (!n->is_boolean()) t.fail(n, "best_effort", "expected true or false");
     s.best_effort = n->as_boolean()->get();
   }
+  if (const toml::node* n = t.node("baseline")) {
+    if (!n->is_string() || n->as_string()->get() != kBaselineOpenmpTasks) {
+      t.fail(n, "baseline", fmt::format("expected \"{}\"", kBaselineOpenmpTasks));
+    }
+    s.baseline = kBaselineOpenmpTasks;
+    // The baseline has no admission control, no placement and no real-time priority: the keys
+    // that say otherwise would be silently ignored, so they are refused.
+    if (s.admission && t.node("admission") != nullptr) {
+      t.fail(t.node("admission"), "admission", "a baseline series runs every set: leave it out");
+    }
+    if (t.node("best_effort") != nullptr || t.node("cpu_latency") != nullptr) {
+      const char* key = t.node("best_effort") != nullptr ? "best_effort" : "cpu_latency";
+      t.fail(t.node(key), key, "a baseline series runs at SCHED_OTHER without a latency cap");
+    }
+    s.admission = false;
+    s.best_effort = true;
+    s.cpu_latency_us = -1;
+  }
   return s;
 }
 
 std::string describe(const RunSpec& run) {
+  if (run.baseline == kBaselineOpenmpTasks) {
+    return "runs every set as OpenMP tasks with loops and delays (libgomp, SCHED_OTHER, "
+           "unpinned), " +
+           format_duration(Duration(run.duration_ns));
+  }
   std::string out = run.admission ? "runs if admitted, " : "runs whatever the planner says, ";
   out += format_duration(Duration(run.duration_ns));
   out += run.best_effort ? " best effort (SCHED_OTHER)" : " at SCHED_FIFO";

@@ -26,12 +26,21 @@ struct RunSpec {
   // best_effort: run at SCHED_OTHER (no real-time privilege needed; results are then only a
   // functional check, said in the rows' series name by the manifest's author).
   bool best_effort = false;
+  // baseline: "" runs the plan on rtpar's executor; "openmp-tasks" runs the set instead as
+  // OpenMP-RT's baseline (openmp-rt.md §5.2): OpenMP tasks with loops and delays on stock libgomp,
+  // SCHED_OTHER, unpinned, no admission (rtpar-omp-looptasks, bench/omp/looptasks.c). The plan is
+  // still made, for the plan_admitted column only.
+  std::string baseline;
 };
+
+// kBaselineOpenmpTasks names OpenMP-RT's baseline (RunSpec::baseline).
+inline constexpr const char* kBaselineOpenmpTasks = "openmp-tasks";
 
 // kMaxRunDurationNs bounds `duration`: one trial of one series at most 10 minutes of real time.
 inline constexpr std::int64_t kMaxRunDurationNs = 600'000'000'000;
 
-// read_run_spec reads a series' run keys (admission, duration, cpu_latency, best_effort); errors
+// read_run_spec reads a series' run keys (admission, duration, cpu_latency, best_effort,
+// baseline); errors
 // name file, line, column and field.
 RunSpec read_run_spec(const model::TableReader& t);
 

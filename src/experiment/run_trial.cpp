@@ -28,6 +28,10 @@ SeriesResult run_series(const Series& s, const TaskSet& generated) {
     return out;
   }
   out.plan_admitted = plan.schedulable;
+  if (!s.run->baseline.empty()) {
+    run_baseline(s, set, out);  // OpenMP-RT's baseline: no admission, no plan (baseline_trial.cpp)
+    return out;
+  }
   if (!plan.schedulable && (s.run->admission || !plan_places_every_task(plan))) {
     // Refused (or, without admission, refused and incomplete: part of the set could not run at
     // all, a failure however the rest would behave).

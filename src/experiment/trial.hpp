@@ -90,6 +90,11 @@ SeriesResult simulate_series(const Series& s, const TaskSet& set, std::uint64_t 
 // run stops, never records a row for a set that did not run.
 SeriesResult run_series(const Series& s, const TaskSet& set);
 
+// run_baseline runs set as series s's baseline (RunSpec::baseline: OpenMP tasks with loops and
+// delays, rtpar-omp-looptasks) for the series' duration and fills out's run columns; n/a when the
+// program is not built here. Throws std::runtime_error when it fails or prints no JSON.
+void run_baseline(const Series& s, const TaskSet& set, SeriesResult& out);
+
 // bench_unit computes one unit of a bench study: one driver run (`rtpar-bench DRIVER [bench] args,
 // panel args, scale args, x_option X, --json`) and, for each series, the one record it matches
 // (none: n/a). The driver's refusal of real-time scheduling (its exit status 3) is an

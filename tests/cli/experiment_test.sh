@@ -141,6 +141,27 @@ TOML
   grep -q "at most 3.2 s wall" <<<"$out" || fail "estimate: $out"
   expect_status 0 "$rtpar" experiment show rt.toml
   grep -q "runs whatever the planner says, 300ms best effort" <<<"$out" || fail "show: $out"
+  # OpenMP-RT's baseline (OpenMP tasks with loops and delays on libgomp, bench/omp/looptasks.c):
+  # every set runs, whatever the planner says; where the program is not built (sanitizer builds),
+  # its rows are n/a, never rows that pretend it ran.
+  cat >>rt.toml <<'TOML'
+[[series]]
+name = "omp"
+planner = "partitioned"
+baseline = "openmp-tasks"
+TOML
+  expect_status 0 "$rtpar" experiment show rt.toml
+  grep -q "as OpenMP tasks with loops and delays" <<<"$out" || fail "show: $out"
+  expect_status 0 "$rtpar" experiment run rt.toml --scale smoke --out omp --no-plot
+  raw=omp/raw/all.csv
+  if [ -x "$(dirname "$rtpar")/bench/rtpar-omp-looptasks" ]; then
+    # Both sets ran (jobs > 0), the refused one too; verdict admitted (clean) or missed.
+    [ "$(awk -F, '$9 == "omp" && ($10 == "admitted" || $10 == "missed") && $16 > 0' $raw | wc -l)" \
+      -eq 2 ] || fail "the baseline did not run every set: $(cat $raw)"
+  else
+    [ "$(awk -F, '$9 == "omp" && $10 == "n/a"' $raw | wc -l)" -eq 2 ] ||
+      fail "the baseline without its program: $(cat $raw)"
+  fi
   expect_status 0 "$rtpar" experiment slurm rt.toml --shards 2 --out /tmp/x
   grep -q -- "--exclusive" <<<"$out" || fail "a runtime study's shards may share a node: $out"
   ;;
@@ -161,6 +182,9 @@ TOML
   check_bad rt.toml 's/^duration = "1s"/cpu_latency = "1ns"/' cpu_latency
   check_bad rt.toml 's/^duration = "1s"/best_effort = "yes"/' best_effort
   check_bad rt.toml 's/^duration = "1s"/admission = 1/' admission
+  check_bad rt.toml 's/^duration = "1s"/baseline = "openmp"/' baseline
+  check_bad rt.toml 's/^duration = "1s"/baseline = "openmp-tasks"\nadmission = true/' admission
+  check_bad rt.toml 's/^duration = "1s"/baseline = "openmp-tasks"\nbest_effort = true/' best_effort
   check_bad rt.toml 's/^duration = "1s"/target = "40c4s"/' target
   check_bad rt.toml 's/^duration = "1s"/hyperperiods = 2/' hyperperiods
   check_bad rt.toml 's/^planner = "partitioned"/bound = "3.73"/' bound
