@@ -67,8 +67,13 @@ std::string task_lines(const TaskSet& set) {
     std::replace_if(
         name.begin(), name.end(), [](char c) { return c == ' ' || c == '\t'; }, '_');
     const std::int64_t span = t.span.count() > 0 ? t.span.count() : t.work.count();
+    // threads = 0 is one thread per place (partitioned), or the whole machine for a task planned
+    // as a team: its parallelism is still offered to the runtime.
+    const std::size_t threads = t.threads > 0       ? static_cast<std::size_t>(t.threads)
+                                : !t.places.empty() ? t.places.size()
+                                                    : set.system.cores.size();
     out += fmt::format("{} {} {} {} {} {} {}\n", name, t.period.count(), t.deadline.count(),
-                       t.work.count(), span, std::max(1, t.threads), t.phase.count());
+                       t.work.count(), span, std::max<std::size_t>(1, threads), t.phase.count());
   }
   return out;
 }
