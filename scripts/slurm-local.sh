@@ -324,18 +324,20 @@ do_start() {
   : >"$(logfile slurmctld)"
   : >"$(logfile slurmd)"
 
-  # Daemons fork into the background and write their pid files themselves.
+  # Daemons fork into the background and write their pid files themselves. Their standard input
+  # is /dev/null: started with fd 0 closed (a CI runner without stdin), slurmd's first pipe to a
+  # job's slurmstepd lands on fd 0 and every job launch fails (the jobs are requeued at once).
   munged --socket="$sock" --key-file="$munge_dir/munge.key" --pid-file="$(pidfile munged)" \
-    --log-file="$(logfile munged)" --seed-file="$munge_dir/munged.seed" ||
+    --log-file="$(logfile munged)" --seed-file="$munge_dir/munged.seed" </dev/null ||
     die "munged did not start"
   wait_for "$timeout" "munged ($sock)" munge_ok
 
   write_conf
   # -c: no state from a previous run (jobs, node states); a test cluster starts clean.
-  slurmctld -c -f "$conf" || die "slurmctld did not start"
+  slurmctld -c -f "$conf" </dev/null || die "slurmctld did not start"
   wait_for "$timeout" "slurmctld (scontrol ping)" ctld_ok
   # -N: the node name in slurm.conf, whatever this machine's hostname is.
-  slurmd -N "$node" -f "$conf" || die "slurmd did not start"
+  slurmd -N "$node" -f "$conf" </dev/null || die "slurmd did not start"
   wait_idle
   running slurmd || die "slurmd exited"
   echo "slurm-local: running in $dir (SLURM_CONF=$conf)"
