@@ -1,22 +1,38 @@
 // rt_neighbours.cpp — see rt_neighbours.hpp.
 #include "platform/rt_neighbours.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 namespace rtpar::detail {
 
 namespace {
 
-// read_file is the whole file, or "" when it cannot be read (a process that just exited).
+// read_file is the whole file, or "" when it cannot be read (a process that just exited). POSIX
+// reads, not an ifstream: a /proc file of a process that exits between open and read fails with
+// ESRCH, and libstdc++'s filebuf throws on a read error whatever the stream's exception mask (seen
+// as exit 70 of `rtpar experiment run` while other test processes came and went).
 std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      out.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      if (n < 0) out.clear();  // a partial file is no file (the process is gone)
+      break;
+    }
+  }
+  ::close(fd);
+  return out;
 }
 
 // policy_of is field 41 of a /proc/.../stat line (proc(5): `policy`), or -1. The command name

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # simulate_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — `rtpar simulate` always ends and its exit
 # status says whether the whole set was simulated: a horizon releasing too many jobs is refused,
-# and a plan with an unplaced task exits 1.
+# and a plan with an unplaced task exits 1; the calibrated overheads injected into the examples'
+# admitted plans keep every response within its bound.
 set -uo pipefail
 source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
@@ -22,6 +23,44 @@ unplaced)
   # rejected.toml does not fit: the plan places only part of it, so simulate must not say 0.
   expect_status 1 "$rtpar" simulate "$src/examples/rejected.toml"
   grep -q "not placed" <<<"$out" || fail "no 'not placed' row: $out"
+  ;;
+bounds_hold)
+  # Issue 16's "every planner's bound still holds in simulation with those overheads injected":
+  # every example, every planner that admits it with this VM's calibrated profile charged, then
+  # simulated with the same profile injected (the statistic the planners charge, then sampled
+  # per instance with two seeds): no miss, and no task's response above its charged bound.
+  prof=$src/experiments/data/rtpar-calibrate-2c-ovh.json
+  admitted=0
+  for ex in demo partitioned partitioned_heavy shared_cores steal supply; do
+    for stat in default sampled:1 sampled:2; do
+      opts=(--overhead "$prof")
+      [ "$stat" = default ] || opts+=(--overhead-statistic sampled --seed "${stat#sampled:}")
+      "$rtpar" simulate "$src/examples/$ex.toml" --planner all "${opts[@]}" --json >sim.json \
+        2>sim.err
+      rc=$?
+      [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$ex $stat: exit $rc: $(cat sim.err)"
+      n=$(python3 - "$ex $stat" sim.json <<'PY'
+import json, sys
+label, docs = sys.argv[1], json.load(open(sys.argv[2]))
+admitted = 0
+for d in docs:
+    if not d["plan_schedulable"]:
+        continue
+    admitted += 1
+    assert d["misses"] == 0, (label, d["planner"], "misses", d["misses"])
+    for t in d["tasks"]:
+        r, b = t["max_response_ns"], t["response_bound_ns"]
+        assert t["simulated"] and r is not None and b is not None, (label, d["planner"], t)
+        assert r <= b, (label, d["planner"], t["name"], "R", r, "bound", b)
+print(admitted)
+PY
+) || fail "$ex $stat: a bound does not hold"
+      admitted=$((admitted + n))
+    done
+  done
+  # The examples are meant to be admitted: a run that checks nothing would pass vacuously.
+  [ "$admitted" -ge 10 ] || fail "only $admitted admitted plans were checked"
+  echo "$admitted admitted (example, planner, statistic) plans within their bounds"
   ;;
 *) fail "unknown case" ;;
 esac

@@ -122,7 +122,10 @@ TEST_CASE("channel taskset: lock ceilings come from the plan, lock order from th
   CHECK_THROWS_AS(rt.endpoint("cam").reader("a"), std::out_of_range);  // cam writes a
 }
 
-TEST_CASE("channel taskset: tasks exchange values through job handles; a non-RT thread attaches") {
+// It runs the set at SCHED_FIFO: in the doctest suite "realtime"
+// (tests/support/realtime_lock.cmake).
+TEST_CASE("channel taskset: tasks exchange values through job handles; a non-RT thread attaches" *
+          doctest::test_suite("realtime")) {
   rtpar::System sys(
       parse("[[channel]]\nname = \"frames\"\nsize = 16\nwriter = \"cam\"\n"
             "readers = [\"track\", \"nonrt\"]\n"

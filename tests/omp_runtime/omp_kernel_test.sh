@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # omp_kernel_test.sh CASE RTPAR BUILD_EXAMPLES_OMP BUILD_TESTS_OMP_RUNTIME — `kernel = "omp:..."`
 # tasks (docs/openmp.md, "OpenMP code as real-time tasks"):
-#   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): misses ≤ 2% of the jobs
-#             (0 on a quiet machine; not judged with DEMO_TIMING=off, as in sanitizer builds; a loaded 2-core VM delays even SCHED_FIFO threads by
-#             10+ ms now and then, so a miss is reported as a warning, not a failure), every OpenMP
-#             worker pinned to one planned CPU at SCHED_FIFO, the same workers from start to end
-#             (no thread per job), and the report names exactly them.
+#   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): misses <= 2% of the jobs
+#             (0 on a quiet machine; a loaded 2-core VM delays even SCHED_FIFO threads by 10+ ms
+#             now and then, so a miss is a warning; not judged with DEMO_TIMING=off, as in the
+#             sanitizer builds); every OpenMP worker pinned to its planned CPU at SCHED_FIFO and,
+#             sampled every 20 ms, seen running only there; the same workers from start to end
+#             (no thread per job); the report names exactly them.
 #   profile   `rtpar profile` of the example (best effort, 20 jobs) then `rtpar check --measured`
 #             on its output: both tasks measured (channels kept in isolation), C and L raised.
 #   bound     bound_kernel.c: team size clamped, members pinned, nested regions serialized, a
@@ -30,6 +31,19 @@ omp_workers() {
   done | sort
 }
 
+# sample_cpus PID: while PID lives, every 20 ms, "tid cpu" of every rtpar-omp thread of PID,
+# where cpu is the CPU it last ran on (field 39 of /proc/TID/stat, `processor`): where the
+# workers actually ran, not only where they may run.
+sample_cpus() {
+  while kill -0 "$1" 2>/dev/null; do
+    for t in /proc/"$1"/task/*; do
+      [ "$(cat "$t/comm" 2>/dev/null)" = rtpar-omp ] || continue
+      awk '{print $1, $39}' "$t/stat" 2>/dev/null
+    done
+    sleep 0.02
+  done
+}
+
 case $case_name in
 demo)
   seconds=${DEMO_SECONDS:-10}
@@ -37,6 +51,7 @@ demo)
     "$rtpar" run "$examples/omp_demo.toml" --duration "${seconds}s" --out "$tmp/out" \
     >"$tmp/log" 2>&1 &
   run_pid=$!
+  sample_cpus "$run_pid" >"$tmp/cpus" &
   sleep 2
   first=$(omp_workers "$run_pid")
   sleep $((seconds - 3))
@@ -55,6 +70,12 @@ demo)
     [ "$cpus" = 1 ] || fail "worker $tid may run on CPUs '$cpus', planned: 1"
     [ "$policy" = 1 ] || fail "worker $tid has scheduling policy $policy, want SCHED_FIFO (1)"
   done || exit 1
+  wait  # the sampler ends with the run
+  samples=$(wc -l <"$tmp/cpus")
+  [ "$samples" -gt 0 ] || fail "no CPU sample of a worker"
+  off=$(awk '$2 != 1' "$tmp/cpus" | head -3)
+  [ -z "$off" ] || fail "a worker ran outside its planned CPU 1 (tid cpu): $off"
+  echo "workers' CPUs: $samples samples, every one on CPU 1"
   python3 - "$tmp/out/report.json" "$first" <<'PY' || fail "report"
 import json, os, sys
 report = json.load(open(sys.argv[1]))
