@@ -75,6 +75,16 @@ Responses responses(const rtpar::Plan& plan, const rtpar::TaskSet& set,
           *plan.tasks[0].response_bound_ns};
 }
 
+// charged_plan is `kind`'s plan of `set` with `p` charged; the cases need it schedulable.
+rtpar::Plan charged_plan(rtpar::PlannerKind kind, const rtpar::TaskSet& set,
+                         const rtpar::OverheadProfile& p) {
+  rtpar::PlanOptions options;
+  options.overhead = &p;
+  rtpar::Plan plan = rtpar::plan_with(kind, set, options);
+  REQUIRE(plan.schedulable);
+  return plan;
+}
+
 // kTwoThenOne is a segment of 2 × 10 µs, then one of 1 × 5 µs.
 const std::initializer_list<rtpar::SegmentSpec> kTwoThenOne = {{2, rtpar::Duration(10'000), {}},
                                                                {1, rtpar::Duration(5'000), {}}};
@@ -84,10 +94,7 @@ const std::initializer_list<rtpar::SegmentSpec> kTwoThenOne = {{2, rtpar::Durati
 // later with `p` injected (what the last strand pays), within the charged bound.
 void check_last_segment(const rtpar::TaskSet& set, const rtpar::OverheadProfile& p,
                         std::int64_t extra) {
-  rtpar::PlanOptions options;
-  options.overhead = &p;
-  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::decomposition, set, options);
-  REQUIRE(plan.schedulable);
+  const rtpar::Plan plan = charged_plan(rtpar::PlannerKind::decomposition, set, p);
   REQUIRE(plan.tasks[0].segments.size() == 2);
   const std::int64_t offset = plan.tasks[0].segments[1].offset_ns;
   CHECK(offset >= 10'000 + 300);  // after segment 1's charged strands
@@ -105,10 +112,7 @@ TEST_CASE("overhead injection: a federated team pays Λ(2) + F(2) on its master"
   // strands in parallel: R = 0.5 + 1 + 10 = 11.5 µs against 10 µs without.
   const rtpar::OverheadProfile p = profile();
   const rtpar::TaskSet set = cores_set(2, 19, {{2, rtpar::Duration(10'000), {}}});
-  rtpar::PlanOptions options;
-  options.overhead = &p;
-  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, options);
-  REQUIRE(plan.schedulable);
+  const rtpar::Plan plan = charged_plan(rtpar::PlannerKind::federated, set, p);
   REQUIRE(plan.tasks[0].thread_cores.size() + plan.tasks[0].cores.size() >= 2);
   const Responses r = responses(plan, set, p);
   CHECK(r.plain == 10'000);
@@ -129,10 +133,7 @@ TEST_CASE("overhead injection: fork-join-rta's aggregate strands pay F(N) and Λ
   // F(2) 1 µs + Λ(2) 500 ns longer, R = 11.5 µs against 10 µs without.
   const rtpar::OverheadProfile p = profile();
   const rtpar::TaskSet set = cores_set(2, 15, {{2, rtpar::Duration(10'000), {}}});
-  rtpar::PlanOptions options;
-  options.overhead = &p;
-  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set, options);
-  REQUIRE(plan.schedulable);
+  const rtpar::Plan plan = charged_plan(rtpar::PlannerKind::fork_join_rta, set, p);
   REQUIRE(plan.tasks[0].cores.size() == 2);
   const Responses r = responses(plan, set, p);
   CHECK(r.plain == 10'000);
@@ -175,10 +176,7 @@ TEST_CASE("overhead injection: partitioned tasks pay Λ(1) per job on their shar
     set.tasks.push_back(t);
   }
   rtpar::validate_taskset(set);
-  rtpar::PlanOptions options;
-  options.overhead = &p;
-  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, set, options);
-  REQUIRE(plan.schedulable);
+  const rtpar::Plan plan = charged_plan(rtpar::PlannerKind::partitioned, set, p);
   rtpar::SimOptions with;
   with.overhead = &p;
   const rtpar::SimResult a = rtpar::simulate_plan(plan, set);
