@@ -24,6 +24,16 @@ need_root() {
   # Whatever happens, leave the machine as it was found.
   trap 'while IFS="=" read -r f v; do [ "$v" = "?" ] || echo "$v" > "$f" 2>/dev/null; done <<<"$before"' EXIT
 }
+# wait_isolated waits up to 5 s for the restore record and RT throttling off. Why both: the run
+# writes the record first and changes the settings after (a crash between leaves a record to apply),
+# so the record alone does not mean the settings are changed yet (a CI run read them in between).
+wait_isolated() {
+  for _ in $(seq 100); do
+    [ -e state/restore.json ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "-1" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
 same_settings() { [ "$(settings)" = "$before" ] || fail "settings differ after $1: $(diff <(echo "$before") <(settings))"; }
 
 case $case_name in
@@ -67,7 +77,7 @@ run_isolate_sigint)
   need_root
   "$rtpar" run "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
   pid=$!
-  for _ in $(seq 50); do [ -e state/restore.json ] && break; sleep 0.1; done
+  wait_isolated
   [ -e state/restore.json ] || fail "no restore record while isolated: $(cat stderr.txt)"
   [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "-1" ] || fail "RT throttling still on during the run"
   sleep 0.5
@@ -82,7 +92,7 @@ profile_isolate)
   # `rtpar profile --isolate` isolates while it measures and restores everything afterwards.
   "$rtpar" profile "$src/examples/demo.toml" --isolate --runs 60 > out.txt 2>stderr.txt &
   pid=$!
-  for _ in $(seq 100); do [ -e state/restore.json ] && break; sleep 0.05; done
+  wait_isolated
   [ -e state/restore.json ] || fail "no restore record while profiling: $(cat stderr.txt)"
   [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "-1" ] || fail "RT throttling still on while profiling"
   wait "$pid"; st=$?
@@ -95,7 +105,7 @@ run_isolate_crash)
   need_root
   "$rtpar" run "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
   pid=$!
-  for _ in $(seq 50); do [ -e state/restore.json ] && break; sleep 0.1; done
+  wait_isolated
   [ -e state/restore.json ] || fail "no restore record while isolated"
   sleep 0.5
   kill -KILL "$pid"; wait "$pid"

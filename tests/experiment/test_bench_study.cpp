@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "experiment/raw_rows.hpp"
 #include "experiment/trial.hpp"
 #include "experiment/units.hpp"
+#include "support/scratch_file.hpp"
 
 using namespace rtpar;
 using namespace rtpar::experiment;
@@ -154,11 +154,8 @@ TEST_CASE("bench study: raw rows round trip, and merge takes medians, minima and
   }
   CHECK(text.find(",spin,measured,0,0.000000,0,0,100.5,900\n") != std::string::npos);
   CHECK(text.find(",gomp,n/a,0,0.000000,0,0,,\n") != std::string::npos);
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / "rtpar_test_bench_rows.csv";
-  std::ofstream(file, std::ios::binary) << text;
-  const std::vector<RawRow> rows = read_raw(file, r);
-  std::filesystem::remove(file);
+  const rtpar::test::ScratchFile file(text, "bench_rows");
+  const std::vector<RawRow> rows = read_raw(file.path(), r);
   REQUIRE(rows.size() == 6);
   CHECK(rows[0].verdict == Verdict::admitted);
   CHECK(rows[0].metrics == std::vector<std::optional<double>>{100.5, 900});

@@ -3,12 +3,11 @@
 // reading of its JSON file (every rejection names the file and the JSON path of the field).
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "rtpar/error.hpp"
 #include "rtpar/tools/overhead.hpp"
+#include "support/scratch_file.hpp"
 
 namespace {
 
@@ -22,26 +21,19 @@ rtpar::ForkJoinCost entry(int threads, rtpar::WaitKind wait, bool parked, std::i
   return c;
 }
 
-// ProfileFile writes `text` to a scratch file named after the test and removes it afterwards.
-struct ProfileFile {
-  std::string path;
-  explicit ProfileFile(const std::string& text, const std::string& name = "prof.json")
-      : path(std::string(RTPAR_BINARY_DIR) + "/overhead_profile_" + name) {
-    std::ofstream f(path);
-    f << text;
-  }
-  ~ProfileFile() { std::remove(path.c_str()); }
-  ProfileFile(const ProfileFile&) = delete;
-  ProfileFile& operator=(const ProfileFile&) = delete;
+// ProfileFile is a scratch overhead profile holding `text`, removed afterwards; `name` tags it.
+struct ProfileFile : rtpar::test::ScratchFile {
+  explicit ProfileFile(const std::string& text, const std::string& name = "prof")
+      : ScratchFile(text, "overhead_profile_" + name) {}
 };
 
 // rejection loads `text` and returns the InputError's what() (failing when it loads).
 std::string rejection(const std::string& text) {
   const ProfileFile file(text);
   try {
-    (void)rtpar::load_overhead_profile(file.path);
+    (void)rtpar::load_overhead_profile(file.path());
   } catch (const rtpar::InputError& e) {
-    CHECK(std::string(e.what()).find(file.path) == 0);  // the file comes first
+    CHECK(std::string(e.what()).find(file.path()) == 0);  // the file comes first
     return e.what();
   }
   FAIL("accepted: " << text);
@@ -119,10 +111,10 @@ TEST_CASE("overhead profile: the JSON file round-trips") {
   c.p99_ns = 2;
   c.max_ns = 4;
   p.fork_join = {c, entry(4, rtpar::WaitKind::spin, false, 7)};
-  const ProfileFile file(rtpar::overhead_profile_json(p), "roundtrip.json");
-  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  const ProfileFile file(rtpar::overhead_profile_json(p), "roundtrip");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path());
   CHECK(back.machine == "test");
-  CHECK(back.source == file.path);
+  CHECK(back.source == file.path());
   REQUIRE(back.fork_join.size() == 2);
   CHECK(back.fork_join[0].wait == rtpar::WaitKind::hybrid);
   CHECK(back.fork_join[0].parked);
@@ -134,21 +126,21 @@ TEST_CASE("overhead profile: the JSON file round-trips") {
   // The minimal form (what tests and hand-written profiles use) is accepted: parked defaults to
   // false, max_ns to p999_ns.
   const ProfileFile minimal(with_entry(R"("threads": 2, "wait": "spin", "p999_ns": 20000)"),
-                            "minimal.json");
-  const rtpar::OverheadProfile m = rtpar::load_overhead_profile(minimal.path);
+                            "minimal");
+  const rtpar::OverheadProfile m = rtpar::load_overhead_profile(minimal.path());
   REQUIRE(m.fork_join.size() == 1);
   CHECK_FALSE(m.fork_join[0].parked);
   CHECK(m.fork_join[0].max_ns == 20000);
   // max_ns is not charged, so one outlier above the 1 s cap does not void the profile.
   const ProfileFile outlier(
       with_entry(R"("threads": 2, "wait": "spin", "p999_ns": 20000, "max_ns": 5000000000)"),
-      "outlier.json");
-  CHECK(rtpar::load_overhead_profile(outlier.path).fork_join[0].max_ns == 5'000'000'000);
+      "outlier");
+  CHECK(rtpar::load_overhead_profile(outlier.path()).fork_join[0].max_ns == 5'000'000'000);
   // Two identical entries are the same measurement written twice: accepted.
   const ProfileFile twice(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5},
                                            {"threads": 2, "wait": "spin", "p999_ns": 5}]})",
-                          "twice.json");
-  CHECK(rtpar::load_overhead_profile(twice.path).fork_join.size() == 2);
+                          "twice");
+  CHECK(rtpar::load_overhead_profile(twice.path()).fork_join.size() == 2);
 }
 
 TEST_CASE("overhead profile: release latencies round-trip, are bounded like forks, are optional") {
@@ -165,8 +157,8 @@ TEST_CASE("overhead profile: release latencies round-trip, are bounded like fork
   CHECK(x->ns == 450'000);
   CHECK(x->extrapolated);
   CHECK_FALSE(p.release_bound(2, WaitKind::spin).has_value());
-  const ProfileFile file(rtpar::overhead_profile_json(p), "release.json");
-  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  const ProfileFile file(rtpar::overhead_profile_json(p), "release");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path());
   REQUIRE(back.release.size() == 2);
   CHECK(back.release[1].threads == 4);
   CHECK(back.release[1].p999_ns == 150'000);
@@ -197,8 +189,8 @@ TEST_CASE("overhead profile: barrier latencies round-trip, are bounded like fork
   CHECK(x->ns == 9'000);
   CHECK(x->extrapolated);
   CHECK_FALSE(p.barrier_bound(2, WaitKind::block).has_value());
-  const ProfileFile file(rtpar::overhead_profile_json(p), "barrier.json");
-  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  const ProfileFile file(rtpar::overhead_profile_json(p), "barrier");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path());
   REQUIRE(back.barrier.size() == 2);
   CHECK(back.barrier[1].threads == 2);
   CHECK(back.barrier[1].p999_ns == 3'000);
@@ -285,8 +277,8 @@ TEST_CASE("overhead profile: supply entries round-trip in ascending windows, are
   rtpar::OverheadProfile p;
   p.fork_join = {entry(2, rtpar::WaitKind::spin, false, 5)};
   p.supply = {{10'000'000, 1'000'000, 40}, {1'000'000, 300'000, 40}};
-  const ProfileFile file(rtpar::overhead_profile_json(p), "supply.json");
-  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path);
+  const ProfileFile file(rtpar::overhead_profile_json(p), "supply");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path());
   REQUIRE(back.supply.size() == 2);
   CHECK(back.supply[0].window_ns == 1'000'000);  // sorted
   CHECK(back.supply[0].loss_ns == 300'000);
@@ -294,12 +286,12 @@ TEST_CASE("overhead profile: supply entries round-trip in ascending windows, are
   CHECK(back.supply[1].samples == 40);
   // Without the array: no supply entry (nothing is charged).
   const ProfileFile plain(R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}]})",
-                          "plain.json");
-  CHECK(rtpar::load_overhead_profile(plain.path).supply.empty());
+                          "plain");
+  CHECK(rtpar::load_overhead_profile(plain.path()).supply.empty());
   // A loss of the whole window is a valid measurement (the core gave nothing in such a window).
   const std::string fj = R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}], )";
-  const ProfileFile whole(fj + R"("supply": [{"window_ns": 100, "loss_ns": 100}]})", "whole.json");
-  CHECK(rtpar::load_overhead_profile(whole.path).supply[0].loss_ns == 100);
+  const ProfileFile whole(fj + R"("supply": [{"window_ns": 100, "loss_ns": 100}]})", "whole");
+  CHECK(rtpar::load_overhead_profile(whole.path()).supply[0].loss_ns == 100);
   // Bad entries name the file and the field.
   std::string e = rejection(fj + R"("supply": [{"window_ns": 100, "loss_ns": 101}]})");
   CHECK(contains(e, "supply[0].loss_ns"));

@@ -2,26 +2,18 @@
 // back from a run report, and strict rejections naming the file and the JSON path of the field.
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "rtpar/error.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
+#include "support/scratch_file.hpp"
 
 namespace {
 
-// ReportFile writes `text` to a scratch file and removes it afterwards.
-struct ReportFile {
-  std::string path = std::string(RTPAR_BINARY_DIR) + "/measured_profile_test.json";
-  explicit ReportFile(const std::string& text) {
-    std::ofstream f(path);
-    f << text;
-  }
-  ~ReportFile() { std::remove(path.c_str()); }
-  ReportFile(const ReportFile&) = delete;
-  ReportFile& operator=(const ReportFile&) = delete;
+// ReportFile is a scratch run report holding `text`, removed afterwards.
+struct ReportFile : rtpar::test::ScratchFile {
+  explicit ReportFile(const std::string& text) : ScratchFile(text, "measured_profile") {}
 };
 
 // task_json is one measured task entry with the given fields substituted.
@@ -40,9 +32,9 @@ std::string report(const std::string& tasks) {
 std::string rejection(const std::string& text) {
   const ReportFile file(text);
   try {
-    (void)rtpar::load_measured_profile(file.path);
+    (void)rtpar::load_measured_profile(file.path());
   } catch (const rtpar::InputError& e) {
-    CHECK(std::string(e.what()).find(file.path) == 0);
+    CHECK(std::string(e.what()).find(file.path()) == 0);
     return e.what();
   }
   FAIL("accepted: " << text);
@@ -60,8 +52,8 @@ TEST_CASE("measured profile: maxima of measured tasks are read; unmeasured tasks
                                R"(, {"name": "plain", "jobs": 4, "misses": 0})" + ", " +
                                R"({"name": "idle", "profiled_jobs": 0, "work_ns": {"max": 0},
                                    "burdened_span_ns": {"max": 0}})"));
-  const rtpar::MeasuredProfile p = rtpar::load_measured_profile(file.path);
-  CHECK(p.source == file.path);
+  const rtpar::MeasuredProfile p = rtpar::load_measured_profile(file.path());
+  CHECK(p.source == file.path());
   REQUIRE(p.tasks.size() == 1);
   CHECK(p.tasks[0].name == "solver");
   CHECK(p.tasks[0].jobs == 3);
@@ -112,7 +104,7 @@ TEST_CASE("measured profile: rtpar profile's CPU work and span bound are read fo
       R"({"name": "light", "cpu_jobs": 4, "cpu_work_ns": {"p50": 1, "p99": 2, "max": 900}},
          {"name": "wide", "jobs": 6, "cpu_jobs": 6, "cpu_work_ns": {"max": 7000},
           "span_bound_ns": {"p50": 3, "p99": 4, "max": 4000}})"));
-  const rtpar::MeasuredProfile p = rtpar::load_measured_profile(file.path);
+  const rtpar::MeasuredProfile p = rtpar::load_measured_profile(file.path());
   REQUIRE(p.tasks.size() == 2);
   CHECK(p.tasks[0].name == "light");
   CHECK(p.tasks[0].cpu_jobs == 4);

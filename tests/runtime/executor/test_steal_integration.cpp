@@ -8,12 +8,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "support/counting_allocator.hpp"
+#include "support/scratch_file.hpp"
 #include "kernels/instantiate.hpp"
 #include "platform/rt_thread.hpp"
 #include "rtpar/steal.hpp"
@@ -265,11 +264,8 @@ TEST_CASE("steal runtime: --measured raises federated-ws's span to the measured 
   run.records = {{0, 0, 0, 10'000'000, 30'000'000, 8'000'000, 9'000'000},
                  {1, 25'000'000, 25'000'000, 34'000'000, 28'000'000, 7'000'000, 8'000'000}};
   report.tasks = {run};
-  const std::string path = "/tmp/rtpar_test_measured_report.json";
-  {
-    std::ofstream out(path);
-    out << rtpar::report_json(report);
-  }
+  const rtpar::test::ScratchFile file(rtpar::report_json(report), "measured_report");
+  const std::string& path = file.path();
   const rtpar::MeasuredProfile m = rtpar::load_measured_profile(path);
   REQUIRE(m.tasks.size() == 1);
   CHECK(m.tasks[0].burdened_span_max_ns == 9'000'000);
@@ -294,16 +290,10 @@ TEST_CASE("steal runtime: --measured raises federated-ws's span to the measured 
   CHECK(rtpar::plan_taskset(set, options).tasks[0].cores_needed == 3);
 
   // A malformed report is an InputError naming the file.
-  {
-    std::ofstream out(path);
-    out << "{\"tasks\": [ {\"name\": \"a\",\n \"burdened_span_ns\": {\"max\": -5}, "
-           "\"work_ns\": {\"max\": 1}, \"profiled_jobs\": 1} ]}";
-  }
+  file.write("{\"tasks\": [ {\"name\": \"a\",\n \"burdened_span_ns\": {\"max\": -5}, "
+             "\"work_ns\": {\"max\": 1}, \"profiled_jobs\": 1} ]}");
   CHECK_THROWS_AS(rtpar::load_measured_profile(path), InputError);
-  {
-    std::ofstream out(path);
-    out << "{\"tasks\": [\n oops";
-  }
+  file.write("{\"tasks\": [\n oops");
   try {
     (void)rtpar::load_measured_profile(path);
     FAIL_CHECK("accepted");
@@ -311,7 +301,6 @@ TEST_CASE("steal runtime: --measured raises federated-ws's span to the measured 
     CHECK(e.where().file == path);
     CHECK(e.where().line == 2);
   }
-  std::remove(path.c_str());
 }
 
 namespace {
