@@ -12,11 +12,6 @@
 
 namespace rtpar::analysis {
 
-namespace {
-
-
-}  // namespace
-
 std::int64_t regions_per_job(const TaskSpec& task) {
   if (task.segments.empty()) return task.span < task.work ? 1 : 0;
   return static_cast<std::int64_t>(
