@@ -67,8 +67,12 @@ fuzz: setup $(FUZZ_BUILD)/build.ninja
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' '*.h')
 
-tidy: build
-	clang-tidy -p $(BUILD) $$(git ls-files 'src/*.cpp' 'bench/driver/*.cpp')
+# tidy reads compile commands file by file: the default build compiles in unity batches
+# (RTPAR_UNITY_BUILD), whose compile database names the batches, so it configures its own.
+TIDY_BUILD ?= build-tidy
+tidy: setup
+	cmake -S . -B $(TIDY_BUILD) -G Ninja -DRTPAR_UNITY_BUILD=OFF
+	clang-tidy -p $(TIDY_BUILD) $$(git ls-files 'src/*.cpp' 'bench/driver/*.cpp')
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz build-tidy
