@@ -3,7 +3,8 @@
 // User tier (rtpar/):
 //   system.hpp        System: load or build a task set, bind code to tasks, check, run, report
 //   taskset.hpp       the task model (TaskSet, TaskSpec, ...); task_kinds.hpp its enumerations;
-//                     kernel_spec.hpp which code a task runs (described, created only to run)
+//                     kernel_spec.hpp which code a task runs (described, created only to run);
+//                     taskset_file.hpp load_taskset / parse_taskset (TOML, docs/taskset.md)
 //   plan.hpp          the Plan: admission control's verdict, the executor's only policy input
 //   report.hpp        what a run produced: job records and per-task statistics
 //   executor.hpp      execute(): run a Plan on pinned real-time threads
@@ -35,6 +36,7 @@
 #include "rtpar/system.hpp"
 #include "rtpar/task_kinds.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/taskset_file.hpp"
 #include "rtpar/team.hpp"
 #include "rtpar/thread_config.hpp"
 #include "rtpar/time.hpp"

@@ -13,6 +13,7 @@
 #include "rtpar/steal_config.hpp"
 #include "rtpar/task_kinds.hpp"
 #include "rtpar/time.hpp"
+#include "rtpar/tools/topology.hpp"
 #include "rtpar/wait_policy.hpp"
 
 namespace rtpar {
@@ -66,14 +67,14 @@ struct SystemSpec {
 // TaskSpec is one [[task]]: a periodic (implicit or constrained deadline) parallel task.
 struct TaskSpec {
   std::string name;
-  Duration period{0};            // T
-  Duration deadline{0};          // D ≤ T (defaults to T)
-  Duration phase{0};             // offset of the first release
-  Duration work{0};              // C: WCET on one core
-  Duration span{0};              // L: critical-path length (defaults to C)
-  std::optional<int> priority;   // SCHED_FIFO priority override (1..99)
-  std::string kernel;            // kernel name as written ("spin", "segments", "lib:./x.so:f")
-  KernelSpec kernel_spec;        // the code `kernel` describes (the loader creates none of it)
+  Duration period{0};           // T
+  Duration deadline{0};         // D ≤ T (defaults to T)
+  Duration phase{0};            // offset of the first release
+  Duration work{0};             // C: WCET on one core
+  Duration span{0};             // L: critical-path length (defaults to C)
+  std::optional<int> priority;  // SCHED_FIFO priority override (1..99)
+  std::string kernel;           // kernel name as written ("spin", "segments", "lib:./x.so:f")
+  KernelSpec kernel_spec;       // the code `kernel` describes (the loader creates none of it)
   // code is the job code: bound via System, or created from kernel_spec when a run starts
   // (System::run, `rtpar run`); null after load_taskset, which runs no code.
   std::shared_ptr<Kernel> code;
@@ -116,18 +117,19 @@ struct TaskSet {
   std::string source;  // the file it was loaded from ("<memory>" when built in code)
 };
 
-// load_taskset reads and validates a TOML task-set file (format: docs/taskset.md). Throws
-// InputError naming file, line, column and field for every invalid input.
-TaskSet load_taskset(const std::string& path);
-
-// parse_taskset is load_taskset on text already in memory; `source` names it in errors and is the
-// directory base for relative `lib:` paths. Neither creates task code (TaskSpec::code stays null):
-// a `lib:` kernel is resolved by reading its shared object's symbol table, never loaded.
-TaskSet parse_taskset(std::string_view text, const std::string& source);
-
 // validate_taskset checks a task set built in code against the same rules as the file format.
 // Throws InputError (with field paths, and locations when known). Task code is not required here
 // (planning needs none); the executor refuses a task without code.
 void validate_taskset(const TaskSet& set);
 
+// system_topology is the machine a task set describes: system.cores split, in id order, into
+// system.sockets groups as evenly as possible (the first sockets get one more core when the
+// count does not divide). Declared here, beside SystemSpec, because model/ implements it.
+Topology system_topology(const SystemSpec& system);
+
 }  // namespace rtpar
+
+// The file readers (load_taskset, parse_taskset) are implemented by src/load/, a floor above the
+// types: they are declared in rtpar/taskset_file.hpp, included here so that code written when
+// they were declared in this header still compiles (the layering test's COMPAT list names it).
+#include "rtpar/taskset_file.hpp"

@@ -14,6 +14,8 @@
 
 #include "cli/atomic_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/cpu_latency_flag.hpp"
+#include "core/duration_flag.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/rt_thread.hpp"
 #include "rtpar/error.hpp"
@@ -83,12 +85,7 @@ Command add_calibrate(CLI::App& app) {
   return [opts]() {
     std::int64_t cap_us = -1;
     if (opts->fifo && !opts->no_cpu_latency) {
-      try {
-        cap_us = detail::cpu_latency_us(parse_duration(opts->cpu_latency).count());
-      } catch (const std::invalid_argument& e) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, "--cpu-latency",
-                         "'" + opts->cpu_latency + "': " + e.what());
-      }
+      cap_us = parse_cpu_latency_flag(opts->cpu_latency);
     }
     // Measured under the same cap as the runs the profile will be charged for (`rtpar run`).
     const detail::CpuLatencyRequest cap(cap_us);
@@ -105,20 +102,11 @@ Command add_calibrate(CLI::App& app) {
           SourceLocation{"<command line>", 0, 0}, "--threads",
           fmt::format("{} threads but only {} CPUs are online", max_threads, cpus.size()));
     }
-    // duration_option parses one duration of an option; a bad one names the option (exit 2).
-    const auto duration_option = [](const std::string& text, const char* field) {
-      try {
-        return parse_duration(text);
-      } catch (const std::invalid_argument& e) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, field,
-                         "'" + text + "': " + e.what());
-      }
-    };
     std::vector<Duration> periods;
     for (std::size_t start = 0; start <= opts->period.size();) {
       const std::size_t comma = std::min(opts->period.find(',', start), opts->period.size());
       const std::string one = opts->period.substr(start, comma - start);
-      const Duration period = duration_option(one, "--period");
+      const Duration period = parse_duration_flag("--period", one, DurationFloor::zero);
       if (period < std::chrono::microseconds(100) || period > std::chrono::seconds(1)) {
         throw InputError(SourceLocation{"<command line>", 0, 0}, "--period",
                          "'" + one + "': must be in 100us..1s");
@@ -126,8 +114,9 @@ Command add_calibrate(CLI::App& app) {
       periods.push_back(period);
       start = comma + 1;
     }
-    const Duration supply = duration_option(opts->supply, "--supply");
-    const Duration burst = duration_option(opts->supply_burst, "--supply-burst");
+    const Duration supply = parse_duration_flag("--supply", opts->supply, DurationFloor::zero);
+    const Duration burst =
+        parse_duration_flag("--supply-burst", opts->supply_burst, DurationFloor::zero);
     if (burst < std::chrono::milliseconds(1) || burst > std::chrono::seconds(1)) {
       throw InputError(SourceLocation{"<command line>", 0, 0}, "--supply-burst",
                        "'" + opts->supply_burst + "': must be in 1ms..1s");

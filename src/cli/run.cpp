@@ -14,8 +14,10 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/cpu_latency_flag.hpp"
 #include "cli/plan_options.hpp"
 #include "cli/run_isolation.hpp"
+#include "core/duration_flag.hpp"
 #include "kernels/instantiate.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/rt_neighbours.hpp"
@@ -44,27 +46,6 @@ struct RunOptions {
   std::string interference;         // --interference MODE
   std::string overhead;             // --overhead FILE: plan with the profile charged
 };
-
-Duration parse_cli_duration(const std::string& text) {
-  try {
-    const Duration d = parse_duration(text);
-    if (d.count() <= 0) throw std::invalid_argument("must be > 0");
-    return d;
-  } catch (const std::invalid_argument& e) {
-    throw InputError(SourceLocation{"<command line>", 0, 0}, "--duration",
-                     "'" + text + "': " + e.what());
-  }
-}
-
-// parse_cpu_latency reads --cpu-latency: a duration ≥ 0 of whole µs (the kernel's unit).
-std::int64_t parse_cpu_latency(const std::string& text) {
-  try {
-    return detail::cpu_latency_us(parse_duration(text).count());
-  } catch (const std::invalid_argument& e) {
-    throw InputError(SourceLocation{"<command line>", 0, 0}, "--cpu-latency",
-                     "'" + text + "': " + e.what());
-  }
-}
 
 // write_stdout writes text to stdout and flushes it; returns 0 or the errno of the failure.
 // SIGPIPE is ignored during `run` (platform/stop_signals.hpp), so a closed pipe is an error to
@@ -107,9 +88,10 @@ Command add_run(CLI::App& app) {
     // From here to the last report: the first stop signal (SIGINT, SIGTERM, SIGHUP, ...) ends the
     // releases, later ones are ignored until the reports are written (docs/cli.md).
     const detail::StopSignals stop_signals;
-    const Duration duration = parse_cli_duration(opts->duration);
+    const Duration duration =
+        parse_duration_flag("--duration", opts->duration, DurationFloor::positive);
     const std::int64_t cpu_latency_us =
-        opts->no_cpu_latency ? -1 : parse_cpu_latency(opts->cpu_latency);
+        opts->no_cpu_latency ? -1 : parse_cpu_latency_flag(opts->cpu_latency);
     TaskSet set = load_taskset(opts->file);
     PlanOptions planning;
     planning.interference = resolve_interference(opts->interference, set, nullptr);

@@ -1,5 +1,5 @@
 // env.hpp — helpers shared by the environment parser (env.cpp), the places parser (places.cpp)
-// and the environment report (display_env.cpp). Internal to librtpar-omp; owned by H-api.
+// and the environment report (display_env.cpp). Internal to librtpar-omp; implemented by env.cpp.
 #pragma once
 
 #include <cstddef>

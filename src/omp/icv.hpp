@@ -1,5 +1,6 @@
 // icv.hpp — the OpenMP internal control variables (ICVs) and the process-wide settings read from
-// the environment (OpenMP 5.0 §2.5, §6). Owned by H-api; the core embeds Icvs in every Task.
+// the environment (OpenMP 5.0 §2.5, §6). Implemented by icv.cpp and env.cpp; parallel.cpp and
+// task.cpp embed Icvs in every Task.
 #pragma once
 
 #include <climits>

@@ -18,7 +18,7 @@
 namespace rtpar::omp {
 
 // workshare_task_reduction_register registers a worksharing construct's task reductions for the
-// calling thread (the task-reduction module, H-tasks, defines it). Every member calls it after
+// calling thread (task_reduction.cpp defines it). Every member calls it after
 // entering the work share; ts.ws->loop.task_reductions holds the first member's array (the
 // initialiser's call sees its own array there). Weak: without the module, task reductions on
 // worksharing constructs are not registered.

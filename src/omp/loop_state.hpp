@@ -1,6 +1,7 @@
 // loop_state.hpp — the state of a worksharing loop (or sections) in a work share, and each
-// thread's cursor into it. Owned by H-loops; the core embeds LoopState in every WorkShare and
-// LoopCursor in every ThreadState, and calls loop_state_reset when a work share is recycled.
+// thread's cursor into it. Implemented by loop.cpp, loop_ull.cpp and loop_start.cpp; every
+// WorkShare embeds a LoopState and every ThreadState a LoopCursor (runtime.hpp), and parallel.cpp
+// calls loop_state_reset when a work share is recycled.
 //
 // Every loop is dispatched in its *logical* iteration space [0, n): logical iteration j is the
 // value lb + j·incr. Both families (long and unsigned long long) keep lb, incr and the given end
@@ -81,7 +82,7 @@ inline void loop_state_reset(LoopState& s) noexcept {
   s.ordered_turn.store(0, std::memory_order_relaxed);
 }
 
-// ---- H-loops internals (not used by the core) ----
+// ---- loop internals (loop.cpp, loop_ull.cpp, loop_start.cpp; not used by the team or tasks) ----
 
 // LoopSched is a resolved schedule: kind (static, dynamic, guided) and logical chunk.
 struct LoopSched {

@@ -1,7 +1,8 @@
 // mutex.hpp — the futex-word mutex behind omp_lock_t, omp_nest_lock_t, critical and the atomic
 // fallback: a 32-bit word in the caller's storage, 0 free, 1 held, 2 held with (possible)
 // sleepers. An uncontended lock or unlock is one atomic read-modify-write and no system call;
-// a contended lock spins briefly, then sleeps on the word (futex). Owned by H-api (lock.cpp).
+// a contended lock spins briefly, then sleeps on the word (futex). Used by lock.cpp, critical.cpp
+// and affinity.cpp.
 #pragma once
 
 #include <atomic>

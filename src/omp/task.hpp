@@ -1,6 +1,7 @@
 // task.hpp — OpenMP tasks: the Task record every thread runs in (implicit or explicit) and the
-// per-team task scheduler the core calls at task scheduling points. Owned by H-tasks; the fields
-// and functions marked CORE are used by the core (runtime.hpp) and keep their names.
+// per-team task scheduler the core calls at task scheduling points. Implemented by task.cpp (with
+// task_deps.cpp, task_group.cpp, task_reduction.cpp); the fields and functions marked CORE are used
+// by the core (runtime.hpp) and keep their names.
 //
 // Scheduler model (task.cpp, docs/internals/openmp.md):
 //  - Every member of a team owns a TaskDeque (Chase-Lev): it pushes the tasks it creates at the
@@ -152,7 +153,8 @@ bool taskgroup_cancel(ThreadState& ts) noexcept;
 // GOMP_cancellation_point(8)).
 bool taskgroup_cancelled(ThreadState& ts) noexcept;
 
-// ---- for H-loops (work shares with task reductions: GOMP_loop_start, GOMP_sections2_start) ----
+// ---- for loop_start.cpp and sections.cpp (work shares with task reductions: GOMP_loop_start,
+// GOMP_sections2_start) ----
 
 // workshare_taskgroup_start opens the implicit taskgroup of a work share with task reductions.
 void workshare_taskgroup_start(ThreadState& ts);

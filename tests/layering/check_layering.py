@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 """check_layering.py — fails on any #include that crosses the layers of rtpar's source tree.
 
-The layout (docs/internals/layout.md) is a stack of floors: a folder may include only folders on
-lower floors (and itself). Folders on the same floor are siblings and may not include each other.
-Public headers in include/rtpar/ belong to the folder that implements them (OWNERS), so an
-include of "rtpar/team.hpp" from src/model/ is the same backward edge as one of
+The layout (docs/internals/layout.md) is a graph of folders, not a stack: EDGES lists, for each
+folder, the folders it may include directly (besides itself). Anything else is a violation, so a
+runtime folder cannot start including the planners or the simulator unnoticed even though both sit
+"below" it. Public headers in include/rtpar/ belong to the folder that implements them (OWNERS), so
+an include of "rtpar/team.hpp" from src/model/ is the same violation as one of
 "runtime/team/signal_word.hpp". Headers in include/rtpar/detail/ may be included only by their
 documented owners.
 
+Two more checks keep the table honest:
+- declarations: a function declared in a public header must be defined in its owner's folder or
+  in one the owner may reach (EDGES, transitively); a declaration whose only definitions sit
+  above its header is a hidden backward edge at link time (a reader of the header's floor gets a
+  symbol of a higher one).
+- the layout page: every folder of EDGES is named in docs/internals/layout.md.
+
 Usage: check_layering.py [--root DIR] [--table] [--self-test]
   --table      print the allowed-edge table and exit
-  --self-test  copy the tree, add one backward include, and check that it is reported
+  --self-test  copy the tree, seed one violation of each kind, and check that each is reported
 Exit status: 0 clean, 1 a violation (each printed as file:line: message), 2 usage or table error.
 """
 import argparse
@@ -20,24 +28,44 @@ import shutil
 import sys
 import tempfile
 
-# FLOORS lists the folders from the ground up. Each may include only folders on lower floors.
-FLOORS = [
-    ["core"],                                              # error, duration, clock, names, tables
-    ["platform"],                                          # futex, threads, spin-wait, topology
-    ["model"],                                             # task-set types and rules, structure
-    ["analysis/bounds", "gen"],                            # RTA, RBF, ...; task-set generators
-    ["analysis/planners"],                                 # one file per planner
-    ["sim"],                                               # discrete-event simulation of a Plan
-    ["runtime/team", "runtime/steal", "runtime/channel"],  # parallel runtimes and channels
-    ["runtime/executor"],                                  # release loop, job log, runners
-    ["kernels", "omp"],                                    # built-in workloads; OpenMP runtime
-    ["load"],                                              # TOML -> TaskSet
-    ["report"],                                            # stats output, JSON, CSV, trace
-    ["api"],                                               # System, JobContext
-    ["experiment"],                                        # manifests, units, shards, merge
-    ["cli"],                                               # the rtpar command
-    ["bench", "fuzz"],                                     # rtpar-bench; libFuzzer targets
-]
+# EDGES lists the folders from the ground up; each entry names the folders its files may include
+# directly (besides their own folder). It is the drawing of docs/internals/layout.md as data: add
+# an edge here only with a reason in that page. Every edge must point to a folder listed earlier,
+# which keeps the graph acyclic (checked by table_problems).
+EDGES = {
+    "core": [],                                            # error, duration, clock, names, rng
+    "platform": ["core"],                                  # futex, threads, spin-wait, topology
+    "model": ["core", "platform"],                         # task-set types and rules, structure
+    "analysis/bounds": ["core", "model"],                  # RTA, RBF, EDF demand, FBB-FFD, ...
+    "gen": ["core", "model"],                              # task-set generators
+    "analysis/planners": ["core", "platform", "model", "analysis/bounds"],
+    "sim": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners"],
+    # The runtimes never include the planners, the simulator or the generators: a Plan reaches
+    # them as data (model/), so what runs cannot depend on how it was admitted.
+    "runtime/team": ["core", "platform", "model"],
+    "runtime/steal": ["core", "platform"],
+    "runtime/channel": ["core", "model"],
+    "runtime/executor": ["core", "platform", "model", "runtime/team", "runtime/steal",
+                         "runtime/channel"],
+    "kernels": ["core", "platform", "model", "runtime/steal", "runtime/channel",
+                "runtime/executor"],
+    # The OpenMP runtime (libgomp.so.1) is its own library: the team and the task deque only.
+    "omp": ["core", "platform", "runtime/team", "runtime/steal"],
+    "load": ["core", "platform", "model", "kernels"],
+    "report": ["core", "platform", "model", "analysis/planners"],
+    "api": ["core", "platform", "model", "analysis/planners", "runtime/team", "runtime/steal",
+            "runtime/channel", "runtime/executor", "kernels", "load", "report"],
+    "experiment": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners",
+                   "sim", "runtime/executor", "kernels", "load", "report"],
+    "cli": ["core", "platform", "model", "analysis/bounds", "gen", "analysis/planners", "sim",
+            "runtime/team", "runtime/steal", "runtime/executor", "kernels", "load", "report",
+            "api", "experiment"],
+    "bench": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners", "sim",
+              "runtime/team", "runtime/steal", "runtime/channel", "runtime/executor", "kernels",
+              "load", "report", "api", "cli"],
+    "fuzz": ["core", "platform", "model", "gen", "analysis/planners", "sim", "kernels", "load",
+             "report", "experiment"],
+}
 
 # OWNERS maps each public header (below include/) to the folder that owns it.
 OWNERS = {
@@ -61,6 +89,7 @@ OWNERS = {
     "rtpar/executor.hpp": "runtime/executor", "rtpar/ext/kernel.hpp": "runtime/executor",
     "rtpar/kernel.hpp": "runtime/executor",
     "rtpar/rtpar_kernel.h": "kernels",
+    "rtpar/taskset_file.hpp": "load",
     "rtpar/tools/report_io.hpp": "report", "rtpar/report_io.hpp": "report",
     "rtpar/system.hpp": "api", "rtpar.hpp": "api",
 }
@@ -80,6 +109,8 @@ DETAIL_USERS = {
 COMPAT = {
     ("include/rtpar/plan.hpp", "rtpar/tools/planners.hpp"):
         "plan_taskset was declared in plan.hpp before the header tiers",
+    ("include/rtpar/taskset.hpp", "rtpar/taskset_file.hpp"):
+        "load_taskset and parse_taskset were declared in taskset.hpp before they moved to load's floor",
 }
 
 # TREES are the top-level folders whose includes are checked.
@@ -88,20 +119,40 @@ TREES = ("src", "include", "bench", "fuzz")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 
 
-def floor_of(unit):
-    for i, floor in enumerate(FLOORS):
-        if unit in floor:
-            return i
-    return None
+def units():
+    return list(EDGES)
 
 
 def allowed(src, dst):
-    """allowed tells whether folder src may include folder dst."""
-    return src == dst or floor_of(dst) < floor_of(src)
+    """allowed tells whether folder src may include folder dst directly."""
+    return src == dst or dst in EDGES.get(src, ())
 
 
-def units():
-    return [u for floor in FLOORS for u in floor]
+def reachable(unit):
+    """reachable is every folder unit may use, directly or through the folders it includes."""
+    seen, todo = {unit}, [unit]
+    while todo:
+        for v in EDGES.get(todo.pop(), ()):
+            if v not in seen:
+                seen.add(v)
+                todo.append(v)
+    return seen
+
+
+def table_problems():
+    """table_problems checks EDGES and OWNERS themselves: known folders, edges only downwards."""
+    problems = []
+    order = list(EDGES)
+    for u, deps in EDGES.items():
+        for v in deps:
+            if v not in EDGES:
+                problems.append(f"EDGES: {u} -> {v}: no such folder")
+            elif order.index(v) >= order.index(u):
+                problems.append(f"EDGES: {u} -> {v}: an edge must point to a folder listed earlier")
+    for header, owner in OWNERS.items():
+        if owner not in EDGES:
+            problems.append(f"OWNERS: {header} -> {owner}: no such folder")
+    return problems
 
 
 def unit_of_path(rel):
@@ -133,15 +184,18 @@ def unit_of_include(name):
     return best
 
 
-def check(root):
+def source_files(root):
+    return sorted(p for d in TREES for p in (root / d).rglob("*")
+                  if p.suffix in (".cpp", ".hpp", ".h") and p.is_file())
+
+
+def include_problems(root):
     problems = []
-    files = [p for d in TREES for p in (root / d).rglob("*")
-             if p.suffix in (".cpp", ".hpp", ".h") and p.is_file()]
-    for path in sorted(files):
+    for path in source_files(root):
         rel = path.relative_to(root).as_posix()
         src = unit_of_path(rel)
         if src == "?":
-            problems.append(f"{rel}:1: no layer for this file: add its folder to FLOORS or OWNERS")
+            problems.append(f"{rel}:1: no layer for this file: add its folder to EDGES or OWNERS")
             continue
         for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             m = INCLUDE.match(line)
@@ -161,45 +215,129 @@ def check(root):
             if (rel, name) in COMPAT:
                 continue
             if not allowed(src, dst):
-                how = "a sibling on the same floor" if floor_of(src) == floor_of(dst) else "above it"
-                problems.append(f"{rel}:{n}: {src} includes \"{name}\" ({dst}, {how}); "
-                                f"{src} may include only: {', '.join(lower(src)) or 'nothing'}")
+                problems.append(f"{rel}:{n}: {src} includes \"{name}\" ({dst}); {src} may include "
+                                f"only: {', '.join(EDGES.get(src, ())) or 'nothing'}")
     return problems
 
 
-def lower(unit):
-    return [u for u in units() if u != unit and floor_of(u) < floor_of(unit)]
+# A declaration in a header: optional attributes and specifiers, a return type, the name, '('.
+# Only lines that end the declaration (';') count, so calls and inline bodies are not taken.
+DECL = re.compile(r"^\s*(?:\[\[\w+\]\]\s*)*(?:(?:static|inline|virtual|explicit|constexpr|friend|"
+                  r"extern)\s+)*[\w:<>,]+(?:\s*[*&]+\s*|\s+)(~?[A-Za-z_]\w*)\s*\([^=]*;\s*$")
+NOT_NAMES = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "operator", "static_assert"}
+
+
+def code_lines(path):
+    """code_lines is a file's lines with // comments cut (enough for these simple patterns)."""
+    return [line.split("//", 1)[0] for line in path.read_text(errors="replace").splitlines()]
+
+
+def declaration_problems(root):
+    """declaration_problems: functions a public header declares whose only definitions are in
+    folders its owner cannot reach. A definition is a line at column 0 of a src/ file (rtpar does
+    not indent namespaces) naming NAME or SCOPE::NAME followed by '(' that does not end in ';'.
+    An overloaded name defined both within and beyond reach passes: the check looks for hidden
+    backward edges, not for every possible one."""
+    defined = {}
+    for path in (root / "src").rglob("*.cpp"):
+        unit = unit_of_path(path.relative_to(root).as_posix())
+        for line in code_lines(path):
+            if not line or line[0] in " \t#/}{" or line.rstrip().endswith(";"):
+                continue
+            for m in re.finditer(r"(?:\b\w+::)*(~?[A-Za-z_]\w*)\s*\(", line):
+                defined.setdefault(m.group(1), set()).add(unit)
+                break
+    problems = []
+    for header, owner in sorted(OWNERS.items()):
+        path = root / "include" / header
+        if not path.is_file():
+            continue
+        reach = reachable(owner)
+        for n, line in enumerate(code_lines(path), 1):
+            m = DECL.match(line)
+            if not m or m.group(1) in NOT_NAMES:
+                continue
+            units_defining = defined.get(m.group(1), set())
+            if units_defining and not units_defining & reach:
+                problems.append(f"include/{header}:{n}: {m.group(1)} is declared on {owner}'s "
+                                f"floor but defined only in {', '.join(sorted(units_defining))}: "
+                                f"declare it in a header that folder owns")
+    return problems
+
+
+def layout_problems(root):
+    """layout_problems: every folder of EDGES is named in docs/internals/layout.md."""
+    page = root / "docs/internals/layout.md"
+    if not page.is_file():
+        return ["docs/internals/layout.md:1: missing"]
+    text = page.read_text()
+    return [f"docs/internals/layout.md:1: the folder {u}/ is not described"
+            for u in EDGES if not re.search(r"(?<![\w/])" + re.escape(u) + r"/", text)]
+
+
+def check(root):
+    return include_problems(root) + declaration_problems(root) + layout_problems(root)
 
 
 def print_table():
-    print("folder -> may include (besides itself)")
-    for i, floor in enumerate(FLOORS):
-        for u in floor:
-            below = [v for f in FLOORS[:i] for v in f]
-            print(f"  {u:<18} -> {', '.join(below) if below else '(nothing)'}")
+    print("folder -> may include directly (besides itself)")
+    for u, deps in EDGES.items():
+        print(f"  {u:<18} -> {', '.join(deps) if deps else '(nothing)'}")
     for (f, inc), why in COMPAT.items():
         print(f"  exception: {f} includes {inc} ({why})")
 
 
-def self_test(root):
-    """self_test adds a backward include to a copy of the tree and expects it to be reported."""
+def seeded(root, edit, expect):
+    """seeded copies the tree, applies edit to the copy and tells whether a problem containing
+    expect is reported."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = pathlib.Path(tmp)
         for d in TREES:
             shutil.copytree(root / d, copy / d)
+        (copy / "docs/internals").mkdir(parents=True)
+        shutil.copy(root / "docs/internals/layout.md", copy / "docs/internals/layout.md")
         if check(copy):
             print("self-test: the tree is not clean to begin with", file=sys.stderr)
-            return 1
-        victim = copy / "src/model/structure.cpp"
-        victim.write_text(victim.read_text() + '\n#include "runtime/team/signal_word.hpp"\n')
+            return False
+        edit(copy)
         found = check(copy)
         for p in found:
             print(p)
-        if not any("src/model/structure.cpp" in p for p in found):
-            print("self-test: a backward include was NOT reported", file=sys.stderr)
-            return 1
-        print("self-test: the backward include was reported")
-        return 0
+        return any(expect in p for p in found)
+
+
+def append(path, text):
+    path.write_text(path.read_text() + text)
+
+
+def self_test(root):
+    """self_test seeds one violation of each kind into a copy of the tree and expects each to be
+    reported: a backward include, a runtime folder including the analysis (allowed by a stack,
+    refused by the edge list), a declaration below its definition, a folder missing from the
+    layout page."""
+    cases = [
+        ("backward include",
+         lambda c: append(c / "src/model/structure.cpp", '\n#include "runtime/team/signal_word.hpp"\n'),
+         "src/model/structure.cpp"),
+        ("runtime -> analysis",
+         lambda c: append(c / "src/runtime/executor/executor.cpp", '\n#include "analysis/bounds/rta.hpp"\n'),
+         "src/runtime/executor/executor.cpp"),
+        ("declaration below its definition",
+         lambda c: (append(c / "include/rtpar/error.hpp", "\nint layering_self_test_probe(int x);\n"),
+                    append(c / "src/load/taskset_parse.cpp",
+                           "\nint layering_self_test_probe(int x) { return x; }\n")),
+         "layering_self_test_probe"),
+        ("folder missing from the layout page",
+         lambda c: (c / "docs/internals/layout.md").write_text(
+             re.sub(r"(?<![\w/])omp/", "", (c / "docs/internals/layout.md").read_text())),
+         "the folder omp/"),
+    ]
+    failed = 0
+    for name, edit, expect in cases:
+        ok = seeded(root, edit, expect)
+        print(f"self-test: {name}: {'reported' if ok else 'NOT reported'}")
+        failed += not ok
+    return 1 if failed else 0
 
 
 def main():
@@ -209,6 +347,11 @@ def main():
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
     root = pathlib.Path(args.root)
+    table = table_problems()
+    if table:
+        for p in table:
+            print(p)
+        return 2
     if args.table:
         print_table()
         return 0

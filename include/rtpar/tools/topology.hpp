@@ -11,8 +11,6 @@
 
 namespace rtpar {
 
-struct SystemSpec;  // rtpar/taskset.hpp
-
 // online_cpus lists the CPU ids this process may run on (its affinity mask), ascending.
 std::vector<int> online_cpus();
 
@@ -38,9 +36,7 @@ Topology detect_topology();
 // InputError (field "--target") naming the problem.
 Topology parse_target(std::string_view spec);
 
-// system_topology is the machine a task set describes: system.cores split, in id order, into
-// system.sockets groups as evenly as possible (the first sockets get one more core when the
-// count does not divide).
-Topology system_topology(const SystemSpec& system);
+// system_topology (the machine a task set describes) is declared in rtpar/taskset.hpp, beside
+// SystemSpec: model/ implements it.
 
 }  // namespace rtpar
