@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "omp/env.hpp"
 #include "omp/runtime.hpp"
 #include "platform/spin_wait.hpp"
 #include "rtpar/error.hpp"
@@ -93,6 +94,9 @@ struct WorkerBody {
     ThreadState& ts = self();
     const MemberContext saved = save_context(ts);
     enter_member(ts, team, rank);
+    if (team->confined && team->member_arrangement[rank] != team->arrangement) {
+      confine_member(*team, rank);
+    }
     if (team->placed) bind_member(ts, *team, rank);
     if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
     team->fn(team->data);
@@ -100,12 +104,6 @@ struct WorkerBody {
     load_context(ts, saved);
   }
 };
-
-// pinning says whether team members are pinned: always, unless OMP_PROC_BIND=false.
-bool pinning() {
-  const Globals& g = globals();
-  return !(g.bind_set && g.initial.bind == 0);
-}
 
 // create_team builds the TeamState of a region of n threads mastered by the calling thread.
 // Returns nullptr (and says why on stderr, once) if the kernel refuses the workers.
@@ -122,8 +120,12 @@ TeamState* create_team(int n) {
   // is free (4 members on 2 CPUs: barrier 155 µs pinned, 30 µs unpinned; libgomp 41-52 µs).
   ThreadState& master = self();
   const bool bound = !master.bound_cpus.empty();
+  // confined: an unbound team stays inside its encountering thread's CPUs (confinement.cpp),
+  // unless the executor fixed the CPUs of unbound teams or the program asked for places.
+  const bool confined =
+      n > 1 && !bound && !unbound_confined() && !env::binding_requested(globals());
   // A bound master's teams never exceed its CPUs (resolve_nthreads clamps them).
-  const bool oversubscribed = !bound && n > unbound_procs();
+  const bool oversubscribed = confined ? confine_team(master, *t) : !bound && n > unbound_procs();
   t->bound = bound;
   t->wait.kind = oversubscribed ? WaitKind::block : bound ? master.bound_wait.kind : globals().wait;
   t->wait.spin_ns = bound ? master.bound_wait.spin_ns : globals().spin_ns;
@@ -143,7 +145,9 @@ TeamState* create_team(int n) {
       // Pinned: a bound team always (to the task's CPUs); an unbound one unless oversubscribed —
       // or when the executor confined unbound teams to the non-real-time cores, where even an
       // oversubscribed team stays (its members then share those CPUs, blocking when waiting).
-      const bool pin = bound || unbound_confined() || (pinning() && !oversubscribed);
+      // A confined team's members start in the master's mask (created by it, they inherit it)
+      // and move to their CPUs at their first region (confine_member).
+      const bool pin = !confined && (bound || unbound_confined() || (pinning() && !oversubscribed));
       m.cpu = pin ? member_cpu_of(master, master_cpu, r) : -1;
       m.sched = t->fifo ? SchedClass::fifo : SchedClass::other;
       m.priority = t->fifo ? param.sched_priority : 0;
@@ -177,7 +181,14 @@ TeamState* team_for(ThreadState& ts, int level, int n) {
   auto& sizes = levels[static_cast<std::size_t>(level)];
   if (sizes.size() <= static_cast<std::size_t>(n)) sizes.resize(n + 1, nullptr);
   TeamState*& t = sizes[static_cast<std::size_t>(n)];
-  if (t == nullptr) t = create_team(n);
+  if (t == nullptr) {
+    t = create_team(n);
+  } else if (t->confined && !confine_check(ts, *t)) {
+    // The master's mask shrank below the team's size and the team was created to spin: retire
+    // it (its workers stay parked; teams live until the process exits) and build a blocking one.
+    t->engine->park();
+    t = create_team(n);
+  }
   return t;
 }
 

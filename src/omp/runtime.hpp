@@ -15,6 +15,8 @@
 //    constructs ahead of the slowest one before they wait.
 #pragma once
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -116,6 +118,20 @@ struct TeamState {
   std::unique_ptr<MemberPlace[]> placement;  // [nthreads] when placed
   MemberContext master_saved;                // the master's context outside the region
   FunctionRef<void(int)>* body = nullptr;    // what the workers run (parallel.cpp)
+
+  // Confinement (confinement.cpp): the members of an unbound team run only on CPUs of the
+  // encountering thread's affinity mask. Written by the master before a fork (published by it).
+  bool confined = false;  // this team follows its encountering thread's mask
+  cpu_set_t mask{};       // that mask, as the members were last arranged for
+  // mask_cpus: the CPUs of `mask` members are pinned to, in place order; member r's is
+  // mask_cpus[(mask_base + r) % size] when mask_pinned, else every member may use all of `mask`.
+  std::vector<int> mask_cpus;
+  int mask_base = 0;
+  bool mask_pinned = false;
+  std::uint32_t arrangement = 0;  // bumped when the members must move to a new arrangement
+  // member_arrangement[r]: the arrangement member r last applied (written by r only).
+  std::unique_ptr<std::uint32_t[]> member_arrangement;
+  std::int64_t mask_tick = -1;  // CLOCK_MONOTONIC_COARSE reading of the master's last mask read
 };
 
 // ThreadState is one thread's view of the runtime.
@@ -207,6 +223,28 @@ bool unbound_confined() noexcept;
 
 // unbound_procs is the number of CPUs the teams of unbound masters may use (for oversubscription).
 int unbound_procs() noexcept;
+
+// ---- confinement (confinement.cpp) ----
+
+// pinning says whether unbound teams pin their members: always, unless OMP_PROC_BIND=false.
+bool pinning();
+
+// confine_team arranges a new unbound team t of its master ts inside the encountering thread's
+// affinity mask: fills t's mask fields, and tells whether the team is oversubscribed (more
+// members than CPUs in the mask: they then share the mask's CPUs, unpinned, and must block).
+bool confine_team(const ThreadState& ts, TeamState& t);
+
+// confine_check runs at each region start of a confined team (master ts): when the encountering
+// mask changed since the members were arranged, it arranges them anew (each member moves itself,
+// one system call, at its next region start: confine_member). Cheap when nothing changed: the
+// mask is read again only when the master runs outside it or the coarse clock ticked since the
+// last read. Returns false when the new mask oversubscribes a team created to spin: the caller
+// replaces the team (its wait policy is fixed at creation).
+bool confine_check(const ThreadState& ts, TeamState& t);
+
+// confine_member moves the calling member `rank` to its CPU (or the whole mask) and records the
+// arrangement applied. Call when t.member_arrangement[rank] != t.arrangement.
+void confine_member(TeamState& t, int rank);
 
 // ---- affinity display (affinity.cpp) ----
 
