@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "core/names.hpp"
+#include "core/rng.hpp"
 #include "experiment/bench_spec.hpp"
 #include "experiment/manifest_fields.hpp"
 #include "experiment/plot_spec.hpp"

@@ -140,7 +140,7 @@ struct Manifest {
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
   // admitted_by (decision WS4): keep only sets this planner admits. A unit draws its set again —
-  // draw k ≥ 1 from gen::derive_seed(unit seed, k), draw 0 from the unit seed — until the planner
+  // draw k ≥ 1 from derive_seed(unit seed, k), draw 0 from the unit seed — until the planner
   // (default options, the set as generated) admits one, at most redraw_limit draws; a unit with
   // none admitted keeps its last draw, is judged on it, and is counted `unadmitted`.
   std::optional<PlannerKind> admitted_by;

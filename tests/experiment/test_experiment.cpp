@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "experiment/manifest.hpp"
 #include "experiment/merge.hpp"
 #include "experiment/trial.hpp"
