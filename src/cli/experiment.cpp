@@ -232,7 +232,7 @@ Command add_experiment(CLI::App& app) {
           const Resolved r = resolve(m, name, std::nullopt);
           scales += fmt::format("  {}={}", name, r.units());
         }
-        fmt::print("{:<22} {:<10} {:<10} units:{}\n", m.name, m.item, m.klass, scales);
+        fmt::print("{:<22} {:<10} {:<10} units:{}\n", m.name, m.item, to_string(m.klass), scales);
       }
       return kExitOk;
     }
@@ -240,7 +240,7 @@ Command add_experiment(CLI::App& app) {
       const Resolved r = load(o->study);
       const Manifest& m = r.manifest;
       fmt::print("experiment  {} ({})\npaper       {} {}\nclass       {}\n", m.name, m.source,
-                 m.paper, m.item, m.klass);
+                 m.paper, m.item, to_string(m.klass));
       if (!m.decisions.empty()) {
         std::string d;
         for (const std::string& s : m.decisions) d += (d.empty() ? "" : " ") + s;
@@ -317,8 +317,8 @@ Command add_experiment(CLI::App& app) {
       if (measures(r.manifest) && config.jobs > 1) {
         // Two real-time runs (or benchmarks) on one machine would disturb each other's
         // measurements.
-        fmt::print("{} study: units run one at a time (--jobs {} ignored)\n", r.manifest.klass,
-                   config.jobs);
+        fmt::print("{} study: units run one at a time (--jobs {} ignored)\n",
+                   to_string(r.manifest.klass), config.jobs);
         config.jobs = 1;
       }
       config.resume = o->resume;
@@ -357,7 +357,7 @@ Command add_experiment(CLI::App& app) {
             units_text(r), r.manifest.bench->driver, r.manifest.bench->timeout_s);
         return kExitOk;
       }
-      if (r.manifest.klass == "runtime") {
+      if (r.manifest.klass == ManifestClass::runtime) {
         // Sampling would run the sets; a unit runs at most every series for its duration, plus
         // the executor's start delay (RunConfig::start_delay, 50 ms) and set-up.
         double per_unit = 0;

@@ -46,9 +46,9 @@ gen::Params params_of(const toml::table& t, const TableReader& table,
 
 // read_series reads one [[series]] table; a simulation manifest's series also take the
 // simulation keys (sim_spec.hpp).
-Series read_series(const TableReader& t, const std::string& klass) {
-  const bool simulation = klass == "simulation";
-  if (klass == "bench") {
+Series read_series(const TableReader& t, ManifestClass klass) {
+  const bool simulation = klass == ManifestClass::simulation;
+  if (klass == ManifestClass::bench) {
     // A bench series is a curve of the driver's records: no planner judges anything.
     t.allow_only({"name", "match"});
     Series s;
@@ -57,7 +57,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
     s.match = read_bench_match(t);
     return s;
   }
-  if (klass == "runtime") {
+  if (klass == ManifestClass::runtime) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort", "baseline"});
   } else if (simulation) {
@@ -160,7 +160,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
       t.fail(t.node("bound"), "bound", "a bound cannot be simulated");
     s.sim = read_sim_spec(t);
   }
-  if (klass == "runtime") {
+  if (klass == ManifestClass::runtime) {
     if (s.kind == SeriesKind::bound) t.fail(t.node("bound"), "bound", "a bound cannot be run");
     if (s.target) {
       t.fail(t.node("target"), "target", "a runtime series runs on this machine: no target");
@@ -259,7 +259,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     }
     m.paper = t.string("paper").value_or("none");
     m.item = t.string("item").value_or("");
-    m.klass = t.string("class").value_or("analysis");
+    const std::string klass = t.string("class").value_or("analysis");
     if (const std::optional<std::string> by = t.string("admitted_by")) {
       m.admitted_by = names::value_of(names::kPlanners, *by);
       if (!m.admitted_by)
@@ -272,12 +272,15 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
       }
       m.redraw_limit = *limit;
     }
-    if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime" &&
-        m.klass != "bench") {
+    // The class is checked after admitted_by and redraw_limit: the order of the errors of a
+    // manifest with several.
+    const std::optional<ManifestClass> known = names::value_of(names::kManifestClasses, klass);
+    if (!known) {
       t.fail(t.node("class"), "class",
              "expected \"analysis\", \"simulation\", \"runtime\" or \"bench\"");
     }
-    if (m.klass == "bench" && m.admitted_by) {
+    m.klass = *known;
+    if (m.klass == ManifestClass::bench && m.admitted_by) {
       t.fail(t.node("admitted_by"), "admitted_by", "a bench study draws no task set");
     }
     if (const toml::node* d = t.node("decisions")) {
@@ -295,7 +298,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   }
   const toml::table* g = table_at(root, "generator", source);
   const toml::table* bench = table_at(root, "bench", source);
-  if (m.klass == "bench") {
+  if (m.klass == ManifestClass::bench) {
     // A bench study runs a driver instead of drawing task sets.
     if (g != nullptr)
       throw InputError({source, 1, 1}, "generator", "a bench study has no [generator]");
@@ -376,7 +379,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
       }
       const TableReader t(*value.as_table(), source, "scale." + name, locations);
       Scale scale;
-      if (m.klass == "runtime") {
+      if (m.klass == ManifestClass::runtime) {
         t.allow_only({"trials", "values", "duration"});
       } else if (m.bench) {
         t.allow_only({"trials", "values", "args"});
