@@ -1,6 +1,6 @@
-// test_gen_rng.cpp — the generators' engine and distributions: fixed seed → fixed outputs (golden
-// values from an independent Python transcription of the published algorithms), bounds and
-// rough moments.
+// test_rng.cpp — core's random engine and distributions (core/rng.hpp): fixed seed → fixed
+// outputs (golden values from an independent Python transcription of the published algorithms),
+// bounds and rough moments. The case names keep their "gen rng:" prefix from before the move.
 #include <doctest/doctest.h>
 
 #include <cmath>
