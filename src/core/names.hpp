@@ -1,6 +1,6 @@
-// names.hpp — one name table per enumeration of the task-set format: the spelling files use, read
-// by the loader (load/taskset_parse.cpp) and printed by to_string. A new enumerator gets its name
-// here and nowhere else.
+// names.hpp — one name table per enumeration of the task-set format and the experiment manifest:
+// the spelling files use, read by the loaders (load/taskset_parse.cpp, experiment/manifest.cpp)
+// and printed by to_string. A new enumerator gets its name here and nowhere else.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/manifest_class.hpp"
 #include "rtpar/channel_kind.hpp"
 #include "rtpar/task_kinds.hpp"
 #include "rtpar/wait_policy.hpp"
@@ -49,6 +50,13 @@ inline constexpr std::pair<std::string_view, ChannelKind> kChannels[] = {
     {"double_buffer", ChannelKind::double_buffer},
     {"latest", ChannelKind::latest},
     {"lock", ChannelKind::lock}};
+
+// kManifestClasses spells ManifestClass ([experiment] class of a manifest).
+inline constexpr std::pair<std::string_view, ManifestClass> kManifestClasses[] = {
+    {"analysis", ManifestClass::analysis},
+    {"simulation", ManifestClass::simulation},
+    {"runtime", ManifestClass::runtime},
+    {"bench", ManifestClass::bench}};
 
 // name_of is the spelling of value in table, or "unknown" for a value cast from an integer that
 // no enumerator has.

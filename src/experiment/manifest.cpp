@@ -12,10 +12,11 @@
 #include <toml++/toml.h>
 
 #include "core/names.hpp"
+#include "core/rng.hpp"
 #include "experiment/bench_spec.hpp"
+#include "experiment/expect_spec.hpp"
 #include "experiment/manifest_fields.hpp"
 #include "experiment/plot_spec.hpp"
-#include "experiment/units.hpp"
 #include "load/toml_fields.hpp"
 #include "sim/charged_profile.hpp"
 
@@ -45,9 +46,9 @@ gen::Params params_of(const toml::table& t, const TableReader& table,
 
 // read_series reads one [[series]] table; a simulation manifest's series also take the
 // simulation keys (sim_spec.hpp).
-Series read_series(const TableReader& t, const std::string& klass) {
-  const bool simulation = klass == "simulation";
-  if (klass == "bench") {
+Series read_series(const TableReader& t, ManifestClass klass) {
+  const bool simulation = klass == ManifestClass::simulation;
+  if (klass == ManifestClass::bench) {
     // A bench series is a curve of the driver's records: no planner judges anything.
     t.allow_only({"name", "match"});
     Series s;
@@ -56,7 +57,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
     s.match = read_bench_match(t);
     return s;
   }
-  if (klass == "runtime") {
+  if (klass == ManifestClass::runtime) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort", "baseline"});
   } else if (simulation) {
@@ -159,7 +160,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
       t.fail(t.node("bound"), "bound", "a bound cannot be simulated");
     s.sim = read_sim_spec(t);
   }
-  if (klass == "runtime") {
+  if (klass == ManifestClass::runtime) {
     if (s.kind == SeriesKind::bound) t.fail(t.node("bound"), "bound", "a bound cannot be run");
     if (s.target) {
       t.fail(t.node("target"), "target", "a runtime series runs on this machine: no target");
@@ -167,43 +168,6 @@ Series read_series(const TableReader& t, const std::string& klass) {
     s.run = read_run_spec(t);
   }
   return s;
-}
-
-// read_expect reads one [[expect]] table.
-Expect read_expect(const TableReader& t) {
-  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales"});
-  Expect e;
-  e.where = t.where();
-  const std::optional<std::string> kind = t.string("kind");
-  if (kind == "breakdown_ratio") {
-    e.kind = ExpectKind::breakdown_ratio;
-  } else if (kind == "dominates") {
-    e.kind = ExpectKind::dominates;
-  } else {
-    t.fail(t.node("kind"), "kind", "expected \"breakdown_ratio\" or \"dominates\"");
-  }
-  e.series = name_value(t, "series");
-  e.over = name_value(t, "over");
-  e.panel = t.string("panel").value_or("");
-  e.quote = t.string("quote").value_or("");
-  if (const toml::node* n = t.node("scales")) {
-    const toml::array* a = n->as_array();
-    if (a == nullptr || a->empty())
-      t.fail(n, "scales", "expected a non-empty array of scale names");
-    e.scales.clear();
-    for (const toml::node& x : *a) {
-      if (!x.is_string()) t.fail(&x, "scales", "expected a non-empty array of scale names");
-      e.scales.push_back(x.as_string()->get());
-    }
-  }
-  for (const auto& [key, out] : {std::pair{"factor", &e.factor}, std::pair{"level", &e.level}}) {
-    const toml::node* n = t.node(key);
-    if (n == nullptr) continue;
-    if (!n->is_number()) t.fail(n, key, "expected a number");
-    *out = n->value<double>().value_or(0);
-    if (!(*out > 0) || *out > 1000) t.fail(n, key, "must be in (0, 1000]");
-  }
-  return e;
 }
 
 }  // namespace
@@ -229,72 +193,80 @@ std::optional<std::vector<std::string>> x_range(std::string_view spec) {
   return out;
 }
 
-Manifest parse_manifest(std::string_view text, const std::string& source) {
-  toml::table root;
+namespace {
+
+// The steps of parse_manifest, in the order it runs them: each reads one table (or array of
+// tables) of the manifest into m, after the tables before it. Errors name m.source.
+
+// parse_toml parses text as TOML; a syntax error is an InputError at its line and column.
+toml::table parse_toml(std::string_view text, const std::string& source) {
   try {
-    root = toml::parse(text, source);
+    return toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     throw InputError(model::location(source, e.source()), "", std::string(e.description()));
   }
-  model::FieldLocations locations;
-  Manifest m;
-  m.source = source;
-  m.text = std::string(text);
-  m.inputs_hash = fnv1a64(text);
-  {
-    const TableReader top(root, source, "", locations);
-    top.allow_only({"experiment", "generator", "bench", "panel", "sweep", "series", "scale", "plot",
-                    "expect"});
-  }
+}
+
+// read_experiment reads the [experiment] table: name, paper, item, class, decisions, seed and
+// the admission filter (admitted_by, redraw_limit).
+void read_experiment(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   const toml::table* exp = table_at(root, "experiment", source);
   if (exp == nullptr) throw InputError({source, 1, 1}, "experiment", "missing [experiment] table");
-  {
-    const TableReader t(*exp, source, "experiment", locations);
-    t.allow_only(
-        {"name", "paper", "item", "class", "decisions", "seed", "admitted_by", "redraw_limit"});
-    m.name = name_value(t, "name");
-    if (m.name.find(' ') != std::string::npos || m.name.find('%') != std::string::npos) {
-      t.fail(t.node("name"), "name", "a file name: letters, digits and - _ . + only");
+  const TableReader t(*exp, source, "experiment", locations);
+  t.allow_only(
+      {"name", "paper", "item", "class", "decisions", "seed", "admitted_by", "redraw_limit"});
+  m.name = name_value(t, "name");
+  if (m.name.find(' ') != std::string::npos || m.name.find('%') != std::string::npos) {
+    t.fail(t.node("name"), "name", "a file name: letters, digits and - _ . + only");
+  }
+  m.paper = t.string("paper").value_or("none");
+  m.item = t.string("item").value_or("");
+  const std::string klass = t.string("class").value_or("analysis");
+  if (const std::optional<std::string> by = t.string("admitted_by")) {
+    m.admitted_by = names::value_of(names::kPlanners, *by);
+    if (!m.admitted_by)
+      t.fail(t.node("admitted_by"), "admitted_by", "unknown planner \"" + *by + "\"");
+  }
+  if (const std::optional<std::int64_t> limit = t.integer("redraw_limit")) {
+    if (!m.admitted_by) t.fail(t.node("redraw_limit"), "redraw_limit", "needs admitted_by");
+    if (*limit < 1 || *limit > 1'000'000) {
+      t.fail(t.node("redraw_limit"), "redraw_limit", "must be in 1..1000000");
     }
-    m.paper = t.string("paper").value_or("none");
-    m.item = t.string("item").value_or("");
-    m.klass = t.string("class").value_or("analysis");
-    if (const std::optional<std::string> by = t.string("admitted_by")) {
-      m.admitted_by = names::value_of(names::kPlanners, *by);
-      if (!m.admitted_by)
-        t.fail(t.node("admitted_by"), "admitted_by", "unknown planner \"" + *by + "\"");
-    }
-    if (const std::optional<std::int64_t> limit = t.integer("redraw_limit")) {
-      if (!m.admitted_by) t.fail(t.node("redraw_limit"), "redraw_limit", "needs admitted_by");
-      if (*limit < 1 || *limit > 1'000'000) {
-        t.fail(t.node("redraw_limit"), "redraw_limit", "must be in 1..1000000");
-      }
-      m.redraw_limit = *limit;
-    }
-    if (m.klass != "analysis" && m.klass != "simulation" && m.klass != "runtime" &&
-        m.klass != "bench") {
-      t.fail(t.node("class"), "class",
-             "expected \"analysis\", \"simulation\", \"runtime\" or \"bench\"");
-    }
-    if (m.klass == "bench" && m.admitted_by) {
-      t.fail(t.node("admitted_by"), "admitted_by", "a bench study draws no task set");
-    }
-    if (const toml::node* d = t.node("decisions")) {
-      const toml::array* a = d->as_array();
-      if (a == nullptr) t.fail(d, "decisions", "expected an array of strings");
-      for (const toml::node& e : *a) {
-        if (!e.is_string()) t.fail(&e, "decisions", "expected an array of strings");
-        m.decisions.push_back(e.as_string()->get());
-      }
-    }
-    if (const std::optional<std::int64_t> seed = t.integer("seed")) {
-      if (*seed < 0) t.fail(t.node("seed"), "seed", "must be ≥ 0");
-      m.seed = static_cast<std::uint64_t>(*seed);
+    m.redraw_limit = *limit;
+  }
+  // The class is checked after admitted_by and redraw_limit: the order of the errors of a
+  // manifest with several.
+  const std::optional<ManifestClass> known = names::value_of(names::kManifestClasses, klass);
+  if (!known) {
+    t.fail(t.node("class"), "class",
+           "expected \"analysis\", \"simulation\", \"runtime\" or \"bench\"");
+  }
+  m.klass = *known;
+  if (m.klass == ManifestClass::bench && m.admitted_by) {
+    t.fail(t.node("admitted_by"), "admitted_by", "a bench study draws no task set");
+  }
+  if (const toml::node* d = t.node("decisions")) {
+    const toml::array* a = d->as_array();
+    if (a == nullptr) t.fail(d, "decisions", "expected an array of strings");
+    for (const toml::node& e : *a) {
+      if (!e.is_string()) t.fail(&e, "decisions", "expected an array of strings");
+      m.decisions.push_back(e.as_string()->get());
     }
   }
+  if (const std::optional<std::int64_t> seed = t.integer("seed")) {
+    if (*seed < 0) t.fail(t.node("seed"), "seed", "must be ≥ 0");
+    m.seed = static_cast<std::uint64_t>(*seed);
+  }
+}
+
+// read_source reads what a unit's rows come from: the [generator] table (family and
+// parameters), or a bench study's [bench] table (the driver), which excludes the other.
+void read_source(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   const toml::table* g = table_at(root, "generator", source);
   const toml::table* bench = table_at(root, "bench", source);
-  if (m.klass == "bench") {
+  if (m.klass == ManifestClass::bench) {
     // A bench study runs a driver instead of drawing task sets.
     if (g != nullptr)
       throw InputError({source, 1, 1}, "generator", "a bench study has no [generator]");
@@ -310,6 +282,11 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     m.family = name_value(t, "family");
     m.params = params_of(*g, t, {"family"});
   }
+}
+
+// read_panels reads the [[panel]] tables (distinct names), or makes the one default panel.
+void read_panels(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   for (const toml::table* p : tables_at(root, "panel", source)) {
     const TableReader t(*p, source, fmt::format("panel[{}]", m.panels.size()), locations);
     Panel panel;
@@ -329,24 +306,33 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
     m.panels.push_back(std::move(panel));
   }
   if (m.panels.empty()) m.panels.push_back(Panel{"default", "", {}, {}, {}, {source, 1, 1}});
+}
+
+// read_sweep reads the [sweep] table: the swept parameter and its paper-scale values.
+void read_sweep(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   const toml::table* sweep = table_at(root, "sweep", source);
   if (sweep == nullptr) throw InputError({source, 1, 1}, "sweep", "missing [sweep] table");
-  {
-    const TableReader t(*sweep, source, "sweep", locations);
-    t.allow_only({"x", "values", "percent_of"});
-    m.x_name = name_value(t, "x");
-    m.x_values = values_of(t, "values");
-    m.x_percent_of = t.string("percent_of").value_or("");
-    if (!m.x_percent_of.empty()) {
-      for (const std::string& v : m.x_values) {
-        std::int64_t pct = 0;
-        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), pct);
-        if (ec != std::errc() || end != v.data() + v.size() || pct < 0 || pct > 100000) {
-          t.fail(t.node("values"), "values", "with percent_of, x values are integer percentages");
-        }
+  const TableReader t(*sweep, source, "sweep", locations);
+  t.allow_only({"x", "values", "percent_of"});
+  m.x_name = name_value(t, "x");
+  m.x_values = values_of(t, "values");
+  m.x_percent_of = t.string("percent_of").value_or("");
+  if (!m.x_percent_of.empty()) {
+    for (const std::string& v : m.x_values) {
+      std::int64_t pct = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), pct);
+      if (ec != std::errc() || end != v.data() + v.size() || pct < 0 || pct > 100000) {
+        t.fail(t.node("values"), "values", "with percent_of, x values are integer percentages");
       }
     }
   }
+}
+
+// read_all_series reads the [[series]] tables (at least one, distinct names) and folds every
+// overhead profile they read into m.inputs_hash.
+void read_all_series(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   for (const toml::table* s : tables_at(root, "series", source)) {
     const TableReader t(*s, source, fmt::format("series[{}]", m.series.size()), locations);
     Series series = read_series(t, m.klass);
@@ -366,6 +352,11 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
   }
   if (m.series.empty())
     throw InputError({source, 1, 1}, "series", "no [[series]]: nothing to compare");
+}
+
+// read_scales reads the [scale.NAME] tables, of which "paper" and "smoke" are required.
+void read_scales(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  const std::string& source = m.source;
   if (const toml::table* scales = table_at(root, "scale", source)) {
     for (const auto& [key, value] : *scales) {
       const std::string name(key.str());
@@ -375,7 +366,7 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
       }
       const TableReader t(*value.as_table(), source, "scale." + name, locations);
       Scale scale;
-      if (m.klass == "runtime") {
+      if (m.klass == ManifestClass::runtime) {
         t.allow_only({"trials", "values", "duration"});
       } else if (m.bench) {
         t.allow_only({"trials", "values", "args"});
@@ -407,8 +398,12 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
                            "paper scale and a smoke scale that CI runs)");
     }
   }
-  if (const toml::table* plot = table_at(root, "plot", source)) {
-    m.plot = read_plot_spec(TableReader(*plot, source, "plot", locations), m);
+}
+
+// read_plot reads the [plot] table, or sets the default plot: the sweep against the first metric.
+void read_plot(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  if (const toml::table* plot = table_at(root, "plot", m.source)) {
+    m.plot = read_plot_spec(TableReader(*plot, m.source, "plot", locations), m);
   } else {
     m.plot.title = m.name;
     m.plot.x_label = m.x_name;
@@ -417,26 +412,38 @@ Manifest parse_manifest(std::string_view text, const std::string& source) {
       m.plot.y_label = m.plot.y.front();
     }
   }
-  for (const toml::table* e : tables_at(root, "expect", source)) {
-    const TableReader t(*e, source, fmt::format("expect[{}]", m.expects.size()), locations);
-    if (m.bench)
-      t.fail(nullptr, "kind", "a bench study checks no expectation (it has no fractions)");
-    Expect expect = read_expect(t);
-    for (const std::string* s : {&expect.series, &expect.over}) {
-      bool found = false;
-      for (const Series& q : m.series) found = found || q.name == *s;
-      if (!found) t.fail(nullptr, "series", "no series named " + *s);
-    }
-    if (!expect.panel.empty()) {
-      bool found = false;
-      for (const Panel& q : m.panels) found = found || q.name == expect.panel;
-      if (!found) t.fail(t.node("panel"), "panel", "no panel named " + expect.panel);
-    }
-    for (const std::string& scale : expect.scales) {
-      if (m.scales.count(scale) == 0) t.fail(t.node("scales"), "scales", "no scale named " + scale);
-    }
-    m.expects.push_back(std::move(expect));
+}
+
+// read_expects reads the [[expect]] tables (expect_spec.hpp).
+void read_expects(const toml::table& root, model::FieldLocations& locations, Manifest& m) {
+  for (const toml::table* e : tables_at(root, "expect", m.source)) {
+    const TableReader t(*e, m.source, fmt::format("expect[{}]", m.expects.size()), locations);
+    m.expects.push_back(read_expect_spec(t, m));
   }
+}
+
+}  // namespace
+
+Manifest parse_manifest(std::string_view text, const std::string& source) {
+  const toml::table root = parse_toml(text, source);
+  model::FieldLocations locations;
+  Manifest m;
+  m.source = source;
+  m.text = std::string(text);
+  m.inputs_hash = fnv1a64(text);
+  {
+    const TableReader top(root, source, "", locations);
+    top.allow_only({"experiment", "generator", "bench", "panel", "sweep", "series", "scale", "plot",
+                    "expect"});
+  }
+  read_experiment(root, locations, m);
+  read_source(root, locations, m);
+  read_panels(root, locations, m);
+  read_sweep(root, locations, m);
+  read_all_series(root, locations, m);
+  read_scales(root, locations, m);
+  read_plot(root, locations, m);
+  read_expects(root, locations, m);
   return m;
 }
 

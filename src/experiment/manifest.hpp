@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/manifest_class.hpp"
 #include "experiment/bench_spec.hpp"
 #include "experiment/run_spec.hpp"
 #include "experiment/sim_spec.hpp"
@@ -136,11 +137,11 @@ struct Manifest {
   // klass: analysis (planners judge each set), simulation (admitted plans are simulated) or
   // runtime (admitted plans are run on this machine, one unit at a time) or bench (a unit runs an
   // rtpar-bench driver on this machine; no generator, no planner).
-  std::string klass;
+  ManifestClass klass = ManifestClass::analysis;
   std::vector<std::string> decisions;  // the design decisions it relies on (F1, RO2, ...)
   std::uint64_t seed = 1;              // default base seed
   // admitted_by (decision WS4): keep only sets this planner admits. A unit draws its set again —
-  // draw k ≥ 1 from gen::derive_seed(unit seed, k), draw 0 from the unit seed — until the planner
+  // draw k ≥ 1 from derive_seed(unit seed, k), draw 0 from the unit seed — until the planner
   // (default options, the set as generated) admits one, at most redraw_limit draws; a unit with
   // none admitted keeps its last draw, is judged on it, and is counted `unadmitted`.
   std::optional<PlannerKind> admitted_by;
@@ -169,11 +170,15 @@ struct Manifest {
 
 // executes says whether the study executes its plans (simulation or runtime): its rows then
 // carry the execution columns (jobs, misses, relative response) besides the verdict.
-inline bool executes(const Manifest& m) { return m.klass == "simulation" || m.klass == "runtime"; }
+inline bool executes(const Manifest& m) {
+  return m.klass == ManifestClass::simulation || m.klass == ManifestClass::runtime;
+}
 
 // measures says whether the study's rows are measurements of this machine (runtime and bench
 // studies): units run one at a time, and every raw file carries its machine record.
-inline bool measures(const Manifest& m) { return m.klass == "runtime" || m.klass == "bench"; }
+inline bool measures(const Manifest& m) {
+  return m.klass == ManifestClass::runtime || m.klass == ManifestClass::bench;
+}
 
 // load_manifest reads and validates a manifest file. Throws InputError.
 Manifest load_manifest(const std::string& path);

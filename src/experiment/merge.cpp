@@ -252,7 +252,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
       "mean_tasks,mean_total_util";
   const bool cores = searches_cores(r);
   if (simulation) {
-    csv += m.klass == "runtime"
+    csv += m.klass == ManifestClass::runtime
                ? ",missed,plan_admitted,executed,mean_miss_ratio,max_rel_response,mean_rel_response"
                : ",missed,plan_admitted,simulated,mean_miss_ratio,max_rel_response,"
                  "mean_rel_response";

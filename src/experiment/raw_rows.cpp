@@ -38,7 +38,8 @@ std::string columns(const Resolved& r) {
     return out;
   }
   if (!simulation(r)) return kColumns;
-  return std::string(kColumns) + (r.manifest.klass == "runtime" ? kRunColumns : kSimColumns) +
+  return std::string(kColumns) +
+         (r.manifest.klass == ManifestClass::runtime ? kRunColumns : kSimColumns) +
          (searches_cores(r) ? ",required_cores" : "") +
          (r.manifest.admitted_by ? ",draws,draw_admitted" : "");
 }

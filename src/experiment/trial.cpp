@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 
 namespace rtpar::experiment {
 
@@ -34,7 +34,7 @@ UnitDraw draw_unit(const Resolved& r, const Unit& u) {
     }
     if (d.admitted || d.draws >= r.manifest.redraw_limit) return d;
     d.generated = gen::generate(unit_family(r, u), unit_params(r, u),
-                                gen::derive_seed(seed, static_cast<std::uint64_t>(d.draws)));
+                                derive_seed(seed, static_cast<std::uint64_t>(d.draws)));
     ++d.draws;
   }
 }

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string>
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 
 namespace rtpar::experiment {
 
@@ -35,21 +35,12 @@ Resolved resolve(Manifest manifest, std::string_view scale, std::optional<std::u
   return r;
 }
 
-std::uint64_t fnv1a64(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a 64-bit offset basis
-  for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;  // FNV 64-bit prime
-  }
-  return h;
-}
-
 std::uint64_t unit_seed(const Resolved& r, const Unit& u) {
   const Point& p = r.points[u.point];
   const std::string key = r.manifest.name + "|" + r.manifest.panels[p.panel].name + "|" + p.x +
                           "|" + std::to_string(u.trial);
   std::uint64_t state = r.seed ^ fnv1a64(key);
-  return gen::splitmix64(state);
+  return splitmix64(state);
 }
 
 const std::string& unit_family(const Resolved& r, const Unit& u) {

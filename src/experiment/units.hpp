@@ -56,9 +56,6 @@ struct Resolved {
 // manifest's when none is given).
 Resolved resolve(Manifest manifest, std::string_view scale, std::optional<std::uint64_t> seed);
 
-// fnv1a64 is the 64-bit FNV-1a hash of text (Fowler, Noll, Vo): the unit key's hash.
-std::uint64_t fnv1a64(std::string_view text);
-
 // unit_seed is the seed of a unit's task set: splitmix64(seed ⊕ fnv1a64("NAME|panel|x|trial")).
 // Counter-based: it depends only on the unit's identity, never on which process computes it or
 // in which order, so every split of a study gives identical rows.

@@ -1,5 +1,5 @@
 // build.cpp — task and system construction shared by the generators (build.hpp).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include "gen/build.hpp"
 

@@ -1,5 +1,5 @@
 // common.cpp — shared parameters and draws of the generic families (common.hpp).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include "gen/common.hpp"
 

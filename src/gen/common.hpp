@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "gen/params.hpp"
-#include "gen/rng.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::gen {

@@ -1,7 +1,7 @@
 // dag_family.cpp — the `dag` family: analysis-only DAG tasks, Erdős–Rényi over a fixed
 // topological order or nested fork/join, node lengths scaled so that C = floor-rounded u·T; a
 // DAG whose longest path exceeds the deadline is redrawn (counted).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include "gen/build.hpp"
 #include "gen/common.hpp"

@@ -1,5 +1,5 @@
 // dag_shapes.cpp — Erdős–Rényi and nested fork/join DAGs (dag_shapes.hpp).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include "gen/dag_shapes.hpp"
 

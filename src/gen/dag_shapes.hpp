@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 #include "rtpar/taskset.hpp"
 
 namespace rtpar::gen {

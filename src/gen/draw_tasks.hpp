@@ -12,10 +12,10 @@
 
 #include <fmt/core.h>
 
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/common.hpp"
 #include "gen/params.hpp"
-#include "gen/rng.hpp"
 #include "rtpar/tools/generate.hpp"
 
 namespace rtpar::gen {

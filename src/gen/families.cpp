@@ -1,6 +1,7 @@
 // families.cpp — the table of generator families and generate(), which dispatches to them.
 #include <string>
 
+#include "core/rng.hpp"
 #include "gen/families.hpp"
 #include "gen/params.hpp"
 
@@ -42,6 +43,12 @@ Generated generate(std::string_view family, const Params& params, std::uint64_t 
     if (e.info.name == info.name) return e.draw(ParamReader(e.info, params), seed);
   }
   return {};  // unreachable: find_family found it in the same table
+}
+
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) noexcept {
+  // The public name (rtpar/tools/generate.hpp) of core's derivation, which the simulator and the
+  // experiment runner share with the generators.
+  return rtpar::derive_seed(seed, index);
 }
 
 }  // namespace rtpar::gen

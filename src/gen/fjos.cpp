@@ -4,16 +4,16 @@
 // is U[ptu − ptu_spread, ptu + ptu_spread]; tasks are added until the total utilization is
 // reached, the last one taking the remainder; a system is kept only when every critical path fits
 // its period (schedulable on infinitely many cores, without overheads).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <cmath>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
-#include "gen/rng.hpp"
 
 namespace rtpar::gen {
 

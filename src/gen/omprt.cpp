@@ -7,7 +7,7 @@
 // WCET/share at base_util (the 2-core WCET for 2-thread tasks, the paper's accounting), then scaled
 // by base_util/util_per_core (O3) and rounded up to whole µs, so the same seed gives the same mix
 // at every utilization. Deadlines are implicit; tasks have no priority (the EDF band).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <cmath>
 #include <string>
@@ -15,9 +15,9 @@
 
 #include <fmt/core.h>
 
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
-#include "gen/rng.hpp"
 #include "gen/utilizations.hpp"
 
 namespace rtpar::gen {

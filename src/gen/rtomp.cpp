@@ -3,16 +3,16 @@
 // paper's units; 1 unit = timescale / 2048 (Table I: the shortest period, 2^11 units, lasts
 // `timescale`). Segment boundaries are rounded to whole ns as cumulative positions, so the
 // critical path is exactly round(P_i · unit) and no rounding error accumulates.
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <cmath>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
-#include "gen/rng.hpp"
 #include "gen/rtomp.hpp"
 
 namespace rtpar::gen {

@@ -4,7 +4,7 @@
 // on average than the draws).
 #pragma once
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 
 namespace rtpar::gen {
 

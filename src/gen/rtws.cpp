@@ -4,7 +4,7 @@
 // push the set past the target, and T = D = C/u. The profiles are a parameter because they must
 // be measured on the machine at hand (WS13); the default is the one public Cilkprof number the
 // design quotes (Cholesky n = 1600), to be replaced by measured values.
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <algorithm>
 #include <string>
@@ -12,9 +12,9 @@
 
 #include <fmt/core.h>
 
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
-#include "gen/rng.hpp"
 #include "gen/rtws_dags.hpp"
 
 namespace rtpar::gen {

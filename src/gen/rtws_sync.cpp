@@ -2,9 +2,9 @@
 // benchmarks_rtss16 synch_tasks/taskgen.py agrees): one task of type 1, 2 or 3, U[10, 20]
 // segments, each of a uniform number of strands of one uniform length (whole ns). Type 1's 5–10 ns
 // strands cannot be timed by clock polling (WS11): run them with calibrated spin-loop iterations.
+#include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
-#include "gen/rng.hpp"
 
 namespace rtpar::gen {
 

@@ -2,7 +2,7 @@
 // strands). Each task's structure is drawn first (segment count, strands per segment, relative
 // segment lengths U[0.5, 1.5]) and then scaled so that C = floor-rounded u·T; a structure whose
 // span exceeds the deadline is redrawn (counted).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // utilizations.cpp — UUniFast, UUniFast-discard and RandFixedSum (utilizations.hpp).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include "gen/utilizations.hpp"
 

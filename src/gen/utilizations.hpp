@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 
 namespace rtpar::gen {
 

@@ -2,7 +2,7 @@
 // utilizations by UUniFast-discard or RandFixedSum, periods and deadlines from common.hpp, and
 // L = U[span_ratio_min, span_ratio_max]·C clamped so that L ≤ D (a task whose critical path exceeds
 // its deadline could never be scheduled, so the generator never writes one).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <algorithm>
 #include <cmath>

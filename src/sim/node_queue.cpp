@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/checked_math.hpp"
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar::sim {
@@ -39,12 +39,12 @@ std::int64_t mul_or_throw(std::int64_t a, std::int64_t b, const char* what) {
 
 int steal_victim(std::uint64_t seed, std::uint64_t task, std::uint64_t job, int worker,
                  std::uint64_t attempt, int workers) {
-  std::uint64_t key = gen::derive_seed(seed, kStealDomain);
-  key = gen::derive_seed(key, task);
-  key = gen::derive_seed(key, job);
-  key = gen::derive_seed(key, static_cast<std::uint64_t>(worker));
-  key = gen::derive_seed(key, attempt);
-  gen::Rng rng(key);
+  std::uint64_t key = derive_seed(seed, kStealDomain);
+  key = derive_seed(key, task);
+  key = derive_seed(key, job);
+  key = derive_seed(key, static_cast<std::uint64_t>(worker));
+  key = derive_seed(key, attempt);
+  Rng rng(key);
   const auto r = static_cast<int>(rng.below(static_cast<std::uint64_t>(workers - 1)));
   return r < worker ? r : r + 1;
 }

@@ -108,7 +108,7 @@ class NodeQueue {
 
 // steal_victim is the victim of attempt `attempt` of `worker` in job `job` of the task with
 // TaskSet index `task` under `seed`: uniform over the other workers of a team of `workers` ≥ 2,
-// from xoshiro256** (src/gen/rng.hpp) seeded with derive_seed over (seed's steal domain, task,
+// from xoshiro256** (src/core/rng.hpp) seeded with derive_seed over (seed's steal domain, task,
 // job, worker, attempt) — a pure function of those numbers, never of the order of events.
 int steal_victim(std::uint64_t seed, std::uint64_t task, std::uint64_t job, int worker,
                  std::uint64_t attempt, int workers);

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar {
@@ -130,9 +130,8 @@ std::int64_t sample_at(const OverheadQuantiles& q, std::int64_t k) {
 
 std::int64_t draw_index(std::uint64_t seed, std::uint64_t task, std::uint64_t job,
                         std::uint64_t instance) {
-  const std::uint64_t key =
-      gen::derive_seed(gen::derive_seed(gen::derive_seed(seed, task), job), instance);
-  gen::Rng rng(key);
+  const std::uint64_t key = derive_seed(derive_seed(derive_seed(seed, task), job), instance);
+  Rng rng(key);
   return static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(kDrawScale)));
 }
 

@@ -47,7 +47,7 @@ inline constexpr std::int64_t kDrawScale = 1'000'000'000;
 std::int64_t sample_at(const OverheadQuantiles& q, std::int64_t k);
 
 // draw_index is k for instance `instance` of job `job` of task `task` (its TaskSet index) under
-// `seed`: xoshiro256** (src/gen/rng.hpp) seeded with derive_seed(derive_seed(derive_seed(seed,
+// `seed`: xoshiro256** (src/core/rng.hpp) seeded with derive_seed(derive_seed(derive_seed(seed,
 // task), job), instance), its first `below(kDrawScale)`. A pure function of the four numbers.
 std::int64_t draw_index(std::uint64_t seed, std::uint64_t task, std::uint64_t job,
                         std::uint64_t instance);

@@ -73,7 +73,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST_CASE("bench study: [bench], panel args and matches, series matches and scale args read") {
   const Manifest m = parse_manifest(kBench, "m.toml");
-  CHECK(m.klass == "bench");
+  CHECK(m.klass == ManifestClass::bench);
   REQUIRE(m.bench);
   CHECK(m.bench->driver == "forkjoin");
   CHECK(m.bench->args == std::vector<std::string>{"--fifo"});

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "experiment/manifest.hpp"
 #include "experiment/merge.hpp"
 #include "experiment/trial.hpp"
@@ -64,7 +65,7 @@ TEST_CASE("experiment: x_range expands START:STOP:STEP inclusively and refuses t
 TEST_CASE("experiment: a minimal manifest reads with defaults") {
   const Manifest m = parse_manifest(kMinimal, "m.toml");
   CHECK(m.name == "t");
-  CHECK(m.klass == "analysis");
+  CHECK(m.klass == ManifestClass::analysis);
   CHECK(m.seed == 1);
   REQUIRE(m.panels.size() == 1);
   CHECK(m.panels[0].name == "default");
@@ -217,7 +218,7 @@ TEST_CASE("experiment: simulation manifests read their series' keys strictly") {
   const Manifest m = parse_manifest(simulation_manifest("hyperperiods = 2\ncontext_switch = "
                                                         "\"2us\"\nadmission = false"),
                                     "m.toml");
-  CHECK(m.klass == "simulation");
+  CHECK(m.klass == ManifestClass::simulation);
   REQUIRE(m.series[1].sim.has_value());
   CHECK(m.series[1].sim->hyperperiods == 2);
   CHECK(m.series[1].sim->context_switch_ns == 2000);

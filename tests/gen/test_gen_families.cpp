@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "core/rng.hpp"
 #include "gen/dag_shapes.hpp"
-#include "gen/rng.hpp"
 #include "gen/rtomp.hpp"
 #include "gen/utilizations.hpp"
 #include "model/structure.hpp"
@@ -35,7 +35,7 @@ Params P(std::initializer_list<std::pair<const char*, const char*>> kv) {
 }  // namespace
 
 TEST_CASE("gen uunifast-discard: exact sums, bounds, determinism") {
-  rtpar::gen::Rng rng(3);
+  rtpar::Rng rng(3);
   std::int64_t redraws = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const auto u = rtpar::gen::uunifast_discard(rng, 8, 6.0, 1.0, 100000, &redraws);
@@ -49,12 +49,12 @@ TEST_CASE("gen uunifast-discard: exact sums, bounds, determinism") {
     CHECK(sum == doctest::Approx(6.0).epsilon(1e-12));
   }
   CHECK(redraws > 0);  // 8 tasks summing to 6 with u ≤ 1 rejects many draws
-  rtpar::gen::Rng a(9), b(9);
+  rtpar::Rng a(9), b(9);
   CHECK(rtpar::gen::uunifast(a, 5, 2.0) == rtpar::gen::uunifast(b, 5, 2.0));
 }
 
 TEST_CASE("gen randfixedsum: sum and per-value bounds") {
-  rtpar::gen::Rng rng(4);
+  rtpar::Rng rng(4);
   double first_mean = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     const auto u = rtpar::gen::randfixedsum(rng, 10, 7.3, 0.2, 0.95);
@@ -75,7 +75,7 @@ TEST_CASE("gen randfixedsum: sum and per-value bounds") {
 }
 
 TEST_CASE("gen dag shapes: acyclic, nested fork/join is series-parallel") {
-  rtpar::gen::Rng rng(5);
+  rtpar::Rng rng(5);
   for (int i = 0; i < 50; ++i) {
     auto er = rtpar::gen::erdos_renyi_dag(rng, 12, 0.3);
     CHECK(rtpar::model::dag_cycle(er) == -1);
@@ -153,7 +153,7 @@ TEST_CASE("gen uunifast/sync/dag: totals, bounds and options") {
 TEST_CASE("gen rtomp: Table I segment lengths and RO4 totals") {
   // timescale 32 ms: 1 unit = 15.625 µs; Table I: min segment 1563 µs, average 6250 µs.
   constexpr double kUnitNs = 32e6 / 2048;
-  rtpar::gen::Rng rng(11);
+  rtpar::Rng rng(11);
   double sum = 0;
   for (int i = 0; i < 10000; ++i) {
     const double e = rtpar::gen::rtomp_segment_units(rng, 100, 400, 1.0) * kUnitNs;

@@ -4,6 +4,7 @@
 // instead of twice and would make the same seed draw a different task set on another machine.
 // With contraction off, every operation is one correctly rounded IEEE double operation; only
 // libm's log/exp/pow/sqrt/cos remain platform-dependent (glibc's are the reference).
+// core/rng.cpp, whose distributions the generators draw from, includes it first too.
 #pragma once
 
 #if defined(__clang__)

@@ -1,11 +1,11 @@
-// rng.cpp — xoshiro256**, splitmix64 and the in-house distributions (rng.hpp).
-#include "gen/fp_strict.hpp"  // first: no FMA contraction in this file
+// rng.cpp — xoshiro256**, splitmix64, FNV-1a and the in-house distributions (rng.hpp).
+#include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
-#include "gen/rng.hpp"
+#include "core/rng.hpp"
 
 #include <cmath>
 
-namespace rtpar::gen {
+namespace rtpar {
 
 std::uint64_t splitmix64(std::uint64_t& state) noexcept {
   state += 0x9e3779b97f4a7c15ULL;
@@ -19,6 +19,15 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) noexcept {
   // The index-th splitmix64 output of `seed` (the state advances linearly, so jump to it).
   std::uint64_t state = seed + index * 0x9e3779b97f4a7c15ULL;
   return splitmix64(state);
+}
+
+std::uint64_t fnv1a64(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a 64-bit offset basis
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;  // FNV 64-bit prime
+  }
+  return h;
 }
 
 namespace {
@@ -85,4 +94,4 @@ double Rng::lognormal_mean(double mean, double sigma) noexcept {
   return std::exp(mu + sigma * normal());
 }
 
-}  // namespace rtpar::gen
+}  // namespace rtpar

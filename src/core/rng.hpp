@@ -1,11 +1,14 @@
-// rng.hpp — the generators' random source: one fully specified engine and distributions written
-// here, never std::*_distribution (whose output the C++ standard leaves to the library, so
-// libstdc++ and libc++ would draw different task sets from the same seed).
+// rng.hpp — rtpar's one random source, for the generators, the simulator and the experiment
+// runner: one fully specified engine, the seed derivations and distributions written here, never
+// std::*_distribution (whose output the C++ standard leaves to the library, so libstdc++ and
+// libc++ would draw different task sets from the same seed). It lives in core so that the
+// simulator draws from the generators' engine without depending on the generators.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
-namespace rtpar::gen {
+namespace rtpar {
 
 // splitmix64 advances `state` by the golden-ratio increment and returns its mixed value
 // (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014). It
@@ -15,6 +18,10 @@ std::uint64_t splitmix64(std::uint64_t& state) noexcept;
 // derive_seed is the seed of item `index` of a sequence seeded with `seed`: a splitmix64 output,
 // so items are independent and `--count` sequences are prefix-stable.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) noexcept;
+
+// fnv1a64 is the 64-bit FNV-1a hash of text (Fowler, Noll, Vo): it turns a text key (an
+// experiment unit's "NAME|panel|x|trial", a manifest's inputs) into a 64-bit value to seed from.
+std::uint64_t fnv1a64(std::string_view text);
 
 // Rng is xoshiro256** 1.0 (Blackman and Vigna, "Scrambled linear pseudorandom number
 // generators", ACM TOMS 2021; prng.di.unimi.it), its 256-bit state filled by four splitmix64
@@ -59,4 +66,4 @@ class Rng {
   std::uint64_t s_[4];
 };
 
-}  // namespace rtpar::gen
+}  // namespace rtpar
