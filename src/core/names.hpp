@@ -1,6 +1,7 @@
-// names.hpp — one name table per enumeration of the task-set format: the spelling files use, read
-// by the loader (load/taskset_parse.cpp) and printed by to_string. A new enumerator gets its name
-// here and nowhere else.
+// names.hpp — one name table per enumeration of the task-set format, of overhead profiles and of
+// the simulator: the spelling files and flags use, read by the loader (load/taskset_parse.cpp), the
+// simulator's settings (sim/sim_options.cpp) and printed by to_string. A new enumerator gets its
+// name here and nowhere else.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 
 #include "rtpar/channel_kind.hpp"
 #include "rtpar/task_kinds.hpp"
+#include "rtpar/tools/sim_kinds.hpp"
 #include "rtpar/wait_policy.hpp"
 
 namespace rtpar::names {
@@ -49,6 +51,21 @@ inline constexpr std::pair<std::string_view, ChannelKind> kChannels[] = {
     {"double_buffer", ChannelKind::double_buffer},
     {"latest", ChannelKind::latest},
     {"lock", ChannelKind::lock}};
+
+// kOverheadStatistics spells OverheadStatistic (--overhead-statistic, --charged-statistic, the
+// manifest's overhead_statistic and charged_statistic).
+inline constexpr std::pair<std::string_view, OverheadStatistic> kOverheadStatistics[] = {
+    {"p50", OverheadStatistic::p50},
+    {"p99", OverheadStatistic::p99},
+    {"p99.9", OverheadStatistic::p999},
+    {"max", OverheadStatistic::max},
+    {"sampled", OverheadStatistic::sampled}};
+
+// kTeamModels spells TeamModel (--team-model, the manifest's team_model).
+inline constexpr std::pair<std::string_view, TeamModel> kTeamModels[] = {
+    {"greedy", TeamModel::greedy},
+    {"centralized", TeamModel::centralized},
+    {"steal", TeamModel::steal}};
 
 // name_of is the spelling of value in table, or "unknown" for a value cast from an integer that
 // no enumerator has.

@@ -17,7 +17,7 @@
 #include "experiment/plot_spec.hpp"
 #include "experiment/units.hpp"
 #include "load/toml_fields.hpp"
-#include "sim/charged_profile.hpp"
+#include "model/overhead_statistic.hpp"
 
 namespace rtpar::experiment {
 
@@ -135,7 +135,7 @@ Series read_series(const TableReader& t, const std::string& klass) {
       // F14: FJOS charges the worst case it measured (fjos.md §VI), rtpar the p99.9 by default.
       const toml::node* n = t.node("charged_statistic");
       try {
-        profile = sim::charged_at(profile, *stat, t.where(), "charged_statistic");
+        profile = rtpar::model::charged_at(profile, *stat, t.where(), "charged_statistic");
       } catch (const InputError& e) {
         t.fail(n, "charged_statistic", e.message());
       }

@@ -176,16 +176,4 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   return result;
 }
 
-const char* to_string(TeamModel model) {
-  switch (model) {
-    case TeamModel::centralized:
-      return "centralized";
-    case TeamModel::steal:
-      return "steal";
-    case TeamModel::greedy:
-      break;
-  }
-  return "greedy";
-}
-
 }  // namespace rtpar
