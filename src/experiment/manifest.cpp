@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -60,12 +62,11 @@ Series read_series(const TableReader& t, const std::string& klass) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort", "baseline"});
   } else if (simulation) {
-    t.allow_only(
-        {"name",           "planner",      "bound",          "target",         "fit",
-         "assign",         "overhead",     "wait",           "back_to_back",   "charged_statistic",
-         "admission",      "horizon",      "hyperperiods",   "sim_overhead",   "overhead_statistic",
-         "context_switch", "barrier_team", "team_model",     "queue_lock",     "steal_cost",
-         "steal_attempt",  "spawn_cost",   "required_cores", "miss_threshold", "max_cores"});
+    std::vector<std::string_view> keys = {"name",         "planner",          "bound",    "target",
+                                          "fit",          "assign",           "overhead", "wait",
+                                          "back_to_back", "charged_statistic"};
+    for (const std::string_view key : sim_spec_keys()) keys.push_back(key);
+    t.allow_only(keys);
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic"});

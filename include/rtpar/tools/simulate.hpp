@@ -34,7 +34,7 @@ struct SimOptions {
   bool record_jobs = false;
   // max_jobs bounds the jobs released over the horizon, summed over the tasks, so that a
   // simulation ends in reasonable time: an explicit horizon that releases more is refused
-  // (InputError, field "--horizon"); the default horizon is shortened to fit (and marked capped).
+  // (InputError, field "horizon"); the default horizon is shortened to fit (and marked capped).
   std::int64_t max_jobs = 100'000'000;
   // overhead: when set, every job also executes the overheads the planners charge from this
   // profile, at the same p99.9 values (docs/internals/simulation.md, "Overheads"), so that the
