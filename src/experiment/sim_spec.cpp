@@ -43,7 +43,7 @@ bool manifest_setting(std::string_view key) {
   t.fail(t.node(e.key), e.key, e.message);
 }
 
-// read_settings reads the simulator's settings (kSimSettings, but kOwnKeys) into s.options: a
+// read_settings reads the simulator's settings (sim_settings(), but kOwnKeys) into s.options: a
 // duration in [0, 1s], a name as the simulator spells it; a setting that needs a team model
 // refused without it even at 0, and overhead_statistic without a `sim_overhead` profile.
 void read_settings(const model::TableReader& t, SimSpec& s) {

@@ -3,7 +3,7 @@
 // simulator's own terms. The front ends only map a key to their spelling: `rtpar simulate` to a
 // flag (key steal_attempt: --steal-attempt), a simulation manifest to a field of the same name;
 // each turns a SimOptionError into its own error. A new setting is one SimOptions field and one
-// row of kSimSettings (and the engine code that uses it).
+// row of sim_settings() (and the engine code that uses it).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ enum class SettingValue {
   factor_range,  // "LO..HI": factors of the declared work, 0 ≤ LO ≤ HI ≤ 10, stored in ppm
 };
 
-// SimSetting is one row of kSimSettings: one simulator setting.
+// SimSetting is one row of sim_settings(): one simulator setting.
 struct SimSetting {
   std::string_view key;  // its name in the simulator's terms, e.g. "steal_attempt"
   SettingValue value;    // how its text reads
