@@ -5,10 +5,10 @@
 
 #include "analysis/bounds/light_first_fit.hpp"
 #include "core/names.hpp"
+#include "model/overhead_statistic.hpp"
 #include "platform/interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/report_io.hpp"
-#include "sim/charged_profile.hpp"
 
 namespace rtpar::cli {
 
@@ -189,8 +189,8 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
     planning->overhead = load_overhead_profile(flags.overhead);
     if (!flags.charged_statistic.empty()) {
       planning->overhead =
-          sim::charged_at(*planning->overhead, flags.charged_statistic,
-                          SourceLocation{"<command line>", 0, 0}, "--charged-statistic");
+          model::charged_at(*planning->overhead, flags.charged_statistic,
+                            SourceLocation{"<command line>", 0, 0}, "--charged-statistic");
     }
     planning->options.overhead = &*planning->overhead;
   } else if (!flags.charged_statistic.empty()) {

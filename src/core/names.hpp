@@ -1,6 +1,8 @@
-// names.hpp — one name table per enumeration of the task-set format and the experiment manifest:
-// the spelling files use, read by the loaders (load/taskset_parse.cpp, experiment/manifest.cpp)
-// and printed by to_string. A new enumerator gets its name here and nowhere else.
+// names.hpp — one name table per enumeration of the task-set format, the experiment manifest,
+// overhead profiles and the simulator: the spelling files and flags use, read by the loaders
+// (load/taskset_parse.cpp, experiment/manifest.cpp), the simulator's settings
+// (sim/sim_options.cpp) and printed by to_string. A new enumerator gets its name here and nowhere
+// else.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,7 @@
 #include "core/manifest_class.hpp"
 #include "rtpar/channel_kind.hpp"
 #include "rtpar/task_kinds.hpp"
+#include "rtpar/tools/sim_kinds.hpp"
 #include "rtpar/wait_policy.hpp"
 
 namespace rtpar::names {
@@ -57,6 +60,21 @@ inline constexpr std::pair<std::string_view, ManifestClass> kManifestClasses[] =
     {"simulation", ManifestClass::simulation},
     {"runtime", ManifestClass::runtime},
     {"bench", ManifestClass::bench}};
+
+// kOverheadStatistics spells OverheadStatistic (--overhead-statistic, --charged-statistic, the
+// manifest's overhead_statistic and charged_statistic).
+inline constexpr std::pair<std::string_view, OverheadStatistic> kOverheadStatistics[] = {
+    {"p50", OverheadStatistic::p50},
+    {"p99", OverheadStatistic::p99},
+    {"p99.9", OverheadStatistic::p999},
+    {"max", OverheadStatistic::max},
+    {"sampled", OverheadStatistic::sampled}};
+
+// kTeamModels spells TeamModel (--team-model, the manifest's team_model).
+inline constexpr std::pair<std::string_view, TeamModel> kTeamModels[] = {
+    {"greedy", TeamModel::greedy},
+    {"centralized", TeamModel::centralized},
+    {"steal", TeamModel::steal}};
 
 // name_of is the spelling of value in table, or "unknown" for a value cast from an integer that
 // no enumerator has.

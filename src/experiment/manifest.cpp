@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -18,7 +20,7 @@
 #include "experiment/manifest_fields.hpp"
 #include "experiment/plot_spec.hpp"
 #include "load/toml_fields.hpp"
-#include "sim/charged_profile.hpp"
+#include "model/overhead_statistic.hpp"
 
 namespace rtpar::experiment {
 
@@ -61,12 +63,11 @@ Series read_series(const TableReader& t, ManifestClass klass) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
                   "admission", "duration", "cpu_latency", "best_effort", "baseline"});
   } else if (simulation) {
-    t.allow_only(
-        {"name",           "planner",      "bound",          "target",         "fit",
-         "assign",         "overhead",     "wait",           "back_to_back",   "charged_statistic",
-         "admission",      "horizon",      "hyperperiods",   "sim_overhead",   "overhead_statistic",
-         "context_switch", "barrier_team", "team_model",     "queue_lock",     "steal_cost",
-         "steal_attempt",  "spawn_cost",   "required_cores", "miss_threshold", "max_cores"});
+    std::vector<std::string_view> keys = {"name",         "planner",          "bound",    "target",
+                                          "fit",          "assign",           "overhead", "wait",
+                                          "back_to_back", "charged_statistic"};
+    for (const std::string_view key : sim_spec_keys()) keys.push_back(key);
+    t.allow_only(keys);
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
                   "back_to_back", "charged_statistic"});
@@ -136,7 +137,7 @@ Series read_series(const TableReader& t, ManifestClass klass) {
       // F14: FJOS charges the worst case it measured (fjos.md §VI), rtpar the p99.9 by default.
       const toml::node* n = t.node("charged_statistic");
       try {
-        profile = sim::charged_at(profile, *stat, t.where(), "charged_statistic");
+        profile = rtpar::model::charged_at(profile, *stat, t.where(), "charged_statistic");
       } catch (const InputError& e) {
         t.fail(n, "charged_statistic", e.message());
       }

@@ -5,44 +5,67 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/checked_math.hpp"
+#include "sim/sim_options.hpp"
 
 namespace rtpar::experiment {
 
 namespace {
 
-// read_cost reads one team-model cost key: a duration in [0, 1s], and only with `model`.
-std::int64_t read_cost(const model::TableReader& t, const char* key, bool allowed,
-                       const char* model) {
-  const std::optional<Duration> d = t.duration(key);
-  if (!d) return 0;
-  if (d->count() < 0 || d->count() > 1'000'000'000) t.fail(t.node(key), key, "must be in [0, 1s]");
-  if (!allowed) t.fail(t.node(key), key, std::string("needs team_model = \"") + model + "\"");
-  return d->count();
+// kOwnKeys are the settings a manifest states its own way or not at all: the horizon (with
+// `hyperperiods` and the 10 min cap, read_sim_spec), the seed (each trial's, from the manifest's
+// seed) and the stochastic execution range (not a manifest key).
+constexpr std::string_view kOwnKeys[] = {"horizon", "seed", "execution"};
+
+// manifest_setting tells whether a manifest reads `key` from the simulator's table.
+bool manifest_setting(std::string_view key) {
+  return std::find(std::begin(kOwnKeys), std::end(kOwnKeys), key) == std::end(kOwnKeys);
 }
 
-// read_team_model reads `team_model` and its costs into s.
-void read_team_model(const model::TableReader& t, SimSpec& s) {
-  if (const std::optional<std::string> m = t.string("team_model")) {
-    if (*m == "centralized") {
-      s.team_model = TeamModel::centralized;
-    } else if (*m == "steal") {
-      s.team_model = TeamModel::steal;
-    } else if (*m != "greedy") {
-      t.fail(t.node("team_model"), "team_model", "expected greedy, centralized or steal");
+// fail_setting turns a SimOptionError into the manifest's error at the key's node (a required
+// setting left out: at team_model's), in the manifest's terms.
+[[noreturn]] void fail_setting(const model::TableReader& t, const sim::SimOptionError& e) {
+  const sim::SimSetting* s = sim::find_sim_setting(e.key);
+  const std::string model = s != nullptr && s->needs ? to_string(*s->needs) : "";
+  switch (e.problem) {
+    case sim::SimOptionProblem::needs_model:
+      t.fail(t.node(e.key), e.key, "needs team_model = \"" + model + "\"");
+    case sim::SimOptionProblem::zero_under_model:
+      t.fail(t.node("team_model"), e.key, "must be > 0 with team_model = \"" + model + "\"");
+    case sim::SimOptionProblem::invalid:
+      break;
+  }
+  t.fail(t.node(e.key), e.key, e.message);
+}
+
+// read_settings reads the simulator's settings (sim_settings(), but kOwnKeys) into s.options: a
+// duration in [0, 1s], a name as the simulator spells it; a setting that needs a team model
+// refused without it even at 0, and overhead_statistic without a `sim_overhead` profile.
+void read_settings(const model::TableReader& t, SimSpec& s) {
+  for (const sim::SimSetting& row : sim::sim_settings()) {
+    if (!manifest_setting(row.key) || t.node(row.key) == nullptr) continue;
+    const std::string key(row.key);
+    if (row.value == sim::SettingValue::duration) {
+      const std::int64_t ns = t.duration(key)->count();
+      if (ns < 0 || ns > 1'000'000'000) t.fail(t.node(key), key, "must be in [0, 1s]");
+      s.options.*row.field = ns;
+    } else {
+      const std::string text = *t.string(key);
+      if (row.value == sim::SettingValue::statistic && !s.overhead) {
+        t.fail(t.node(key), key, "needs a `sim_overhead` profile");
+      }
+      if (const auto e = sim::read_sim_option(s.options, row, text)) fail_setting(t, *e);
+    }
+    if (row.needs && s.options.team_model != *row.needs) {
+      fail_setting(t, {key, "", sim::SimOptionProblem::needs_model});
     }
   }
-  const bool steal = s.team_model == TeamModel::steal;
-  s.queue_lock_ns =
-      read_cost(t, "queue_lock", s.team_model == TeamModel::centralized, "centralized");
-  s.steal_cost_ns = read_cost(t, "steal_cost", steal, "steal");
-  s.steal_attempt_ns = read_cost(t, "steal_attempt", steal, "steal");
-  s.spawn_cost_ns = read_cost(t, "spawn_cost", steal, "steal");
-  if (steal && s.steal_attempt_ns == 0) {
-    t.fail(t.node("team_model"), "steal_attempt", "must be > 0 with team_model = \"steal\"");
-  }
+  for (const sim::SimOptionError& e : sim::check_sim_options(s.options)) fail_setting(t, e);
 }
 
 // read_core_increase reads `required_cores` and its `miss_threshold` and `max_cores` into s.
@@ -82,13 +105,15 @@ SimSpec read_sim_spec(const model::TableReader& t) {
   }
   if (const std::optional<Duration> h = t.duration("horizon")) {
     if (h->count() <= 0) t.fail(t.node("horizon"), "horizon", "must be > 0");
-    if (h->count() > s.max_horizon_ns) {
+    if (h->count() > s.options.max_horizon_ns) {
       t.fail(t.node("horizon"), "horizon", "at most 10min of simulated time per trial");
     }
-    s.horizon_ns = h->count();
+    s.options.horizon_ns = h->count();
   }
   if (const std::optional<std::int64_t> k = t.integer("hyperperiods")) {
-    if (s.horizon_ns) t.fail(t.node("hyperperiods"), "hyperperiods", "give `horizon` or this");
+    if (s.options.horizon_ns) {
+      t.fail(t.node("hyperperiods"), "hyperperiods", "give `horizon` or this");
+    }
     if (*k < 1 || *k > 1000) t.fail(t.node("hyperperiods"), "hyperperiods", "must be in 1..1000");
     s.hyperperiods = *k;
   }
@@ -103,17 +128,6 @@ SimSpec read_sim_spec(const model::TableReader& t) {
     }
     s.overhead = std::make_shared<const OverheadProfile>(load_overhead_profile(s.overhead_path));
   }
-  if (const std::optional<std::string> stat = t.string("overhead_statistic")) {
-    if (!s.overhead) {
-      t.fail(t.node("overhead_statistic"), "overhead_statistic", "needs a `sim_overhead` profile");
-    }
-    try {
-      s.statistic = parse_overhead_statistic(*stat);
-    } catch (const InputError&) {
-      t.fail(t.node("overhead_statistic"), "overhead_statistic",
-             "expected p50, p99, p99.9, max or sampled");
-    }
-  }
   if (const std::optional<std::string> team = t.string("barrier_team")) {
     if (*team != "m" && *team != "strands") {
       t.fail(t.node("barrier_team"), "barrier_team", "expected \"m\" or \"strands\"");
@@ -122,13 +136,7 @@ SimSpec read_sim_spec(const model::TableReader& t) {
       t.fail(t.node("barrier_team"), "barrier_team", "needs a `sim_overhead` profile");
     s.barrier_team_m = *team == "m";
   }
-  if (const std::optional<Duration> c = t.duration("context_switch")) {
-    if (c->count() < 0 || c->count() > 1'000'000'000) {
-      t.fail(t.node("context_switch"), "context_switch", "must be in [0, 1s]");
-    }
-    s.context_switch_ns = c->count();
-  }
-  read_team_model(t, s);
+  read_settings(t, s);
   read_core_increase(t, s);
   return s;
 }
@@ -145,42 +153,46 @@ std::shared_ptr<const OverheadProfile> barrier_profile(const SimSpec& spec, int 
   return copy;
 }
 
+std::vector<std::string_view> sim_spec_keys() {
+  std::vector<std::string_view> keys = {"admission", "horizon", "hyperperiods", "sim_overhead",
+                                        "barrier_team"};
+  for (const sim::SimSetting& row : sim::sim_settings()) {
+    if (manifest_setting(row.key)) keys.push_back(row.key);
+  }
+  for (const std::string_view key : {"required_cores", "miss_threshold", "max_cores"}) {
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 SimOptions sim_options(const SimSpec& spec, const TaskSet& set, std::uint64_t seed) {
-  SimOptions o;
+  SimOptions o = spec.options;
   o.overhead = spec.overhead.get();
-  o.overhead_statistic = spec.statistic;
   o.seed = seed;
-  o.context_switch_ns = spec.context_switch_ns;
-  o.max_horizon_ns = spec.max_horizon_ns;
-  o.team_model = spec.team_model;
-  o.queue_lock_ns = spec.queue_lock_ns;
-  o.steal_cost_ns = spec.steal_cost_ns;
-  o.steal_attempt_ns = spec.steal_attempt_ns;
-  o.spawn_cost_ns = spec.spawn_cost_ns;
-  if (spec.horizon_ns) {
-    o.horizon_ns = spec.horizon_ns;
-  } else {
+  if (!spec.options.horizon_ns) {
     // k hyperperiods: with synchronous release and deterministic overheads the schedule repeats
     // every hyperperiod, so k > 1 only matters for sampled overheads (decision RO9).
-    const SimHorizon h = default_sim_horizon(set, spec.max_horizon_ns);
+    const std::int64_t max = spec.options.max_horizon_ns;
+    const SimHorizon h = default_sim_horizon(set, max);
     const std::optional<std::int64_t> k = checked_mul(h.horizon_ns, spec.hyperperiods);
-    o.horizon_ns = k && *k <= spec.max_horizon_ns ? *k : spec.max_horizon_ns;
+    o.horizon_ns = k && *k <= max ? *k : max;
   }
   return o;
 }
 
 std::string describe(const SimSpec& sim) {
   std::string out = sim.admission ? "simulated if admitted" : "simulated whatever the planner says";
-  out += sim.horizon_ns ? ", horizon " + format_duration(Duration(*sim.horizon_ns))
-                        : fmt::format(", {} hyperperiod(s)", sim.hyperperiods);
+  out += sim.options.horizon_ns ? ", horizon " + format_duration(Duration(*sim.options.horizon_ns))
+                                : fmt::format(", {} hyperperiod(s)", sim.hyperperiods);
   if (sim.overhead) {
-    out += fmt::format(", injects {} at {}{}", sim.overhead_path, to_string(sim.statistic),
+    out += fmt::format(", injects {} at {}{}", sim.overhead_path,
+                       to_string(sim.options.overhead_statistic),
                        sim.barrier_team_m ? ", barriers as teams of m" : "");
   } else {
     out += ", no overheads";
   }
-  if (sim.context_switch_ns > 0) {
-    out += ", context switch " + format_duration(Duration(sim.context_switch_ns));
+  if (sim.options.context_switch_ns > 0) {
+    out += ", context switch " + format_duration(Duration(sim.options.context_switch_ns));
   }
   return out;
 }

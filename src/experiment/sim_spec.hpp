@@ -7,12 +7,22 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "load/toml_fields.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/simulate.hpp"
 
 namespace rtpar::experiment {
+
+// manifest_sim_options are the simulator's defaults with a manifest's horizon cap: 10 min of
+// simulated time per trial (a study's horizons are longer than a command's 10 s).
+inline SimOptions manifest_sim_options() {
+  SimOptions o;
+  o.max_horizon_ns = 600'000'000'000;
+  return o;
+}
 
 // SimSpec is one series' simulation settings. A series of a simulation manifest always has one
 // (all defaults when it states no simulation key).
@@ -22,37 +32,33 @@ struct SimSpec {
   // sets ran whatever the analysis said, rt-openmp.md §VI, decision RO5), so its verdict is
   // decided by execution alone.
   bool admission = true;
-  // horizon_ns: jobs are released in [0, horizon); absent: `hyperperiods` × the set's
-  // hyperperiod (default_sim_horizon, capped at max_horizon_ns).
-  std::optional<std::int64_t> horizon_ns;
+  // options: the simulator's settings, each key of sim/sim_options.hpp read from the field of
+  // the same name (but `seed`, each trial's, and `execution`, not a manifest key), the durations
+  // in [0, 1s]. Its horizon_ns: jobs are released in [0, horizon); absent: `hyperperiods` × the
+  // set's hyperperiod (default_sim_horizon), capped at its max_horizon_ns, 10 min of simulated
+  // time here. Its overhead stays null: a trial takes `overhead` (sim_options, below).
+  SimOptions options = manifest_sim_options();
   std::int64_t hyperperiods = 1;
-  std::int64_t max_horizon_ns = 600'000'000'000;  // 10 min of simulated time
   // overhead: the profile whose overheads the simulator injects (path relative to the manifest);
   // null: none. Independent of the series' `overhead`, which the planner charges.
   std::shared_ptr<const OverheadProfile> overhead;
   std::string overhead_path;
-  OverheadStatistic statistic = OverheadStatistic::p999;
   // barrier_team_m: charge every barrier as a team of all m cores (RT-OpenMP's runtime: a team of
-  // exactly m threads per task, rt-openmp.md §IV-B, decision RO10) instead of the simulator's
+  // exactly m threads per task, RT-OpenMP §IV-B, decision RO10) instead of the simulator's
   // min(Σ strands, m). Done by dropping the profile's barrier entries below m, so the simulator's
   // nearest-measured-team-at-or-above rule picks the row of m; a profile with no entry ≥ m is
   // left as it is (its extrapolation already grows with the team).
   bool barrier_team_m = false;
-  std::int64_t context_switch_ns = 0;
-  // team_model and its costs (SimOptions; docs/internals/simulation.md "Team models"): keys
-  // `team_model` ("greedy", "centralized", "steal"), `queue_lock` (centralized), `steal_cost`,
-  // `steal_attempt` (required > 0 with steal), `spawn_cost` (steal).
-  TeamModel team_model = TeamModel::greedy;
-  std::int64_t queue_lock_ns = 0;
-  std::int64_t steal_cost_ns = 0;
-  std::int64_t steal_attempt_ns = 0;
-  std::int64_t spawn_cost_ns = 0;
   // core_increase: also run RTWS's required-cores search on the admitted plan (keys
   // `required_cores = true`, `miss_threshold` in [0, 1], default 0.25 (WS1), `max_cores`,
   // default the set's core count; core_increase in rtpar/tools/simulate.hpp). max_cores 0 here
   // stands for that default.
   std::optional<CoreIncreaseOptions> core_increase;
 };
+
+// sim_spec_keys lists every key of a simulation series that read_sim_spec reads, for the
+// manifest's unknown-key check.
+std::vector<std::string_view> sim_spec_keys();
 
 // read_sim_spec reads a series' simulation keys; errors name file, line, column and field.
 SimSpec read_sim_spec(const model::TableReader& t);

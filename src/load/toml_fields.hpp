@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -60,6 +61,10 @@ class TableReader {
   // allow_only rejects every key not in keys, pointing at the key itself: unknown keys are
   // errors so that a misspelt `deadlne` cannot silently fall back to a default.
   void allow_only(std::initializer_list<std::string_view> keys) const {
+    allow_only(std::span<const std::string_view>(keys.begin(), keys.size()));
+  }
+  // allow_only is the same for a list built at run time (a simulation series' keys).
+  void allow_only(std::span<const std::string_view> keys) const {
     for (const auto& [key, value] : table_) {
       bool known = false;
       for (const std::string_view k : keys) known = known || key.str() == k;
@@ -108,7 +113,8 @@ class TableReader {
       return static_cast<std::uint64_t>(i->get());
     }
     const auto* s = value.as_string();
-    if (s == nullptr) fail(&value, key, "expected a byte count: an integer or a string like \"64KiB\"");
+    if (s == nullptr)
+      fail(&value, key, "expected a byte count: an integer or a string like \"64KiB\"");
     const std::string_view text = s->get();
     std::uint64_t number = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
@@ -118,9 +124,15 @@ class TableReader {
     std::string_view unit = text.substr(static_cast<std::size_t>(end - text.data()));
     while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);  // "64 KiB" reads too
     static constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = {
-        {"B", 1},           {"KiB", 1024},         {"MiB", 1024 * 1024},
-        {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40},  {"kB", 1000},
-        {"KB", 1000},       {"MB", 1000 * 1000},   {"GB", 1000 * 1000 * 1000}};
+        {"B", 1},
+        {"KiB", 1024},
+        {"MiB", 1024 * 1024},
+        {"GiB", 1ULL << 30},
+        {"TiB", 1ULL << 40},
+        {"kB", 1000},
+        {"KB", 1000},
+        {"MB", 1000 * 1000},
+        {"GB", 1000 * 1000 * 1000}};
     for (const auto& [name, bytes] : kUnits) {
       if (unit != name) continue;
       if (number == 0) fail(&value, key, "must be > 0 bytes");

@@ -18,6 +18,19 @@ namespace rtpar::sim {
 
 namespace {
 
+// queue_model is the engine's NodeQueue policy for a team model.
+QueueModel queue_model(TeamModel model) {
+  switch (model) {
+    case TeamModel::centralized:
+      return QueueModel::centralized;
+    case TeamModel::steal:
+      return QueueModel::steal;
+    case TeamModel::greedy:
+      break;
+  }
+  return QueueModel::greedy;
+}
+
 // kIdle, kThief: next_node's answers for a thread with nothing to run, and for one that would
 // run no node but a steal attempt or a spawn.
 constexpr int kIdle = -1, kThief = -2;
@@ -27,7 +40,10 @@ constexpr int kIdle = -1, kThief = -2;
 class Engine {
  public:
   Engine(const SimModel& model, const EngineParams& params)
-      : m_(model), params_(params), horizon_(params.horizon_ns), record_(params.record_jobs) {
+      : m_(model),
+        params_(params),
+        horizon_(params.horizon_ns),
+        record_(params.settings.record_jobs) {
     threads_.resize(m_.threads.size());
     pinned_.resize(m_.threads.size());
     core_threads_.resize(m_.cpus.size());
@@ -65,8 +81,9 @@ class Engine {
         return n.thread < 0 && n.length > 0;
       });
       s.queue.emplace(NodeQueueParams{
-          params.queue_model, params.queue_lock_ns, params.steal_cost_ns, params.steal_attempt_ns,
-          static_cast<int>(t.threads.size()), params.seed, t.set_index, shared});
+          queue_model(params.settings.team_model), params.settings.queue_lock_ns,
+          params.settings.steal_cost_ns, params.settings.steal_attempt_ns,
+          static_cast<int>(t.threads.size()), params.settings.seed, t.set_index, shared});
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }
@@ -180,8 +197,8 @@ class Engine {
     const auto job = static_cast<std::uint64_t>((release - tk.phase) / tk.period);
     s.queue->start_job(job);
     std::uint64_t instance = 0;
-    const JobDraws draws{params_.seed, params_.execution_min_ppm, params_.execution_max_ppm,
-                         tk.set_index, job};
+    const JobDraws draws{params_.settings.seed, params_.settings.execution_min_ppm,
+                         params_.settings.execution_max_ppm, tk.set_index, job};
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       const SimNode& node = tk.nodes[n];
       const std::int64_t length = job_length(node, n, draws, instance);
@@ -242,7 +259,8 @@ class Engine {
         waiter.left = 0;
       }
       mark_thread(node.thread);
-    } else if (by >= 0 && params_.queue_model == QueueModel::steal && params_.spawn_cost_ns > 0) {
+    } else if (by >= 0 && params_.settings.team_model == TeamModel::steal &&
+               params_.settings.spawn_cost_ns > 0) {
       threads_[static_cast<std::size_t>(by)].spawning.push_back(n);  // pushed after the spawn
     } else if (tasks_[static_cast<std::size_t>(ti)].queue->push(
                    n, t, by >= 0 ? worker_of_[static_cast<std::size_t>(by)] : -1)) {
@@ -359,7 +377,7 @@ class Engine {
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
-        chosen.left = add_or_throw(chosen.left, params_.context_switch_ns,
+        chosen.left = add_or_throw(chosen.left, params_.settings.context_switch_ns,
                                    "a piece with its context switches");
       }
     }
@@ -440,8 +458,8 @@ class Engine {
     if (!ts.spawning.empty()) {
       // Spawning what it enabled takes spawn_cost_ns per node, on its core, before the push.
       ts.busy = Busy::spawn;
-      ts.left = mul_or_throw(static_cast<std::int64_t>(ts.spawning.size()), params_.spawn_cost_ns,
-                             "a spawn piece");
+      ts.left = mul_or_throw(static_cast<std::int64_t>(ts.spawning.size()),
+                             params_.settings.spawn_cost_ns, "a spawn piece");
       return;
     }
     maybe_spin(th, t);

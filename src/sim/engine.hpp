@@ -19,7 +19,7 @@
 //    job's release) has passed; a job is done when all its nodes are;
 //  * a task runs one job at a time: a release while its previous job runs is queued (overrun =
 //    "queue", started when that job finishes) or dropped and counted (overrun = "skip").
-// The steal model (EngineParams::queue_model = steal; docs/internals/simulation.md, "Team
+// The steal model (SimOptions::team_model = steal; docs/internals/simulation.md, "Team
 // models"), for the shared nodes of a team of W threads, worker w = the task's w-th thread
 // (worker 0 = the master):
 //  * each worker has a deque; a node made eligible by the release (or an offset) is pushed on
@@ -76,23 +76,13 @@ struct EngineOutput {
   std::int64_t events = 0;
 };
 
-// EngineParams are the options of one run (from SimOptions).
+// EngineParams are the options of one run: the resolved release window and the simulator's
+// settings as given (seed, context switch, execution range, team model and its costs). The
+// engine reads the settings themselves, so that a new one is not restated here.
 struct EngineParams {
   std::int64_t horizon_ns = 0;
-  bool record_jobs = false;
-  std::uint64_t seed = 0;              // of the sampled draws
-  std::int64_t context_switch_ns = 0;  // added per preemption on resume
-  // The stochastic execution range (SimOptions::execution_min_ppm/max_ppm): each node's work
-  // (length − folded overheads) per job is scaled by a factor drawn in [min, max] ppm.
-  std::int64_t execution_min_ppm = kExecutionPpm;
-  std::int64_t execution_max_ppm = kExecutionPpm;
-  QueueModel queue_model = QueueModel::greedy;  // SimOptions::team_model
-  std::int64_t queue_lock_ns = 0;     // centralized: the lock's hold per enqueue and dequeue
-  std::int64_t steal_cost_ns = 0;     // steal: added to a successful steal's piece
-  std::int64_t steal_attempt_ns = 0;  // steal: a failed attempt's length (> 0)
-  std::int64_t spawn_cost_ns = 0;     // steal: per node a completion enables, on the enabler
+  SimOptions settings;
 };
-
 // run_engine releases jobs in [0, horizon_ns) and runs until every released job is done or until
 // horizon_ns + the longest deadline, after which every unfinished job has missed. Throws
 // InputError when a job's length (with its draws) or a piece with its context switches would

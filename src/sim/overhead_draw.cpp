@@ -2,85 +2,10 @@
 #include "sim/overhead_draw.hpp"
 
 #include <algorithm>
-#include <string>
 
 #include "core/rng.hpp"
-#include "rtpar/error.hpp"
-
-namespace rtpar {
-
-const char* to_string(OverheadStatistic statistic) {
-  switch (statistic) {
-    case OverheadStatistic::p50:
-      return "p50";
-    case OverheadStatistic::p99:
-      return "p99";
-    case OverheadStatistic::p999:
-      return "p99.9";
-    case OverheadStatistic::max:
-      return "max";
-    case OverheadStatistic::sampled:
-      break;
-  }
-  return "sampled";
-}
-
-OverheadStatistic parse_overhead_statistic(const std::string& text) {
-  for (const OverheadStatistic s :
-       {OverheadStatistic::p50, OverheadStatistic::p99, OverheadStatistic::p999,
-        OverheadStatistic::max, OverheadStatistic::sampled}) {
-    if (text == to_string(s)) return s;
-  }
-  throw InputError(SourceLocation{"<command line>", 0, 0}, "--overhead-statistic",
-                   "'" + text + "': expected p50, p99, p99.9, max or sampled");
-}
-
-}  // namespace rtpar
 
 namespace rtpar::sim {
-
-namespace {
-
-// at_column is one entry's value at `column`, a missing (0) p50 or p99 read as the next higher.
-std::int64_t at_column(const ForkJoinCost& c, OverheadStatistic column) {
-  switch (column) {
-    case OverheadStatistic::p50:
-      return c.p50_ns != 0 ? c.p50_ns : (c.p99_ns != 0 ? c.p99_ns : c.p999_ns);
-    case OverheadStatistic::p99:
-      return c.p99_ns != 0 ? c.p99_ns : c.p999_ns;
-    case OverheadStatistic::max:
-      return std::max(c.max_ns, c.p999_ns);
-    case OverheadStatistic::p999:
-    case OverheadStatistic::sampled:
-      break;
-  }
-  return c.p999_ns;
-}
-
-// rewrite replaces each entry's p999_ns by its value at `column`; `array` names it in errors.
-void rewrite(std::vector<ForkJoinCost>& entries, OverheadStatistic column, const std::string& file,
-             const char* array) {
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::int64_t v = at_column(entries[i], column);
-    if (v > kMaxForkJoinCostNs) {
-      // The planners' rule keeps charges far from int64 limits only below this bound.
-      throw InputError(SourceLocation{file.empty() ? "overhead profile" : file, 0, 0},
-                       std::string(array) + "[" + std::to_string(i) + "].max_ns",
-                       "is above 1 s: cannot inject it (--overhead-statistic max or sampled)");
-    }
-    entries[i].p999_ns = v;
-  }
-}
-
-}  // namespace
-
-OverheadProfile profile_at(const OverheadProfile& profile, OverheadStatistic column) {
-  OverheadProfile out = profile;
-  rewrite(out.fork_join, column, profile.source, "fork_join");
-  rewrite(out.release, column, profile.source, "release");
-  rewrite(out.barrier, column, profile.source, "barrier");
-  return out;
-}
 
 OverheadQuantiles quantiles_of(const std::array<std::int64_t, 4>& by_column) {
   OverheadQuantiles q;

@@ -23,13 +23,6 @@ inline constexpr std::array<OverheadStatistic, 4> kProfileColumns = {
     OverheadStatistic::p50, OverheadStatistic::p99, OverheadStatistic::p999,
     OverheadStatistic::max};
 
-// profile_at is `profile` with every entry's p999_ns replaced by its value at `column` (p50, p99,
-// p999 or max), so the planners' charge functions, which read p999_ns, compute the charge at that
-// statistic with their own rule (entry choice, extrapolation above the largest team). An entry
-// without p50_ns or p99_ns (stored as 0) takes its next higher stated quantile. Throws InputError
-// naming the profile when a max_ns above kMaxForkJoinCostNs would be charged (`column` max).
-OverheadProfile profile_at(const OverheadProfile& profile, OverheadStatistic column);
-
 // quantiles_of is an instance from its charge at the four columns, each raised to the one before
 // it: the rule's extrapolation is not monotone in the entries, a distribution's quantiles are.
 OverheadQuantiles quantiles_of(const std::array<std::int64_t, 4>& by_column);

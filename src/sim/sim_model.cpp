@@ -11,6 +11,7 @@
 #include "analysis/bounds/supply_server.hpp"
 #include "analysis/planners/fork_join_charge.hpp"
 #include "core/checked_math.hpp"
+#include "model/overhead_statistic.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/planners.hpp"
 
@@ -317,12 +318,13 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
   inj.statistic = statistic;
   if (overhead != nullptr) {
     if (statistic == OverheadStatistic::sampled) {
-      for (const OverheadStatistic c : kProfileColumns) at.push_back(profile_at(*overhead, c));
+      for (const OverheadStatistic c : kProfileColumns)
+        at.push_back(rtpar::model::profile_at(*overhead, c));
       for (std::size_t c = 0; c < at.size(); ++c) inj.columns[c] = &at[c];
     } else if (statistic == OverheadStatistic::p999) {
       inj.columns.fill(overhead);
     } else {
-      at.push_back(profile_at(*overhead, statistic));
+      at.push_back(rtpar::model::profile_at(*overhead, statistic));
       inj.columns.fill(&at[0]);
     }
   }

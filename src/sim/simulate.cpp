@@ -3,12 +3,14 @@
 #include <numeric>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/simulate.hpp"
 #include "sim/engine.hpp"
 #include "sim/sim_model.hpp"
+#include "sim/sim_options.hpp"
 
 namespace rtpar {
 
@@ -71,36 +73,21 @@ std::int64_t fit_horizon(const TaskSet& set, std::int64_t horizon, std::int64_t 
   return lo;
 }
 
-// queue_model is the engine's NodeQueue policy for a team model.
-sim::QueueModel queue_model(TeamModel model) {
-  switch (model) {
-    case TeamModel::centralized:
-      return sim::QueueModel::centralized;
-    case TeamModel::steal:
-      return sim::QueueModel::steal;
-    case TeamModel::greedy:
-      break;
-  }
-  return sim::QueueModel::greedy;
-}
-
 }  // namespace
 
 SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& options) {
   SimResult result;
   result.planner = plan.planner;
   result.plan_schedulable = plan.schedulable;
+  // One table checks every setting (sim_options.hpp); the front ends check the same before.
+  std::optional<sim::SimOptionError> error = sim::check_sim_jobs(options, set);
+  if (!error) {
+    const std::vector<sim::SimOptionError> errors = sim::check_sim_options(options);
+    if (!errors.empty()) error = errors.front();
+  }
+  if (error) throw InputError(SourceLocation{"<simulation>", 0, 0}, error->key, error->message);
   if (options.horizon_ns) {
-    if (*options.horizon_ns <= 0) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, "--horizon", "must be > 0");
-    }
     result.horizon_ns = *options.horizon_ns;
-    const std::int64_t jobs = released_jobs(set, result.horizon_ns);
-    if (jobs > options.max_jobs) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, "--horizon",
-                       "releases " + std::to_string(jobs) + " jobs, more than the simulator's " +
-                           std::to_string(options.max_jobs) + "; give a shorter horizon");
-    }
   } else {
     const SimHorizon h = default_sim_horizon(set, options.max_horizon_ns);
     result.horizon_ns = h.horizon_ns;
@@ -113,43 +100,9 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
       result.horizon_capped = true;
     }
   }
-  if (options.context_switch_ns < 0) {
-    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--context-switch", "must be >= 0");
-  }
-  if (options.queue_lock_ns < 0) {
-    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--queue-lock", "must be >= 0");
-  }
-  if (options.queue_lock_ns > 0 && options.team_model != TeamModel::centralized) {
-    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--queue-lock",
-                     "a queue lock needs the centralized team model (--team-model centralized)");
-  }
-  const bool steal = options.team_model == TeamModel::steal;
-  for (const auto& [value, flag] : {std::pair{options.steal_cost_ns, "--steal-cost"},
-                                    std::pair{options.steal_attempt_ns, "--steal-attempt"},
-                                    std::pair{options.spawn_cost_ns, "--spawn-cost"}}) {
-    if (value < 0) throw InputError(SourceLocation{"<simulation>", 0, 0}, flag, "must be >= 0");
-    if (value > 0 && !steal) {
-      throw InputError(SourceLocation{"<simulation>", 0, 0}, flag,
-                       "needs the steal team model (--team-model steal)");
-    }
-  }
-  if (steal && options.steal_attempt_ns == 0) {
-    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--steal-attempt",
-                     "must be > 0 with --team-model steal (a failed attempt takes time)");
-  }
-  if (options.execution_min_ppm < 0 || options.execution_min_ppm > options.execution_max_ppm ||
-      options.execution_max_ppm > kMaxExecutionPpm) {
-    throw InputError(SourceLocation{"<simulation>", 0, 0}, "--execution",
-                     "needs 0 <= LO <= HI <= 10 (factors of the declared work)");
-  }
   const sim::SimModel model =
       sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
-  sim::EngineOutput out = sim::run_engine(
-      model, sim::EngineParams{result.horizon_ns, options.record_jobs, options.seed,
-                               options.context_switch_ns, options.execution_min_ppm,
-                               options.execution_max_ppm, queue_model(options.team_model),
-                               options.queue_lock_ns, options.steal_cost_ns,
-                               options.steal_attempt_ns, options.spawn_cost_ns});
+  sim::EngineOutput out = sim::run_engine(model, sim::EngineParams{result.horizon_ns, options});
   if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
   result.seed = options.seed;
   result.context_switch_ns = options.context_switch_ns;
@@ -174,18 +127,6 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
     result.tasks.push_back(std::move(r));
   }
   return result;
-}
-
-const char* to_string(TeamModel model) {
-  switch (model) {
-    case TeamModel::centralized:
-      return "centralized";
-    case TeamModel::steal:
-      return "steal";
-    case TeamModel::greedy:
-      break;
-  }
-  return "greedy";
 }
 
 }  // namespace rtpar

@@ -193,15 +193,15 @@ TEST_CASE("experiment: simulation series take a team model and its costs") {
                           "\"500ns\"\nspawn_cost = \"200ns\""),
       "m.toml");
   REQUIRE(m.series[1].sim.has_value());
-  CHECK(m.series[1].sim->team_model == rtpar::TeamModel::steal);
-  CHECK(m.series[1].sim->steal_cost_ns == 3000);
-  CHECK(m.series[1].sim->steal_attempt_ns == 500);
-  CHECK(m.series[1].sim->spawn_cost_ns == 200);
-  CHECK(m.series[0].sim->team_model == rtpar::TeamModel::greedy);
+  CHECK(m.series[1].sim->options.team_model == rtpar::TeamModel::steal);
+  CHECK(m.series[1].sim->options.steal_cost_ns == 3000);
+  CHECK(m.series[1].sim->options.steal_attempt_ns == 500);
+  CHECK(m.series[1].sim->options.spawn_cost_ns == 200);
+  CHECK(m.series[0].sim->options.team_model == rtpar::TeamModel::greedy);
   const Manifest c = parse_manifest(
       simulation_manifest("team_model = \"centralized\"\nqueue_lock = \"2us\""), "m.toml");
-  CHECK(c.series[1].sim->team_model == rtpar::TeamModel::centralized);
-  CHECK(c.series[1].sim->queue_lock_ns == 2000);
+  CHECK(c.series[1].sim->options.team_model == rtpar::TeamModel::centralized);
+  CHECK(c.series[1].sim->options.queue_lock_ns == 2000);
   CHECK(error_of(simulation_manifest("team_model = \"steal\"")).find("series[1].steal_attempt") !=
         std::string::npos);
   CHECK(
@@ -221,7 +221,7 @@ TEST_CASE("experiment: simulation manifests read their series' keys strictly") {
   CHECK(m.klass == ManifestClass::simulation);
   REQUIRE(m.series[1].sim.has_value());
   CHECK(m.series[1].sim->hyperperiods == 2);
-  CHECK(m.series[1].sim->context_switch_ns == 2000);
+  CHECK(m.series[1].sim->options.context_switch_ns == 2000);
   CHECK_FALSE(m.series[1].sim->admission);
   REQUIRE(m.series[0].sim.has_value());  // defaults: admission, one hyperperiod, no overhead
   CHECK(m.series[0].sim->admission);

@@ -73,6 +73,7 @@ OWNERS = {
     "rtpar/cpu_relax.hpp": "core", "rtpar/wait_policy.hpp": "core",
     "rtpar/channel_kind.hpp": "core", "rtpar/task_kinds.hpp": "core",
     "rtpar/steal_config.hpp": "core", "rtpar/thread_config.hpp": "core",
+    "rtpar/tools/sim_kinds.hpp": "core",
     "rtpar/tools/topology.hpp": "platform", "rtpar/topology.hpp": "platform",
     "rtpar/taskset.hpp": "model", "rtpar/kernel_spec.hpp": "model", "rtpar/plan.hpp": "model", "rtpar/report.hpp": "model",
     "rtpar/tools/overhead.hpp": "model",

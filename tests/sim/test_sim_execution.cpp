@@ -117,7 +117,7 @@ TEST_CASE("execution: an invalid range is refused, naming --execution") {
     rtpar::SimOptions o;
     o.execution_min_ppm = lo;
     o.execution_max_ppm = hi;
-    CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--execution"),
+    CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("execution"),
                          rtpar::InputError);
   }
 }

@@ -99,7 +99,7 @@ TEST_CASE("context switch: a negative cost is refused naming the flag") {
     one_core(-1);
     FAIL("no error");
   } catch (const rtpar::InputError& e) {
-    CHECK(std::string(e.what()).find("--context-switch") != std::string::npos);
+    CHECK(std::string(e.what()).find("context_switch") != std::string::npos);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "model/overhead_statistic.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -235,6 +236,6 @@ TEST_CASE("overhead statistic: CLI spellings, and a profile max above 1 s is ref
   CHECK_THROWS_AS(rtpar::parse_overhead_statistic("p42"), rtpar::InputError);
   rtpar::OverheadProfile p = profile();
   p.release[0].max_ns = 2'000'000'000;
-  CHECK_THROWS_AS(rtpar::sim::profile_at(p, OverheadStatistic::max), rtpar::InputError);
-  CHECK_NOTHROW(rtpar::sim::profile_at(p, OverheadStatistic::p99));
+  CHECK_THROWS_AS(rtpar::model::profile_at(p, OverheadStatistic::max), rtpar::InputError);
+  CHECK_NOTHROW(rtpar::model::profile_at(p, OverheadStatistic::p99));
 }

@@ -48,10 +48,10 @@ TEST_CASE("team model: a queue lock without the centralized model is refused") {
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, {});
   rtpar::SimOptions o;
   o.queue_lock_ns = 1'000;
-  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--queue-lock"),
+  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("queue_lock"),
                        rtpar::InputError);
   o.team_model = rtpar::TeamModel::centralized;
   o.queue_lock_ns = -1;
-  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--queue-lock"),
+  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("queue_lock"),
                        rtpar::InputError);
 }

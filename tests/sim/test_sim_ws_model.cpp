@@ -165,15 +165,15 @@ TEST_CASE("ws model: its costs are checked") {
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, {});
   rtpar::SimOptions o;
   o.team_model = rtpar::TeamModel::steal;
-  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--steal-attempt"),
+  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("steal_attempt"),
                        rtpar::InputError);
   o.steal_attempt_ns = 100;
   o.spawn_cost_ns = -1;
-  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--spawn-cost"),
+  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("spawn_cost"),
                        rtpar::InputError);
   o.team_model = rtpar::TeamModel::greedy;
   o.spawn_cost_ns = 0;
-  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("--steal-attempt"),
+  CHECK_THROWS_WITH_AS(rtpar::simulate_plan(plan, set, o), doctest::Contains("steal_attempt"),
                        rtpar::InputError);
 }
 

@@ -15,33 +15,9 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "rtpar/tools/sim_kinds.hpp"
 
 namespace rtpar {
-
-// OverheadStatistic is which value of an overhead profile's distribution each injected overhead
-// instance takes (docs/internals/simulation.md, "Overheads"): one of its stated quantiles, the
-// largest measured value, or a value drawn per instance from the distribution (`sampled`).
-enum class OverheadStatistic { p50, p99, p999, max, sampled };
-
-// to_string is the statistic's CLI spelling: "p50", "p99", "p99.9", "max", "sampled".
-const char* to_string(OverheadStatistic statistic);
-
-// parse_overhead_statistic reads that spelling; throws InputError (field "--overhead-statistic")
-// for anything else.
-OverheadStatistic parse_overhead_statistic(const std::string& text);
-
-// TeamModel is how a team's threads share the eligible nodes of its job (the nodes not pinned to
-// one thread; docs/internals/simulation.md, "Team models"): `greedy`, any idle thread takes the
-// lowest-indexed eligible node at once (list scheduling, the planners' assumption); `centralized`,
-// one FIFO queue behind one lock (RTWS's centralized greedy comparator, rtws.md §VII): every
-// enqueue and dequeue holds the lock for SimOptions::queue_lock_ns, and a thread waits (on its
-// core) for the lock to be free; `steal`, randomized work stealing (RTWS's runtime, rtws.md
-// §III): per-thread deques, owners pop their own newest node, idle threads steal the oldest node
-// of a uniformly random teammate, with SimOptions' steal, attempt and spawn costs.
-enum class TeamModel { greedy, centralized, steal };
-
-// to_string is the model's CLI spelling: "greedy", "centralized", "steal".
-const char* to_string(TeamModel model);
 
 // kExecutionPpm is the factor 1 of SimOptions' execution range (parts per million).
 inline constexpr std::int64_t kExecutionPpm = 1'000'000;
@@ -58,7 +34,7 @@ struct SimOptions {
   bool record_jobs = false;
   // max_jobs bounds the jobs released over the horizon, summed over the tasks, so that a
   // simulation ends in reasonable time: an explicit horizon that releases more is refused
-  // (InputError, field "--horizon"); the default horizon is shortened to fit (and marked capped).
+  // (InputError, field "horizon"); the default horizon is shortened to fit (and marked capped).
   std::int64_t max_jobs = 100'000'000;
   // overhead: when set, every job also executes the overheads the planners charge from this
   // profile, at the same p99.9 values (docs/internals/simulation.md, "Overheads"), so that the
