@@ -39,7 +39,7 @@ EDGES = {
     "analysis/bounds": ["core", "model"],                  # RTA, RBF, EDF demand, FBB-FFD, ...
     "gen": ["core", "model"],                              # task-set generators
     "analysis/planners": ["core", "platform", "model", "analysis/bounds"],
-    "sim": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners"],
+    "sim": ["core", "platform", "model", "analysis/bounds", "analysis/planners"],
     # The runtimes never include the planners, the simulator or the generators: a Plan reaches
     # them as data (model/), so what runs cannot depend on how it was admitted.
     "runtime/team": ["core", "platform", "model"],
@@ -52,19 +52,17 @@ EDGES = {
     # The OpenMP runtime (libgomp.so.1) is its own library: the team and the task deque only.
     "omp": ["core", "platform", "runtime/team", "runtime/steal"],
     "load": ["core", "platform", "model", "kernels"],
-    "report": ["core", "platform", "model", "analysis/planners"],
-    "api": ["core", "platform", "model", "analysis/planners", "runtime/team", "runtime/steal",
-            "runtime/channel", "runtime/executor", "kernels", "load", "report"],
-    "experiment": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners",
-                   "sim", "runtime/executor", "kernels", "load", "report"],
+    "report": ["core", "model", "analysis/planners"],
+    "api": ["core", "model", "analysis/planners", "runtime/team", "runtime/steal",
+            "runtime/channel", "runtime/executor", "kernels", "load"],
+    # The experiment runner is the command's own library (not in librtpar.so).
+    "experiment": ["core", "platform", "model", "gen", "analysis/planners", "sim",
+                   "runtime/executor", "kernels", "load"],
     "cli": ["core", "platform", "model", "analysis/bounds", "gen", "analysis/planners", "sim",
-            "runtime/team", "runtime/steal", "runtime/executor", "kernels", "load", "report",
-            "api", "experiment"],
-    "bench": ["core", "platform", "model", "gen", "analysis/bounds", "analysis/planners", "sim",
-              "runtime/team", "runtime/steal", "runtime/channel", "runtime/executor", "kernels",
-              "load", "report", "api", "cli"],
-    "fuzz": ["core", "platform", "model", "gen", "analysis/planners", "sim", "kernels", "load",
-             "report", "experiment"],
+            "runtime/team", "runtime/executor", "kernels", "load", "report", "experiment"],
+    "bench": ["core", "platform", "model", "gen", "analysis/planners", "runtime/team",
+              "runtime/steal", "runtime/channel", "runtime/executor", "kernels", "api", "cli"],
+    "fuzz": ["core", "platform", "model", "analysis/planners", "load", "report"],
 }
 
 # OWNERS maps each public header (below include/) to the folder that owns it.
