@@ -5,17 +5,30 @@
 // the work-stealing runtime uses; orderings and invariants there): the owner pushes (try_push,
 // which checks the capacity) and pops at the bottom, thieves steal at the top.
 //
+// Sleeping in a task wait (wait_until_fn): a member that found nothing to run sleeps on the team's
+// barrier word like a barrier waiter (barrier.cpp: SLEEPER bit, seq_cst fence, last look,
+// futex), so the same pokes wake it when a task is queued. The wait ends when a child, a
+// taskgroup member or the task itself completes on another member; that completion pokes too when
+// a member sleeps in a task wait (TeamTasks::waiters). No lost wake-up: the waiter increments
+// `waiters` (seq_cst) before its fence and last look at its condition; the completer's
+// decrement is a seq_cst RMW followed by a seq_cst load of `waiters`. In the single total order
+// either the load sees the increment (and pokes; barrier_poke's protocol then reaches the
+// sleeper), or it precedes it, and then the waiter's look after its seq_cst fence sees the
+// decrement. Before, the waiter polled with growing nanosleeps: with more members than CPUs a
+// chain of taskwaits, each noticing its child's end up to 256 µs (plus timer slack) late, made a
+// deep recursive search crawl (4.1 M tasks, depth ~1,500: over 60 s at 4 threads on 2 CPUs).
+// Waits on dependences and detach events are not poked; their timeout keeps them going.
+//
 // Accounting (task.hpp): a member's `created`/`completed` counters are single-writer, updated with
 // a relaxed load and a release store; readers (team_idle) acquire. created++ precedes the push,
 // and completion of a task happens after its creation, so reading all `completed` first and all
 // `created` second bounds the outstanding count from below at a point in time: equal sums mean
 // that at that instant no task of the team was outstanding.
-#include <time.h>
-
 #include <cstring>
 #include <new>
 
 #include "omp/runtime.hpp"
+#include "platform/futex.hpp"
 #include "rtpar/cpu_relax.hpp"
 
 namespace rtpar::omp {
@@ -37,14 +50,17 @@ void shared_push(TeamTasks& tt, Task* t) {
   while (*p != nullptr && (*p)->priority >= t->priority) p = &(*p)->next;
   t->next = *p;
   *p = t;
-  // relaxed: a hint read without the lock; the lock orders the list itself.
+  // relaxed: hints read without the lock; the lock orders the list itself.
   tt.shared_count.fetch_add(1, std::memory_order_relaxed);
+  tt.shared_version.fetch_add(1, std::memory_order_relaxed);
 }
 
 // shared_pop takes the first task of the team's shared list that descends from `tied` (any task
-// when tied is nullptr), or nullptr.
-Task* shared_pop(TeamTasks& tt, const Task* tied) {
+// when tied is nullptr), or nullptr. `version` receives the list's version it looked at.
+Task* shared_pop(TeamTasks& tt, const Task* tied, std::uint64_t& version) {
   std::lock_guard<std::mutex> lock(tt.shared_lock);
+  // relaxed: written under the lock we hold.
+  version = tt.shared_version.load(std::memory_order_relaxed);
   Task** p = &tt.shared;
   while (*p != nullptr && tied != nullptr && !descends(*p, tied)) p = &(*p)->next;
   Task* t = *p;
@@ -120,10 +136,21 @@ Task* pick(ThreadState& ts) noexcept {
   const Task* tied = ts.tied_wait;
   if (tied != nullptr && tied->team != &team) tied = nullptr;
   Task* t = nullptr;
-  // relaxed: a hint; the list is read under its lock.
-  if (tt.shared_count.load(std::memory_order_relaxed) > 0) t = shared_pop(tt, tied);
+  MemberTasks& me = tt.members[ts.tid];
+  // relaxed, both: hints; the list is read under its lock. A suspended member skips a list that
+  // has not changed since it found nothing there for the same task.
+  if (tt.shared_count.load(std::memory_order_relaxed) > 0 &&
+      (tied == nullptr || me.tied_miss != tied ||
+       tt.shared_version.load(std::memory_order_relaxed) != me.shared_miss_version)) {
+    std::uint64_t version = 0;
+    t = shared_pop(tt, tied, version);
+    if (t == nullptr && tied != nullptr) {
+      me.tied_miss = tied;
+      me.shared_miss_version = version;
+    }
+  }
   if (t == nullptr) {
-    TaskDeque& own = tt.members[ts.tid].deque;
+    TaskDeque& own = me.deque;
     t = own.pop();
     if (t != nullptr && tied != nullptr && !descends(t, tied)) {
       bool was_empty = false;
@@ -134,7 +161,12 @@ Task* pick(ThreadState& ts) noexcept {
   if (t == nullptr && tt.nthreads > 1) {
     const int n = tt.nthreads;
     for (int k = 1; k < n && t == nullptr; ++k) {
-      t = tt.members[(ts.tid + k) % n].deque.steal();
+      TaskDeque& victim = tt.members[(ts.tid + k) % n].deque;
+      // A suspended member takes only what may descend from its task (the top of a deque is
+      // its oldest task, rarely one): taking others would only move them to the shared list,
+      // where a deep recursion piles them up for the few members allowed to run them.
+      t = tied == nullptr ? victim.steal()
+                          : victim.steal_if([tied](const Task* c) { return may_descend(c, tied); });
       if (t != nullptr && tied != nullptr && !descends(t, tied)) {
         shared_push(tt, t);
         // a member that looked at the victim's deque after our steal and at the shared list
@@ -182,6 +214,8 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   t.icv = parent->icv;
   t.team = ts.team;
   t.parent = parent;
+  t.depth.store(parent->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  t.root.store(parent->root.load(std::memory_order_relaxed), std::memory_order_relaxed);
   t.final_task = parent->final_task || (flags & kFlagFinal) != 0;
   t.implicit = false;
   t.priority = priority;
@@ -214,6 +248,37 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   ts.task = parent;
 }
 
+// sleep_in_wait sleeps on the team's barrier word until poked or `timeout_ns` passed, unless
+// done(ctx) holds or a task ran after the SLEEPER bit was set (file comment, "Sleeping in a task
+// wait").
+void sleep_in_wait(ThreadState& ts, bool (*done)(void*), void* ctx, long timeout_ns) {
+  TeamState& team = *ts.team;
+  TeamTasks& tt = team.tasks;
+  // seq_cst: see the file comment (ordered before the fence and the last look below).
+  tt.waiters.fetch_add(1, std::memory_order_seq_cst);
+  struct Leave {
+    TeamTasks& tt;
+    // relaxed: a completer seeing a stale count only pokes once too often.
+    ~Leave() { tt.waiters.fetch_sub(1, std::memory_order_relaxed); }
+  } leave{tt};
+  // acquire: as barrier.cpp's wait_generation reads the word.
+  std::uint32_t v = team.barrier_gen.load(std::memory_order_acquire);
+  if ((v & detail::kSleeper) == 0) {
+    // acquire CAS: sets the SLEEPER bit (barrier.cpp, ordering (2)); a failed CAS means the word
+    // just changed: look again instead of sleeping.
+    if (!team.barrier_gen.compare_exchange_strong(v, v | detail::kSleeper,
+                                                  std::memory_order_acquire)) {
+      return;
+    }
+    v |= detail::kSleeper;
+  }
+  // seq_cst (barrier.cpp (2) and the file comment): the bit and the waiter count are visible
+  // before the last look.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (done(ctx) || task_run_one(ts)) return;
+  detail::futex_wait_until(team.barrier_gen, v, monotonic_now() + timeout_ns);
+}
+
 }  // namespace
 
 // ---- internal interface (task.hpp) ----
@@ -241,12 +306,32 @@ bool task_dropped(const Task& t) noexcept {
   return t.team->cancelled.load(std::memory_order_acquire) || group_cancelled(t.tg_member);
 }
 
+bool may_descend(const Task* c, const Task* w) noexcept {
+  // relaxed, all: fields set before c was published (or stale values a caller tolerates).
+  const Task* root = c->root.load(std::memory_order_relaxed);
+  if (w->implicit) return root == w && c != w;
+  return root == w->root.load(std::memory_order_relaxed) &&
+         c->depth.load(std::memory_order_relaxed) > w->depth.load(std::memory_order_relaxed);
+}
+
 bool descends(const Task* c, const Task* w) noexcept {
-  for (const Task* p = c->parent; p != nullptr; p = p->parent) {
-    if (p == w) return true;
-    if (p->implicit) return false;  // the root of the team's task tree: w is not above c
+  // Within the team's task tree only (the chain ends at c's implicit task, root).
+  if (!may_descend(c, w)) return false;
+  if (w->implicit) return true;
+  const Task* p = c;
+  // relaxed: set at creation, before c was published to this thread.
+  for (int k = c->depth.load(std::memory_order_relaxed) - w->depth.load(std::memory_order_relaxed);
+       k > 0; --k) {
+    p = p->parent;
   }
-  return false;
+  return p == w;
+}
+
+// poke_waiters wakes the members asleep in a task wait of `team` after a completion that may end
+// one (file comment, "Sleeping in a task wait"); the caller's decrement was a seq_cst RMW.
+void poke_waiters(TeamState& team) noexcept {
+  // seq_cst: see the file comment.
+  if (team.tasks.waiters.load(std::memory_order_seq_cst) > 0) barrier_poke(team);
 }
 
 void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx) {
@@ -279,8 +364,7 @@ void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx) 
       if (forever || detail::spin_clock_ns() - spin_start < budget) continue;
       sleep_ns = 1000;
     }
-    timespec d{0, sleep_ns};
-    nanosleep(&d, nullptr);
+    sleep_in_wait(ts, done, ctx, sleep_ns);
     if (sleep_ns < 256'000) sleep_ns *= 2;
   }
 }
@@ -302,12 +386,20 @@ void schedule(ThreadState& ts, Task* t) noexcept {
 void complete(ThreadState& ts, Task* t) noexcept {
   TeamState* team = t->team;
   if (t->ndeps != 0) deps_release(ts, t);  // only tasks with dependences have successors
-  // release: the task's writes reach the taskgroup_end waiter (acquire).
-  if (Taskgroup* g = t->tg_member) g->count.fetch_sub(1, std::memory_order_release);
+  bool may_end_wait = false;
+  // release: the task's writes reach the taskgroup_end waiter (acquire). seq_cst: the last
+  // member's decrement is ordered before poke_waiters' load (file comment, "Sleeping in a task
+  // wait"); the same locked instruction on x86.
+  if (Taskgroup* g = t->tg_member) {
+    may_end_wait = g->count.fetch_sub(1, std::memory_order_seq_cst) == 1;
+  }
   Task* p = t->parent;
   // acq_rel: release publishes our writes to the parent's taskwait (acquire); acquire lets
-  // whoever frees the parent see its last writes.
-  if (p->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) free_task(ts, p);
+  // whoever frees the parent see its last writes. seq_cst: as for the taskgroup count; 2 → 1 is
+  // the parent's last child, which ends its taskwait.
+  const std::int64_t parent_refs = p->refs.fetch_sub(1, std::memory_order_seq_cst);
+  if (parent_refs == 1) free_task(ts, p);
+  if (parent_refs == 2 || may_end_wait) poke_waiters(*team);
   // Count the completion last: once every task is counted the region may end and its implicit
   // tasks be reused.
   if (ts.team == team) {
@@ -379,6 +471,9 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       t->icv = parent->icv;
       t->team = team;
       t->parent = parent;
+      // relaxed: published with the task (push's release store).
+      t->depth.store(parent->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      t->root.store(parent->root.load(std::memory_order_relaxed), std::memory_order_relaxed);
       t->final_task = (flags & kFlagFinal) != 0;
       t->implicit = false;
       t->deferred = true;
@@ -431,6 +526,9 @@ void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent)
   t.icv = icv;
   t.team = team;
   t.parent = parent;
+  // relaxed: published with the region (the fork).
+  t.depth.store(0, std::memory_order_relaxed);
+  t.root.store(&t, std::memory_order_relaxed);
   t.final_task = false;
   t.implicit = true;
   t.detachable = false;

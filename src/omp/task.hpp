@@ -82,6 +82,13 @@ struct Task {
   DepEdge* succ = nullptr;        // tasks waiting for this one
   DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
   Task* next = nullptr;           // link in TeamTasks::shared
+  // depth: explicit tasks between this one and its implicit task (0 for an implicit task);
+  // root: that implicit task (itself for an implicit task). Set at creation, never changed:
+  // descends() answers in O(1) for an implicit ancestor and walks only the depth difference
+  // otherwise (a deep recursive search asks it for every task a suspended member looks at).
+  // Atomics (relaxed) because a thief's steal_if reads them on a descriptor that may be in reuse.
+  std::atomic<int> depth{0};
+  std::atomic<const Task*> root{this};
 };
 
 // TaskDeque is a member's deque of ready tasks: rtpar's one Chase–Lev deque (the work-stealing
@@ -103,6 +110,11 @@ struct alignas(64) MemberTasks {
   TaskDeque deque;
   alignas(64) std::atomic<std::uint64_t> created{0};    // written by the member only
   alignas(64) std::atomic<std::uint64_t> completed{0};  // written by the member only
+  // The member's last fruitless look at the shared list while suspended in tied_miss (owner
+  // only): the list's version then. Until the version moves, the list holds nothing that task
+  // may start, and the member does not take the list's lock to look again (task.cpp's pick).
+  std::uint64_t shared_miss_version = 0;
+  const Task* tied_miss = nullptr;
 };
 
 // TeamTasks is a team's explicit-task scheduler state, embedded in TeamState.
@@ -119,9 +131,16 @@ struct TeamTasks {
   std::mutex shared_lock;
   Task* shared = nullptr;
   std::atomic<int> shared_count{0};
+  // shared_version counts pushes onto the shared list (written under shared_lock; relaxed reads
+  // are hints: a member that reads a stale version looks under the lock anyway, next time).
+  std::atomic<std::uint64_t> shared_version{0};
   // deps_lock guards every dependence table, DepRec, npred and succ list of the team's tasks.
   std::mutex deps_lock;
   DepEdge* free_edges = nullptr;  // edge pool (under deps_lock)
+  // waiters: members asleep in a task wait (taskwait, taskgroup end, an undeferred task's wait)
+  // on the team's barrier word; the completion that may end such a wait pokes the word when it is
+  // not 0 (task.cpp, "Sleeping in a task wait"). seq_cst increments and loads.
+  alignas(64) std::atomic<int> waiters{0};
 };
 
 // task_init_implicit makes t the implicit task of a member of `team` (CORE; at region start).
@@ -168,10 +187,17 @@ void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uint
 // ---- internal (task*.cpp) ----
 namespace task_detail {
 
-// wait_until_fn runs queued tasks until done(ctx) holds (spins, then sleeps in growing steps,
-// so it never spins unboundedly at SCHED_FIFO). `tied` is the tied task suspended by the wait
-// (ThreadState::tied_wait): only its descendants may start meanwhile; nullptr at a barrier.
+// wait_until_fn runs queued tasks until done(ctx) holds (spins per the team's wait policy, then
+// sleeps on the team's barrier word until a task is queued or a completion may have ended the
+// wait — with a growing timeout for the waits no completion pokes — so it never spins
+// unboundedly at SCHED_FIFO nor polls a descheduled teammate's progress). `tied` is the tied task
+// suspended by the wait (ThreadState::tied_wait): only its descendants may start meanwhile; nullptr
+// at a barrier.
 void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx);
+// poke_waiters wakes the members of `team` asleep in a task wait, if any, after a completion
+// that may end one; the caller's decrement must be a seq_cst RMW (task.cpp, "Sleeping in a task
+// wait").
+void poke_waiters(TeamState& team) noexcept;
 // wait_until is wait_until_fn for a callable.
 template <class F>
 inline void wait_until(ThreadState& ts, Task* tied, F&& done) {
@@ -180,6 +206,10 @@ inline void wait_until(ThreadState& ts, Task* tied, F&& done) {
       ts, tied, [](void* c) { return static_cast<bool>((*static_cast<Fn*>(c))()); },
       const_cast<void*>(static_cast<const void*>(&done)));
 }
+
+// may_descend is descends' O(1) necessary condition (same implicit task, deeper), reading only
+// atomics of c: safe on a descriptor another thread may be recycling (steal_if).
+bool may_descend(const Task* c, const Task* w) noexcept;
 
 // descends says whether task c descends from task w (w is c's parent, grandparent, ...): the
 // test of the tied-task scheduling constraint. c is queued or running, so every ancestor is alive

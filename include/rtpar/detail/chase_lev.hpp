@@ -102,6 +102,28 @@ struct ChaseLevDeque {
     }
     return x;
   }
+
+  // steal_if is steal for a thief that wants only some elements: it looks at the top element and
+  // takes it only when pred(x) holds (nullptr otherwise, leaving it in place). pred runs before
+  // the CAS, on an element another thread may have taken (and recycled) meanwhile: it must read
+  // only atomics of *x and tolerate stale values; a winning CAS means x was the live top element
+  // all along (invariant 3), so the caller may check x fully afterwards.
+  template <class Pred>
+  T* steal_if(Pred&& pred) noexcept {
+    // seq_cst, both: as in steal.
+    std::int64_t t = top.load(std::memory_order_seq_cst);
+    const std::int64_t b = bottom.load(std::memory_order_seq_cst);
+    if (t >= b) return nullptr;
+    // relaxed: as in steal.
+    T* x = buffer[t & mask].load(std::memory_order_relaxed);
+    if (x == nullptr || !pred(static_cast<const T*>(x))) return nullptr;
+    // seq_cst / relaxed: as in steal.
+    if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                     std::memory_order_relaxed)) {
+      return nullptr;
+    }
+    return x;
+  }
 };
 
 }  // namespace rtpar::detail
