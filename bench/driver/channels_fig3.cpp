@@ -154,6 +154,12 @@ TaskSet build_set(const Fig3Options& o, ChannelKind kind, PairConfig config, con
     c.kind = kind;
     c.size_bytes = sizeof(Matrix);
     c.numtries = 2;
+    if (kind == ChannelKind::lock) {
+      // hold bounds the execution inside one critical section: a job holds the lock for at most
+      // its whole work, and the loader wants it below the deadline (the period here).
+      const std::int64_t work = std::max(cell.producer_ns, cell.consumer_ns);
+      c.hold = Duration(std::clamp<std::int64_t>(work, 1, o.period.count() - 1));
+    }
     c.writer =
         config == PairConfig::nrt_rt ? std::string(kNonRtEndpoint) : task_name("producer", i);
     c.readers = {config == PairConfig::rt_nrt ? std::string(kNonRtEndpoint)

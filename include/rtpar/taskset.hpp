@@ -106,7 +106,15 @@ struct ChannelSpec {
   int numtries = 2;                  // retry only: attempts per read
   std::string writer;                // a task name or kNonRtEndpoint
   std::vector<std::string> readers;  // task names and/or kNonRtEndpoint, distinct
-  SourceLocation where;              // location of this [[channel]] table
+  // hold is a lock channel's longest critical section: the most execution time any job of any
+  // user spends holding the lock in one access (its payload copy and whatever the job does while
+  // holding it). Lock channels must declare it (0 < hold < every user's deadline); other kinds
+  // must not (0). Admission control charges it as blocking (docs/analysis.md).
+  Duration hold{0};
+  // accesses is how many times, at most, each job of each user (the writer and every reader)
+  // takes the lock (lock only; default 1). Docs: docs/taskset.md "Lock channels".
+  int accesses = 1;
+  SourceLocation where;  // location of this [[channel]] table
 };
 
 // TaskSet is a validated system plus its tasks and channels, in file order.

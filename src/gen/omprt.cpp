@@ -9,6 +9,7 @@
 // at every utilization. Deadlines are implicit; tasks have no priority (the EDF band).
 #include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -142,6 +143,12 @@ Generated generate_omprt(const ParamReader& r, std::uint64_t seed) {
     c.size_bytes = static_cast<std::size_t>(channel_size);
     c.writer = set.tasks[w].name;
     c.readers = {set.tasks[rd].name};
+    if (c.kind == ChannelKind::lock) {
+      // hold: a critical section is at most the copy inside it, bounded here by a tenth of the
+      // shorter deadline (at least 1 ns), which the loader requires to be below every deadline.
+      const Duration shorter = std::min(set.tasks[w].deadline, set.tasks[rd].deadline);
+      c.hold = std::max(Duration(1), shorter / 10);
+    }
     set.channels.push_back(std::move(c));
   }
   out.set = finish(std::move(set), "omprt");

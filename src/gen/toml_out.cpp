@@ -144,6 +144,10 @@ void write_channel(std::string& out, const ChannelSpec& c) {
   out += fmt::format("kind = {}\nsize = {}\n", quoted(names::name_of(names::kChannels, c.kind)),
                      c.size_bytes);
   if (c.kind == ChannelKind::retry) out += fmt::format("numtries = {}\n", c.numtries);
+  if (c.kind == ChannelKind::lock) {
+    out += "hold = " + dur(c.hold) + "\n";
+    if (c.accesses != 1) out += fmt::format("accesses = {}\n", c.accesses);
+  }
   out += "writer = " + quoted(c.writer) + "\nreaders = [";
   for (std::size_t i = 0; i < c.readers.size(); ++i) out += (i ? ", " : "") + quoted(c.readers[i]);
   out += "]\n";

@@ -1,4 +1,5 @@
-// channel_parse.cpp — [[channel]] tables: name, kind, size, numtries, writer, readers.
+// channel_parse.cpp — [[channel]] tables: name, kind, size, numtries, writer, readers, hold,
+// accesses.
 #include "load/channel_parse.hpp"
 
 #include <charconv>
@@ -9,13 +10,12 @@
 
 namespace rtpar::model {
 
-
 ChannelSpec parse_channel(const toml::table& table, std::size_t i, const std::string& file,
                           FieldLocations& locations) {
   TableReader reader(table, file, "channel[" + std::to_string(i) + "]", locations);
   ChannelSpec channel;
   channel.where = reader.where();
-  reader.allow_only({"name", "kind", "size", "numtries", "writer", "readers"});
+  reader.allow_only({"name", "kind", "size", "numtries", "writer", "readers", "hold", "accesses"});
   const auto name = reader.string("name");
   if (!name) reader.fail(nullptr, "name", "required");
   channel.name = *name;
@@ -40,6 +40,28 @@ ChannelSpec parse_channel(const toml::table& table, std::size_t i, const std::st
       reader.fail(reader.node("numtries"), "numtries", "must be between 1 and 1000000");
     }
     channel.numtries = static_cast<int>(*tries);
+  }
+  // hold and accesses: their ranges against the users' deadlines are checked by check_channels,
+  // so that sets built in code get the same rules; here only the kind and the spelling.
+  if (const auto hold = reader.duration("hold")) {
+    if (channel.kind != ChannelKind::lock) {
+      reader.fail(reader.node("hold"), "hold", "only applies to kind = \"lock\"");
+    }
+    if (hold->count() <= 0) reader.fail(reader.node("hold"), "hold", "must be > 0");
+    channel.hold = *hold;
+  } else if (channel.kind == ChannelKind::lock) {
+    reader.fail(nullptr, "hold",
+                "required for kind = \"lock\": the longest time any job holds the lock in one "
+                "access, e.g. hold = \"50us\" (admission control charges it as blocking)");
+  }
+  if (const auto count = reader.integer("accesses")) {
+    if (channel.kind != ChannelKind::lock) {
+      reader.fail(reader.node("accesses"), "accesses", "only applies to kind = \"lock\"");
+    }
+    if (*count < 1 || *count > 1'000'000) {
+      reader.fail(reader.node("accesses"), "accesses", "must be between 1 and 1000000");
+    }
+    channel.accesses = static_cast<int>(*count);
   }
   const auto writer = reader.string("writer");
   if (!writer) reader.fail(nullptr, "writer", "required (a task name, or \"nonrt\")");

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rtpar::model {
 
@@ -40,6 +41,12 @@ void check_channels(const TaskSet& set, const FieldLocations* locations) {
   std::uint64_t total = 0;
   std::set<std::string_view> tasks;
   for (const TaskSpec& t : set.tasks) tasks.insert(t.name);
+  const auto deadline_of = [&](const std::string& who) -> const TaskSpec* {
+    for (const TaskSpec& t : set.tasks) {
+      if (t.name == who) return &t;
+    }
+    return nullptr;
+  };
   std::set<std::string_view> names;
   for (std::size_t i = 0; i < set.channels.size(); ++i) {
     const ChannelSpec& c = set.channels[i];
@@ -83,6 +90,36 @@ void check_channels(const TaskSet& set, const FieldLocations* locations) {
            "a \"lock\" channel cannot connect real-time tasks with \"nonrt\": a real-time thread "
            "must never wait for a non-real-time one, and a priority-ceiling mutex refuses "
            "SCHED_OTHER threads; use \"latest\" or \"retry\"");
+    }
+    if (c.kind != ChannelKind::lock && c.hold != Duration::zero()) {
+      fail("hold", "only applies to kind = \"lock\"");
+    }
+    if (c.kind != ChannelKind::lock && c.accesses != 1) {
+      fail("accesses", "only applies to kind = \"lock\"");
+    }
+    if (c.kind == ChannelKind::lock) {
+      // hold is what admission control charges as blocking (analysis/bounds/blocking.hpp): a lock
+      // without it cannot be analysed, and a critical section as long as a user's deadline
+      // leaves that user no time of its own.
+      if (c.hold <= Duration::zero()) {
+        fail("hold",
+             "required for kind = \"lock\" and must be > 0: the longest time any job holds the "
+             "lock in one access, e.g. hold = \"50us\"");
+      }
+      if (c.accesses < 1 || c.accesses > 1'000'000) {
+        fail("accesses", "must be between 1 and 1000000");
+      }
+      std::vector<std::string> users = c.readers;
+      users.insert(users.begin(), c.writer);
+      for (const std::string& who : users) {
+        const TaskSpec* t = deadline_of(who);
+        if (t != nullptr && c.hold >= t->deadline) {
+          fail("hold", "hold = " + format_duration(c.hold) +
+                           " must be below the deadline of every "
+                           "user; task \"" +
+                           who + "\" has deadline " + format_duration(t->deadline));
+        }
+      }
     }
     // The sum saturates: 10,000 channels of 1 GiB must not wrap around to a small number.
     if (__builtin_add_overflow(total, channel_memory_estimate(c), &total)) total = UINT64_MAX;

@@ -11,6 +11,8 @@ namespace rtpar::model {
 // at least one reader that are tasks of the set or "nonrt", no endpoint twice, numtries only for
 // retry, and no `lock` channel across the real-time / non-real-time boundary (a priority-ceiling
 // mutex cannot be shared with a SCHED_OTHER thread, and an RT thread must never wait for one).
+// A lock channel needs 0 < hold < the deadline of each of its users and 1 ≤ accesses ≤ 10^6;
+// hold and accesses on another kind are errors.
 // It also refuses a set whose channels need more memory in total (channel_memory_estimate) than
 // memory_limit_bytes allows, at the channel that crosses the limit.
 void check_channels(const TaskSet& set, const FieldLocations* locations);

@@ -86,8 +86,9 @@ TEST_CASE("channel taskset: static checks name the channel's line and field") {
                  "channel[0].kind", 13, "unknown channel kind");
   check_rejected(head + "numtries = 2\nsize = 8\nwriter = \"cam\"\nreaders = [\"track\"]\n",
                  "channel[0].numtries", 13, "only applies to kind = \"retry\"");
-  check_rejected(head + "kind = \"lock\"\nsize = 8\nwriter = \"cam\"\nreaders = [\"nonrt\"]\n",
-                 "channel[0].kind", 13, "cannot connect real-time tasks with \"nonrt\"");
+  check_rejected(
+      head + "kind = \"lock\"\nhold = \"1us\"\nsize = 8\nwriter = \"cam\"\nreaders = [\"nonrt\"]\n",
+      "channel[0].kind", 13, "cannot connect real-time tasks with \"nonrt\"");
   check_rejected(head + "size = 8\nwriter = \"cam\"\nreaders = [\"track\"]\ncolour = 1\n",
                  "channel[0].colour", 16, "unknown key");
   check_rejected(head + "size = 8\nwriter = \"cam\"\nreaders = [\"track\"]\n" + head +
@@ -104,12 +105,14 @@ TEST_CASE("channel taskset: static checks name the channel's line and field") {
 
 TEST_CASE("channel taskset: lock ceilings come from the plan, lock order from the file") {
   const auto set = parse(
-      "[[channel]]\nname = \"a\"\nkind = \"lock\"\nsize = 8\nwriter = \"cam\"\n"
-      "readers = [\"track\"]\n"
-      "[[channel]]\nname = \"b\"\nkind = \"lock\"\nsize = 8\nwriter = \"track\"\n"
-      "readers = [\"cam\"]\n");
+      "[[channel]]\nname = \"a\"\nkind = \"lock\"\nhold = \"10us\"\nsize = 8\n"
+      "writer = \"cam\"\nreaders = [\"track\"]\n"
+      "[[channel]]\nname = \"b\"\nkind = \"lock\"\nhold = \"10us\"\nsize = 8\n"
+      "writer = \"track\"\nreaders = [\"cam\"]\n");
+  // federated does not analyse blocking, so it refuses the set; the plan still gives each task
+  // its priority, which is all the ceilings need.
   const rtpar::Plan plan = rtpar::plan_taskset(set);
-  REQUIRE(plan.schedulable);
+  REQUIRE(plan.tasks.size() == 2);
   const int top = std::max(plan.tasks[0].priority, plan.tasks[1].priority);
   rtpar::ChannelSet rt(set, plan, /*best_effort=*/false);
   CHECK(rt.channel("a")->config().ceiling_priority == top);

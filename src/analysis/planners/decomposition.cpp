@@ -27,6 +27,7 @@
 #include "analysis/bounds/segment_decomposition.hpp"
 #include "analysis/bounds/stages.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "analysis/planners/lock_blocking.hpp"
 #include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
@@ -220,6 +221,8 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
       tp.response_bound_ns = set.tasks[i].deadline.count();
     }
   }
+  // The segment deadlines assume independent strands: a shared lock refuses the set.
+  analysis::refuse_lock_channels(plan, set, "decomposition");
   return plan;
 }
 

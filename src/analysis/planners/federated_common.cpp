@@ -14,6 +14,8 @@
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/priorities.hpp"
 #include "analysis/bounds/rta.hpp"
+#include "analysis/planners/lock_blocking.hpp"
+#include "core/names.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/tools/planners.hpp"
 
@@ -229,6 +231,9 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   for (const TaskPlan& tp : plan.tasks) {
     if (tp.reason) plan.schedulable = false;
   }
+  // Light tasks share cores by first fit with DM priorities, heavy ones run as teams: neither
+  // test charges blocking, so a shared lock refuses the set (lock_blocking.hpp).
+  refuse_lock_channels(plan, set, names::name_of(names::kPlanners, kind));
   return plan;
 }
 

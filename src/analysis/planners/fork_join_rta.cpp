@@ -49,6 +49,7 @@
 #include "analysis/bounds/stages.hpp"
 #include "analysis/planners/fork_join_charge.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "analysis/planners/lock_blocking.hpp"
 #include "analysis/planners/worst_fit_assign.hpp"
 #include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
@@ -438,6 +439,8 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
         "them distinct priorities");
   }
   plan.tasks = std::move(tasks);
+  // The stage bounds assume independent tasks: a shared lock refuses the set.
+  analysis::refuse_lock_channels(plan, set, "fork-join-rta");
   return plan;
 }
 

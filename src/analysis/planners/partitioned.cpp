@@ -53,6 +53,7 @@
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/rta.hpp"
 #include "analysis/planners/interference_charge.hpp"
+#include "analysis/planners/lock_blocking.hpp"
 #include "analysis/planners/partitioned_part.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
@@ -135,16 +136,18 @@ std::vector<std::vector<Interferer>> interferers(
   return out;
 }
 
-// whole_window_bound iterates R = own_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = own_i; missed once
+// whole_window_bound iterates R = own_i + B_i + Σ_k Σ_{j ∈ I_k(i)} W_jk(R) from R = own_i + B_i,
+// B_i the blocking of a local lock (lock_blocking.hpp; 0 for most tasks); missed once
 // R > D_i, capped after analysis::kRtaIterationCap steps (each step raises R by ≥ 1 ns while
 // R ≤ D_i, so without the cap a long deadline could take ~D_i steps). With `server`, each core
 // of i adds the kernel's server above everything: + |K_i|·I(R).
 BoundResult whole_window_bound(const Part& i, const std::vector<std::vector<Interferer>>& inter,
-                               const std::optional<analysis::PeriodicServer>& server) {
+                               const std::optional<analysis::PeriodicServer>& server,
+                               std::int64_t blocking) {
   BoundResult out;
-  __int128 r = i.own;
+  __int128 r = __int128(i.own) + blocking;
   for (std::uint64_t step = 0; step < analysis::kRtaIterationCap; ++step) {
-    __int128 next = i.own;
+    __int128 next = __int128(i.own) + blocking;
     for (const std::vector<Interferer>& core : inter) {
       for (const Interferer& j : core) {
         next += interference(i, *j.part, j.work, r);
@@ -198,12 +201,14 @@ BoundResult segment_bound(const Part& i, const std::vector<std::vector<Interfere
 
 // response_bound is the smallest of the bounds that apply to i (each is sound on its own): the
 // whole-window bound always, and for a segments-shaped team the per-segment bound too.
+// A task charged blocking (one thread on one core) gets the whole-window bound only.
 BoundResult response_bound(const Part& i, const std::vector<Part>& parts,
                            const std::map<int, std::vector<std::size_t>>& on_core,
-                           const std::optional<analysis::PeriodicServer>& server) {
+                           const std::optional<analysis::PeriodicServer>& server,
+                           std::int64_t blocking) {
   const std::vector<std::vector<Interferer>> inter = interferers(i, parts, on_core);
-  BoundResult best = whole_window_bound(i, inter, server);
-  if (i.shape != PartShape::segments) return best;
+  BoundResult best = whole_window_bound(i, inter, server, blocking);
+  if (i.shape != PartShape::segments || blocking != 0) return best;
   const BoundResult seg = segment_bound(i, inter, server);
   if (seg.status == BoundStatus::met) {
     if (best.status != BoundStatus::met || seg.value < best.value) best = seg;
@@ -329,6 +334,9 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     }
   }
 
+  // Shared locks: local ones charge their blocking term, the others refuse (lock_blocking.hpp).
+  const analysis::LockCharge locks = analysis::partitioned_lock_charge(set, parts);
+
   std::map<int, std::vector<std::size_t>> on_core;  // CPU → parts with a thread there
   for (std::size_t x = 0; x < parts.size(); ++x) {
     for (const int k : parts[x].cores) on_core[k].push_back(x);
@@ -346,7 +354,15 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     tp.scheduling = p.edf ? CoreScheduling::edf : CoreScheduling::fixed_priority;
     tp.utilization = task.utilization();
     tp.cores_needed = static_cast<int>(p.cores.size());
-    tp.reason = p.reason;
+    tp.reason = p.reason ? p.reason : locks.refusal[p.index];
+    const std::int64_t blocking = locks.blocking[p.index];
+    if (!tp.reason && blocking != 0) {
+      plan.notes.push_back(fmt::format(
+          "task '{}': blocking B = {} charged (channel '{}' (kind = \"lock\"), a lower-priority "
+          "user's critical section under the priority ceiling protocol; docs/analysis.md, "
+          "\"Blocking (shared locks)\")",
+          task.name, format_duration(Duration(blocking)), locks.blocking_lock[p.index]));
+    }
     if (!tp.reason) {
       if (p.edf && p.cores.size() == 1 && exact_core_ok.count(p.cores[0]) != 0) {
         if (exact_core_ok[p.cores[0]]) {
@@ -358,7 +374,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
           tp.reason =
               fmt::format("the EDF tasks on core {} fail the processor-demand test", p.cores[0]);
         }
-      } else if (const BoundResult r = response_bound(p, parts, on_core, server);
+      } else if (const BoundResult r = response_bound(p, parts, on_core, server, blocking);
                  r.status == BoundStatus::met) {
         tp.response_bound_ns = r.value;
       } else if (r.status == BoundStatus::capped) {

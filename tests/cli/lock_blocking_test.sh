@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# lock_blocking_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — `rtpar check` on issue 32's hi/lo
+# example: a lock shared on one core is charged as blocking (R(hi) = 2 ms + hold = 7 ms), across
+# two cores it is refused naming the lock, every other planner refuses it, and a lock channel
+# without a valid `hold` is an input error (exit 2, field channel[0].hold). docs/analysis.md,
+# "Blocking (shared locks)".
+set -uo pipefail
+source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
+case_name=$1 rtpar=$2 src=$3 work=$4
+mkdir -p "$work" && cd "$work" || exit 1
+
+# hilo FILE LO_CORE HOLD_LINE: the example with lo on core LO_CORE; HOLD_LINE is the hold key.
+hilo() {
+  cat > "$1" <<TOML
+[system]
+cores = [0, 1]
+planner = "partitioned"
+
+[[task]]
+name = "hi"
+period = "10ms"
+work = "2ms"
+priority = 20
+places = [0]
+
+[[task]]
+name = "lo"
+period = "100ms"
+work = "50ms"
+priority = 10
+places = [$2]
+
+[[channel]]
+name = "state"
+kind = "lock"
+size = 64
+writer = "lo"
+readers = ["hi"]
+$3
+TOML
+}
+
+case $case_name in
+one_core)
+  hilo one.toml 0 'hold = "5ms"'
+  expect_status 0 "$rtpar" check one.toml
+  grep -q "SCHEDULABLE" <<<"$out" || fail "not admitted: $out"
+  grep -q "task 'hi': blocking B = 5ms charged (channel 'state'" <<<"$out" || fail "no blocking note: $out"
+  expect_status 0 "$rtpar" check one.toml --json
+  json 'r={t["name"]:t for t in d["tasks"]}; assert r["hi"]["response_bound_ns"]==7000000, r["hi"]
+assert r["lo"]["response_bound_ns"]==64000000, r["lo"]
+assert any("blocking B = 5ms" in n for n in d["notes"])'
+  hilo tight.toml 0 'hold = "8500us"'
+  expect_status 1 "$rtpar" check tight.toml
+  ;;
+two_cores)
+  hilo two.toml 1 'hold = "5ms"'
+  expect_status 1 "$rtpar" check two.toml
+  grep -q "channel 'state' (kind = \"lock\") is shared by tasks on cores 0 and 1: global lock blocking is not analysed" <<<"$out" \
+    || fail "no refusal naming the lock: $out"
+  ;;
+other_planners)
+  hilo one.toml 0 'hold = "5ms"'
+  for p in federated federated-ws decomposition fork-join-rta; do
+    sed "s/planner = \"partitioned\"/planner = \"$p\"/" one.toml > "$p.toml"
+    expect_status 1 "$rtpar" check "$p.toml"
+    grep -q "the $p planner does not analyse blocking" <<<"$out" || fail "$p: no refusal: $out"
+  done
+  ;;
+bad_hold)
+  hilo missing.toml 0 ''
+  expect_status 2 "$rtpar" check missing.toml
+  grep -q "missing.toml:19:1: channel\[0\].hold" <<<"$err" || fail "location missing: $err"
+  hilo long.toml 0 'hold = "10ms"'
+  expect_status 2 "$rtpar" check long.toml
+  grep -q "long.toml:25:8: channel\[0\].hold" <<<"$err" || fail "location missing: $err"
+  grep -q "below the deadline of every user" <<<"$err" || fail "reason missing: $err"
+  hilo zero.toml 0 'hold = "0ms"'
+  expect_status 2 "$rtpar" check zero.toml
+  grep -q "channel\[0\].hold" <<<"$err" || fail "field missing: $err"
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS [$case_name]"
