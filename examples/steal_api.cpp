@@ -1,6 +1,6 @@
 // steal_api.cpp — a heavy task on the work-stealing runtime, written in natural recursive style:
 // each job fills an array, sorts it with a parallel merge sort (rtpar::steal::join at every
-// split, like p3ls3.md Listing 1), and checks it with parallel_reduce. All buffers are allocated
+// split, like P3LS3 Listing 1), and checks it with parallel_reduce. All buffers are allocated
 // before the first release; the jobs allocate nothing. Prints the plan, the response times and the
 // work and span each job measured online.
 //

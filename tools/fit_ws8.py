@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fit_ws8.py — decision WS8 of the experiments brief: fit the simulator's central-queue lock
 (`--team-model centralized --queue-lock`) and steal cost (`--team-model steal`) to RTWS Table I
-(rtws.md §VII-A: synthetic synchronous tasks of types 1–3, OpenMP against Cilk Plus, median
+(RTWS §VII-A: synthetic synchronous tasks of types 1–3, OpenMP against Cilk Plus, median
 execution time at 1, 6, 12, 18, 24 and 30 cores); docs/experiments.md, "RTWS Fig. 8".
 
 Model. One segment of a type is N equal strands of length e, simulated as a task of work N·e and
@@ -10,7 +10,7 @@ cores (federated, D chosen so that ⌈(C − L)/(D − L)⌉ = m), one job. Ever
 under `centralized` (OpenMP's `schedule(dynamic, 1)`: one claim per iteration). Under `steal` the
 segment is what `cilk_for` runs instead: a binary split tree of 1 ns nodes over the strands, then
 a join (tree_task), so that a steal takes half of its victim's remaining range. Table I's times are per task (about 15 segments of N strands each: the
-expected counts of its generator, rtws.md §IV-A), so both sides are compared per strand:
+expected counts of its generator, RTWS §IV-A), so both sides are compared per strand:
 τ(m) = time / strands. N is scaled down to --strands (the ratio of the times does not depend on
 it once N ≫ m). e comes from the 1-core time: τ(1) = e + t_q (centralized) or e (steal).
 
@@ -29,7 +29,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 CORES = [1, 6, 12, 18, 24, 30]
-# Table I medians in ms (rtws.md), per type: OpenMP (centralized) and Cilk Plus (work stealing).
+# Table I medians in ms (RTWS), per type: OpenMP (centralized) and Cilk Plus (work stealing).
 OPENMP = {1: [955.13, 173.68, 256.63, 342.20, 328.52, 311.92],
           2: [1243.7, 210.22, 111.58, 95.55, 85.97, 86.74],
           3: [948.42, 156.47, 79.03, 53.07, 39.99, 32.20]}

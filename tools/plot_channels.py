@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""plot_channels.py — openmp-rt.md Fig. 3 and Fig. 4 drawn from `rtpar bench channels --json`.
+"""plot_channels.py — OpenMP-RT Fig. 3 and Fig. 4 drawn from `rtpar bench channels --json`.
 
 Usage: tools/plot_channels.py RESULT.json [--out-dir DIR] [--prefix NAME]
 

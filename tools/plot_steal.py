@@ -6,7 +6,7 @@
 
 Writes, per variant (isolated, multiprogrammed), steal_<variant>.png: one panel per benchmark, one
 group per thread count, one mark per runtime: a dot at the p50 time per repetition (log y), a thick
-bar up to p99 and a thin line up to max — the time distributions of p3ls3.md Fig. 4b/5b in summary form.
+bar up to p99 and a thin line up to max — the time distributions of P3LS3 Fig. 4b/5b in summary form.
 Also steal_speedup.png: serial p50 / parallel p50 per benchmark, runtime and thread count.
 Needs matplotlib (Debian: python3-matplotlib).
 """

@@ -16,7 +16,7 @@
 //           SHA-1 with splitmix64 (cheaper, so the benchmark is even more spawn-bound); the tree
 //           it gives is a different sample of the same distribution, so its size is counted
 //           serially, not taken from the UTS tables.
-//   matmul  C = A·B, n×n doubles, rows in parallel (p3ls3.md §5.2).
+//   matmul  C = A·B, n×n doubles, rows in parallel (P3LS3 §5.2).
 //   heat    2-D Jacobi (5-point stencil) on an n×n grid with a fixed boundary, `steps` sweeps,
 //           one parallel loop over the interior rows per sweep.
 #pragma once

@@ -1,4 +1,4 @@
-// bench_channels.cpp — `rtpar bench channels`: openmp-rt.md Fig. 3 (consumer response time vs
+// bench_channels.cpp — `rtpar bench channels`: OpenMP-RT Fig. 3 (consumer response time vs
 // utilization per channel kind and RT/nRT configuration) and Fig. 4 (failed first reads of a
 // retry channel vs period ratio), measured by channels_fig3.cpp / channels_fig4.cpp and printed
 // as tables or JSON (tools/plot_channels.py draws the figures from the JSON).

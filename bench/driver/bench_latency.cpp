@@ -1,6 +1,6 @@
 // bench_latency.cpp — `rtpar bench latency`: runs the scheduling- and barrier-latency
 // microbenchmarks (latency_sched.cpp, latency_barrier.cpp) and prints their percentiles like
-// rt-openmp.md Table II, as a table or JSON, optionally with the raw samples as CSV.
+// RT-OpenMP Table II, as a table or JSON, optionally with the raw samples as CSV.
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>

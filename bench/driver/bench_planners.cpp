@@ -1,5 +1,5 @@
 // bench_planners.cpp — `rtpar bench planners`: how fast the planners decide many task sets, in
-// process and single-threaded (the schedulability studies of shared/design/experiments.md §2.1
+// process and single-threaded (the schedulability studies of docs/internals/experiment-spec.md §2.1
 // plan 1000 systems per utilization point; the target is ≤ 1 s per point at 40 cores).
 //
 // The sets are made first — read (TOML files, or every *.toml of a directory, in name order) or

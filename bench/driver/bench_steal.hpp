@@ -39,7 +39,7 @@ struct StealBenchOptions {
   int warmup = 2;
   int fib_n = 35;
   int mp_fib_n = 27;
-  int matmul_n = 256;  // matmul's n (p3ls3.md §5.2 used 128)
+  int matmul_n = 256;  // matmul's n (P3LS3 §5.2 used 128)
   std::int64_t mp_uts_seed = 5;
   bool quick = false;
   bool json = false;

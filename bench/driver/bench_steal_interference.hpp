@@ -1,5 +1,5 @@
 // bench_steal_interference.hpp — the multiprogrammed variant of `rtpar bench steal`: one
-// higher-priority periodic thread per core that works and touches memory (p3ls3.md §5: "one
+// higher-priority periodic thread per core that works and touches memory (P3LS3 §5: "one
 // higher priority process per CPU core ... periodically performing work and memory access,
 // resulting in a measured per core utilization of an average 25%").
 //

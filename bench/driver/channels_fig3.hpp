@@ -1,4 +1,4 @@
-// channels_fig3.hpp — openmp-rt.md §5.3 Fig. 3 on rtpar channels: consumer response time vs total
+// channels_fig3.hpp — OpenMP-RT §5.3 Fig. 3 on rtpar channels: consumer response time vs total
 // utilization, two producer/consumer pairs on two cores, a 64×64 int32 matrix per message.
 #pragma once
 

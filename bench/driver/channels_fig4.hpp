@@ -1,4 +1,4 @@
-// channels_fig4.hpp — openmp-rt.md §5.4 Fig. 4 on rtpar channels: how often a consumer's first
+// channels_fig4.hpp — OpenMP-RT §5.4 Fig. 4 on rtpar channels: how often a consumer's first
 // read of a 1 MB value fails (retry, numtries = 2) against the producer/consumer period ratio.
 #pragma once
 

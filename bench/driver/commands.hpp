@@ -15,11 +15,11 @@ using rtpar::cli::Command;
 // add_bench_forkjoin registers the options of `rtpar bench forkjoin` (bench_forkjoin.cpp).
 Command add_bench_forkjoin(CLI::App& app);
 
-// add_bench_latency registers the options of `rtpar bench latency`: the rt-openmp.md §VI-B
+// add_bench_latency registers the options of `rtpar bench latency`: the RT-OpenMP §VI-B
 // scheduling- and barrier-latency microbenchmarks (bench_latency.cpp).
 Command add_bench_latency(CLI::App& app);
 
-// add_bench_channels registers the options of `rtpar bench channels`: openmp-rt.md Fig. 3 and
+// add_bench_channels registers the options of `rtpar bench channels`: OpenMP-RT Fig. 3 and
 // Fig. 4 reproduced on rtpar's channels (bench_channels.cpp).
 Command add_bench_channels(CLI::App& app);
 

@@ -4,7 +4,7 @@
 // busy-waits r·stagger, timestamps (arrive), calls team.barrier(), timestamps again (leave). The
 // last arrival is when the barrier semantically opens; the last leave is when the most delayed
 // member actually got going again, so last leave − last arrival is the barrier's delay, exactly
-// as rt-openmp.md §VI-B defines it. Between jobs the master calls team.park() and sleeps `gap`,
+// as RT-OpenMP §VI-B defines it. Between jobs the master calls team.park() and sleeps `gap`,
 // so every trial crosses the barrier the way the first barrier of a periodic job does: members
 // were asleep a moment ago, caches and (on a VM) vCPUs may be cold. No barrier is measured
 // back-to-back with another one.

@@ -1,4 +1,4 @@
-// latency_barrier.hpp — the barrier latency microbenchmark of rt-openmp.md §VI-B: once the last
+// latency_barrier.hpp — the barrier latency microbenchmark of RT-OpenMP §VI-B: once the last
 // member of a team reaches a barrier, how long until the most delayed member has left it.
 #pragma once
 

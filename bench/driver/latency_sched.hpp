@@ -1,4 +1,4 @@
-// latency_sched.hpp — the scheduling (preemption) latency microbenchmark of rt-openmp.md §VI-B:
+// latency_sched.hpp — the scheduling (preemption) latency microbenchmark of RT-OpenMP §VI-B:
 // how long after its release a high-priority job preempts a low-priority one on every core.
 #pragma once
 

@@ -25,10 +25,10 @@ int main(int argc, char** argv) try {
       "forkjoin", "Fork/join cost of rtpar teams vs libgomp, LLVM libomp and oneTBB");
   commands.emplace_back(forkjoin, add_bench_forkjoin(*forkjoin));
   CLI::App* latency = app.add_subcommand(
-      "latency", "Scheduling (preemption) and barrier latency (rt-openmp.md §VI-B)");
+      "latency", "Scheduling (preemption) and barrier latency (RT-OpenMP §VI-B)");
   commands.emplace_back(latency, add_bench_latency(*latency));
   CLI::App* channels = app.add_subcommand(
-      "channels", "Channel response time and failed reads (openmp-rt.md Fig. 3 and Fig. 4)");
+      "channels", "Channel response time and failed reads (OpenMP-RT Fig. 3 and Fig. 4)");
   commands.emplace_back(channels, add_bench_channels(*channels));
   CLI::App* steal = app.add_subcommand(
       "steal", "Work stealing vs oneTBB, libgomp, LLVM libomp: fib, UTS, matmul, heat");

@@ -1,4 +1,4 @@
-/* appbench.c — the application studies of FJOS Fig. 5 (fjos.md §IV, "Application studies"):
+/* appbench.c — the application studies of FJOS Fig. 5 (FJOS §IV, "Application studies"):
  * OmpSCR-style FFT, Jacobi and LU written against the OpenMP API, run unchanged on every runtime
  * by `rtpar bench omp --bench apps` (docs/bench-omp.md, "apps").
  *

@@ -1,4 +1,4 @@
-/* looptasks.c — rtpar-omp-looptasks: OpenMP-RT Table 2's baseline (openmp-rt.md §5.2): a task set
+/* looptasks.c — rtpar-omp-looptasks: OpenMP-RT Table 2's baseline (OpenMP-RT §5.2): a task set
  * run "using OpenMP's task framework (using loops & delays for periodicity)", with no admission
  * control, no placement and no real-time priority. Built with `gcc -fopenmp -O2` against stock
  * libgomp; `rtpar experiment` runs it for a runtime series with `baseline = "openmp-tasks"`

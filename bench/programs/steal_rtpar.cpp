@@ -9,7 +9,7 @@
 //           spawn() per child, sync(), one atomic total per node
 //   matmul  steal::parallel_for over the rows, grain 1
 //   heat    steal::parallel_for over blocks of kHeatGrain interior rows, per sweep
-// The pool's static budget is sized the way p3ls3.md §4.2 prescribes: from one serial measurement
+// The pool's static budget is sized the way P3LS3 §4.2 prescribes: from one serial measurement
 // of the computation (the UTS tree's depth and open spawns are measured by uts_shape), with a
 // margin. The row adds the pool's JobProfile of the last repetition and its measured steal cost.
 #include <algorithm>

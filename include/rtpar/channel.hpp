@@ -1,7 +1,7 @@
 // rtpar/channel.hpp — inter-task channels: one writer publishes a fixed-size value, readers
 // copy it.
 //
-// Four protocols (openmp-rt.md §3.5), chosen per channel by ChannelKind; each is stated with its
+// Four protocols (OpenMP-RT §3.5), chosen per channel by ChannelKind; each is stated with its
 // memory-ordering argument in docs/internals/channels.md and next to its code in src/runtime/channel/.
 // Every channel allocates all of its memory in make_channel(): reads and writes never allocate,
 // and those of the three lock-free kinds never block and make no system call.

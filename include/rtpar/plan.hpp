@@ -40,7 +40,7 @@ struct TaskPlan {
   double utilization = 0.0;  // C/T
   int cores_needed = 0;      // cores the analysis asks for (heavy: n; light: 1)
   std::optional<std::int64_t> response_bound_ns;  // worst-case response bound when one exists
-  std::optional<double> expected_response_ns;     // federated-ws: bound on E[R] (rtws.md §V-B)
+  std::optional<double> expected_response_ns;     // federated-ws: bound on E[R] (RTWS §V-B)
   std::optional<std::string> reason;              // why it is not schedulable (null when it is)
   CoreScheduling scheduling = CoreScheduling::fixed_priority;
   // thread_cores is the CPU of each thread of the task's team, master first. Empty means one

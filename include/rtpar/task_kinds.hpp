@@ -8,10 +8,10 @@ namespace rtpar {
 // PlannerKind selects the admission-control algorithm.
 enum class PlannerKind {
   federated,      // Li et al. ECRTS'14: n = ceil((C-L)/(D-L)) dedicated cores per heavy task
-  federated_ws,   // rtws.md eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
-  decomposition,  // rt-openmp.md §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
-  fork_join_rta,  // fjos.md §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
-  partitioned,    // openmp-rt.md §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
+  federated_ws,   // RTWS eq. (3): n = ceil((C+D-δL)/(D-δL)), for work-stealing heavy tasks
+  decomposition,  // RT-OpenMP §IV-A: segments → strands with offsets/deadlines, then FBB-FFD
+  fork_join_rta,  // FJOS §V–VII: Axer et al. fork/join RTA, greedy minimal-core assignment
+  partitioned,    // OpenMP-RT §3.2–3.3: user places/threads, per-core FP RTA or EDF demand
 };
 
 // FitKind is the bin-packing heuristic of the decomposition planner (system.fit).
@@ -23,8 +23,8 @@ enum class FitKind {
 
 // AssignKind is how fork-join-rta places strands on cores (PlanOptions::assign, --assign).
 enum class AssignKind {
-  greedy,  // fjos.md §VII: fewest cores per task, socket-aware, one RTA per candidate N (default)
-  worst_fit,  // fjos.md §VIII-A "Naive" (decision F11): each strand on the least-utilized core,
+  greedy,     // FJOS §VII: fewest cores per task, socket-aware, one RTA per candidate N (default)
+  worst_fit,  // FJOS §VIII-A "Naive" (decision F11): each strand on the least-utilized core,
               // then one RTA; no core-count search
 };
 

@@ -48,7 +48,7 @@ struct SystemSpec {
   std::vector<int> cores;         // CPU ids usable by real-time tasks, ascending, distinct
   bool cores_from_count = false;  // true when the file gave a count (a target machine for analysis)
   PlannerKind planner = PlannerKind::federated;
-  double delta = 1.5;  // δ, the critical-path coefficient of federated-ws (rtws.md §V-B)
+  double delta = 1.5;            // δ, the critical-path coefficient of federated-ws (RTWS §V-B)
   std::vector<int> nonrt_cores;  // CPU ids reserved for non-real-time work (not given to RT tasks)
   FitKind fit = FitKind::fbb_ffd;  // decomposition: how strands are packed onto cores
   int sockets = 1;                 // sockets the cores are split into evenly (core-count targets)

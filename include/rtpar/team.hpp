@@ -105,7 +105,7 @@ struct Schedule {
   std::int64_t chunk = 1;  // dynamic: iterations taken per grab
 
   // static_blocks: one contiguous block per member, sizes differing by at most one — each
-  // member's share is known in advance, the real-time default (fjos.md §II).
+  // member's share is known in advance, the real-time default (FJOS §II).
   static Schedule static_blocks() { return {Kind::static_blocks, 1}; }
   // dynamic: members grab `chunk` iterations at a time from a shared counter (fetch-and-add).
   static Schedule dynamic(std::int64_t chunk) { return {Kind::dynamic, chunk < 1 ? 1 : chunk}; }

@@ -1,6 +1,6 @@
 // calibrate.cpp — `rtpar calibrate`: measure fork/join cost, release latency and barrier latency
 // per team size and wait policy on this machine and write the overhead profile that analyses
-// charge (fjos.md §VI; rt-openmp.md §VI-B; docs/analysis.md "Overhead profiles").
+// charge (FJOS §VI; RT-OpenMP §VI-B; docs/analysis.md "Overhead profiles").
 #include <unistd.h>
 
 #include <chrono>

@@ -148,7 +148,7 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
   app.add_option("--charged-statistic", flags.charged_statistic,
                  "Which statistic of every --overhead entry the planners charge: p50, p99, p99.9 "
                  "(default: the profile's bound) or max (FJOS charges worst-case overheads, "
-                 "fjos.md §VI)")
+                 "FJOS §VI)")
       ->type_name("STAT")
       ->check(non_empty());
   app.add_option("--measured", flags.measured,
@@ -157,7 +157,7 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
       ->type_name("REPORT")
       ->check(non_empty());
   app.add_option("--assign", flags.assign,
-                 "fork-join-rta's strand assignment: greedy (fjos.md §VII, default) or worst-fit "
+                 "fork-join-rta's strand assignment: greedy (FJOS §VII, default) or worst-fit "
                  "(each strand on the least-utilized core, then one RTA: FJOS's Naive)")
       ->type_name("KIND")
       ->check(non_empty());

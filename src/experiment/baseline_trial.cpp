@@ -1,5 +1,5 @@
 // baseline_trial.cpp — one runtime series with `baseline = "openmp-tasks"` on one trial's set:
-// OpenMP-RT's baseline (openmp-rt.md §5.2, Table 2: "OpenMP's task framework (using loops &
+// OpenMP-RT's baseline (OpenMP-RT §5.2, Table 2: "OpenMP's task framework (using loops &
 // delays for periodicity)"), run by rtpar-omp-looptasks (bench/omp/looptasks.c) on stock libgomp
 // at SCHED_OTHER, unpinned, without admission control. The set's tasks become the program's lines;
 // its channels are not modelled (the baseline has no such construct). docs/experiments.md,

@@ -122,7 +122,7 @@ Series read_series(const TableReader& t, ManifestClass klass) {
       if (profile.fork_join.empty()) {
         t.fail(t.node("back_to_back"), "back_to_back", "the profile has no back-to-back entry");
       }
-      // FJOS's method charges fork/join only (fjos.md §VI), no release latency: every planner
+      // FJOS's method charges fork/join only (FJOS §VI), no release latency: every planner
       // needs a `release` bound, so the series states it as 0 for each measured size and policy.
       profile.release.clear();
       for (const ForkJoinCost& c : profile.fork_join) {
@@ -134,7 +134,7 @@ Series read_series(const TableReader& t, ManifestClass klass) {
       }
     }
     if (const std::optional<std::string> stat = t.string("charged_statistic")) {
-      // F14: FJOS charges the worst case it measured (fjos.md §VI), rtpar the p99.9 by default.
+      // F14: FJOS charges the worst case it measured (FJOS §VI), rtpar the p99.9 by default.
       const toml::node* n = t.node("charged_statistic");
       try {
         profile = rtpar::model::charged_at(profile, *stat, t.where(), "charged_statistic");

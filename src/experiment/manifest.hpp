@@ -44,7 +44,7 @@ struct Panel {
 // SeriesKind says how a series judges a trial's task set.
 enum class SeriesKind {
   planner,  // admission control by one rtpar planner: schedulable iff the Plan says so
-  bound,    // a resource-augmentation bound test (fjos.md Fig. 6: PST b = 5, PSCPS b = 3.73)
+  bound,    // a resource-augmentation bound test (FJOS Fig. 6: PST b = 5, PSCPS b = 3.73)
 };
 
 // Series is one curve: the same task set of every trial is judged by each series (paired).
@@ -131,9 +131,10 @@ struct PlotSpec {
 
 // Manifest is a loaded, validated experiment manifest.
 struct Manifest {
-  std::string name;   // [experiment] name: also the output file name
-  std::string paper;  // the paper it reproduces (a path under shared/papers, or "none")
-  std::string item;   // figure or table ("Fig. 6")
+  std::string name;  // [experiment] name: also the output file name
+  std::string
+      paper;         // the paper it reproduces (the paper's short name (docs/papers.md), or "none")
+  std::string item;  // figure or table ("Fig. 6")
   // klass: analysis (planners judge each set), simulation (admitted plans are simulated) or
   // runtime (admitted plans are run on this machine, one unit at a time) or bench (a unit runs an
   // rtpar-bench driver on this machine; no generator, no planner).

@@ -84,7 +84,7 @@ struct RawRow;
 std::string bench_csv(const Resolved& r, const std::vector<RawRow>& rows);
 
 // breakdown is the x at which a curve first falls below level, interpolated linearly between the
-// sweep points around the crossing (fjos.md Fig. 6, decision F12: the "effective utilization").
+// sweep points around the crossing (FJOS Fig. 6, decision F12: the "effective utilization").
 // When the curve never falls below level it is the last x; when it starts below, the first.
 double breakdown(const std::vector<double>& x, const std::vector<double>& value, double level);
 

@@ -27,7 +27,7 @@ struct RunSpec {
   // functional check, said in the rows' series name by the manifest's author).
   bool best_effort = false;
   // baseline: "" runs the plan on rtpar's executor; "openmp-tasks" runs the set instead as
-  // OpenMP-RT's baseline (openmp-rt.md §5.2): OpenMP tasks with loops and delays on stock libgomp,
+  // OpenMP-RT's baseline (OpenMP-RT §5.2): OpenMP tasks with loops and delays on stock libgomp,
   // SCHED_OTHER, unpinned, no admission (rtpar-omp-looptasks, bench/omp/looptasks.c). The plan is
   // still made, for the plan_admitted column only.
   std::string baseline;

@@ -29,7 +29,7 @@ inline SimOptions manifest_sim_options() {
 struct SimSpec {
   // admission: simulate only the plans the planner admits (a refused set counts as `rejected`
   // and is not run); false: also simulate a refused plan when it places every task (RT-OpenMP's
-  // sets ran whatever the analysis said, rt-openmp.md §VI, decision RO5), so its verdict is
+  // sets ran whatever the analysis said, RT-OpenMP §VI, decision RO5), so its verdict is
   // decided by execution alone.
   bool admission = true;
   // options: the simulator's settings, each key of sim/sim_options.hpp read from the field of

@@ -9,7 +9,7 @@
 
 namespace rtpar::gen {
 
-// fjos_family describes the FJOS generator (fjos.md §VIII; decisions F1–F9).
+// fjos_family describes the FJOS generator (FJOS §VIII; decisions F1–F9).
 FamilyInfo fjos_family();
 // generate_fjos draws one FJOS fork/join system (fjos.cpp).
 Generated generate_fjos(const ParamReader& params, std::uint64_t seed);
@@ -32,7 +32,7 @@ Generated generate_rtws(const ParamReader& params, std::uint64_t seed);
 // omprt_family / generate_omprt: OpenMP-RT §5.2 applications (O1–O4).
 FamilyInfo omprt_family();
 Generated generate_omprt(const ParamReader& params, std::uint64_t seed);
-// rtws_sync_family / generate_rtws_sync: RTWS synthetic synchronous types 1–3 (rtws.md §IV-A).
+// rtws_sync_family / generate_rtws_sync: RTWS synthetic synchronous types 1–3 (RTWS §IV-A).
 FamilyInfo rtws_sync_family();
 Generated generate_rtws_sync(const ParamReader& params, std::uint64_t seed);
 

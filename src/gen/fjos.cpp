@@ -1,5 +1,5 @@
-// fjos.cpp — the FJOS generator (fjos.md §VIII "Fork/join system generation", with the decisions
-// F1–F9 of shared/design/experiments.md §3). A task is `parallel_stages` parallel stages of
+// fjos.cpp — the FJOS generator (FJOS §VIII "Fork/join system generation", with the decisions
+// F1–F9 of docs/internals/experiment-spec.md §3). A task is `parallel_stages` parallel stages of
 // U{strands_min..strands_max} strands, separated by one-strand sequential stages; its utilization
 // is U[ptu − ptu_spread, ptu + ptu_spread]; tasks are added until the total utilization is
 // reached, the last one taking the remainder; a system is kept only when every critical path fits
@@ -20,7 +20,7 @@ namespace rtpar::gen {
 FamilyInfo fjos_family() {
   return {
       "fjos",
-      "FJOS fork/join systems (fjos.md §VIII; F1-F9): stages of strands, implicit deadlines",
+      "FJOS fork/join systems (FJOS §VIII; F1-F9): stages of strands, implicit deadlines",
       {
           {"cores", "40", "Q, cores of the target machine (F1)"},
           {"sockets", "4", "sockets the cores are split into (F1)"},

@@ -1,7 +1,7 @@
-// omprt.cpp — the OpenMP-RT application generator (openmp-rt.md §5.1–5.2, decisions O1–O4 of
-// shared/design/experiments.md §3). Tasks are the benchmarks of Table 1 (sequential and 2-thread
-// WCETs); cores are taken in pairs so that every core sits exactly at the target utilization:
-// core A of a pair splits the base utilization among U{tasks_min..tasks_max} tasks by
+// omprt.cpp — the OpenMP-RT application generator (OpenMP-RT §5.1–5.2, decisions O1–O4 of
+// docs/internals/experiment-spec.md §3). Tasks are the benchmarks of Table 1 (sequential and
+// 2-thread WCETs); cores are taken in pairs so that every core sits exactly at the target
+// utilization: core A of a pair splits the base utilization among U{tasks_min..tasks_max} tasks by
 // UUniFast-discard, each 1- or 2-threaded (a 2-thread task has places = the pair and also loads
 // core B with its share); core B splits what is left among its own 1-thread tasks. Periods are
 // WCET/share at base_util (the 2-core WCET for 2-thread tasks, the paper's accounting), then scaled
@@ -26,7 +26,7 @@ namespace rtpar::gen {
 FamilyInfo omprt_family() {
   return {
       "omprt",
-      "OpenMP-RT applications (openmp-rt.md §5.2; O1-O4): Table 1 benchmarks, 1-2 threads, EDF, "
+      "OpenMP-RT applications (OpenMP-RT §5.2; O1-O4): Table 1 benchmarks, 1-2 threads, EDF, "
       "channels",
       {
           {"cores", "16", "cores, all real-time (O1; the paper's machine has 16)"},
@@ -51,7 +51,7 @@ struct Bench {
   std::int64_t seq_us, two_us;
 };
 
-// kTable1 is openmp-rt.md Table 1 (11 BOTS and 4 EPCC tasks).
+// kTable1 is OpenMP-RT Table 1 (11 BOTS and 4 EPCC tasks).
 constexpr Bench kTable1[] = {
     {"alignment", 1237, 652}, {"fft", 212, 117},       {"fib", 248, 130},
     {"floorplan", 507, 262},  {"health", 957, 503},    {"nqueens", 610, 319},

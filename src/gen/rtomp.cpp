@@ -1,5 +1,5 @@
-// rtomp.cpp — the RT-OpenMP generator (rt-openmp.md §VI-A "Task Set Generation", with the
-// decisions RO1–RO4 and RO11 of shared/design/experiments.md §3). Everything is drawn in the
+// rtomp.cpp — the RT-OpenMP generator (RT-OpenMP §VI-A "Task Set Generation", with the
+// decisions RO1–RO4 and RO11 of docs/internals/experiment-spec.md §3). Everything is drawn in the
 // paper's units; 1 unit = timescale / 2048 (Table I: the shortest period, 2^11 units, lasts
 // `timescale`). Segment boundaries are rounded to whole ns as cumulative positions, so the
 // critical path is exactly round(P_i · unit) and no rounding error accumulates.
@@ -19,7 +19,7 @@ namespace rtpar::gen {
 
 FamilyInfo rtomp_family() {
   return {"rtomp",
-          "RT-OpenMP parallel-synchronous sets (rt-openmp.md §VI-A; RO1-RO4, RO11, Table I)",
+          "RT-OpenMP parallel-synchronous sets (RT-OpenMP §VI-A; RO1-RO4, RO11, Table I)",
           {
               {"cores", "12", "m, cores (the paper: 12 or 36)"},
               {"util_pct", "50", "target total utilization in percent of m (RO1: 20..80)"},

@@ -1,5 +1,5 @@
 // rtomp.hpp — the RT-OpenMP segment-length draw, exposed so that tests can check its distribution
-// against Table I (rt-openmp.md §VI-A) without the size bias of the segments kept in tasks (the
+// against Table I (RT-OpenMP §VI-A) without the size bias of the segments kept in tasks (the
 // segment that crosses the critical path is truncated, so kept untruncated segments are shorter
 // on average than the draws).
 #pragma once

@@ -1,7 +1,7 @@
-// rtws.cpp — the RTWS generator (rtws.md §VII-A, with decisions WS2–WS5 of
-// shared/design/experiments.md §3). Each task is one profiled benchmark at one input size (work C
-// and burdened span L̂); its utilization is drawn around the largest mean class that does not
-// push the set past the target, and T = D = C/u. The profiles are a parameter because they must
+// rtws.cpp — the RTWS generator (RTWS §VII-A, with decisions WS2–WS5 of
+// docs/internals/experiment-spec.md §3). Each task is one profiled benchmark at one input size
+// (work C and burdened span L̂); its utilization is drawn around the largest mean class that does
+// not push the set past the target, and T = D = C/u. The profiles are a parameter because they must
 // be measured on the machine at hand (WS13); the default is the one public Cilkprof number the
 // design quotes (Cholesky n = 1600), to be replaced by measured values.
 #include "core/fp_strict.hpp"  // first: no FMA contraction in this file
@@ -21,7 +21,7 @@ namespace rtpar::gen {
 
 FamilyInfo rtws_family() {
   return {"rtws",
-          "RTWS benchmark task sets (rtws.md §VII-A; WS2-WS5): profiled C/L tasks, "
+          "RTWS benchmark task sets (RTWS §VII-A; WS2-WS5): profiled C/L tasks, "
           "mean-utilization classes",
           {
               {"cores", "30", "cores (the paper: 32 minus 2 for the OS)"},

@@ -1,4 +1,4 @@
-// rtws_dags.hpp — DAG templates of the RTWS benchmarks (rtws.md §VII; experiments.md item 20,
+// rtws_dags.hpp — DAG templates of the RTWS benchmarks (RTWS §VII; experiments.md item 20,
 // "a job model per benchmark and size"): tiled Cholesky and LU factorizations and Heat as steps
 // of parallel_for, scaled to a profiled work C and burdened span L̂, so that the simulator's
 // work-stealing and centralized models run a structure like the benchmark's instead of the

@@ -1,4 +1,4 @@
-// rtws_sync.cpp — the RTWS synthetic synchronous tasks (rtws.md §IV-A, Table I; the public
+// rtws_sync.cpp — the RTWS synthetic synchronous tasks (RTWS §IV-A, Table I; the public
 // benchmarks_rtss16 synch_tasks/taskgen.py agrees): one task of type 1, 2 or 3, U[10, 20]
 // segments, each of a uniform number of strands of one uniform length (whole ns). Type 1's 5–10 ns
 // strands cannot be timed by clock polling (WS11): run them with calibrated spin-loop iterations.
@@ -10,7 +10,7 @@ namespace rtpar::gen {
 
 FamilyInfo rtws_sync_family() {
   return {"rtws-sync",
-          "RTWS synthetic synchronous task of type 1, 2 or 3 (rtws.md §IV-A, Table I; WS11)",
+          "RTWS synthetic synchronous task of type 1, 2 or 3 (RTWS §IV-A, Table I; WS11)",
           {
               {"type", "1",
                "1: 100k-200k strands of 5-10 ns; 2: 10k-20k of 2000-4500 ns; 3: 1k-2k of "
@@ -30,7 +30,7 @@ struct TypeRow {
   std::int64_t strands_lo, strands_hi, ns_lo, ns_hi;
 };
 
-// kTypes are types 1–3 (shared/design/experiments.md, item 15).
+// kTypes are types 1–3 (docs/internals/experiment-spec.md, item 15).
 constexpr TypeRow kTypes[3] = {
     {100000, 200000, 5, 10}, {10000, 20000, 2000, 4500}, {1000, 2000, 20000, 50000}};
 

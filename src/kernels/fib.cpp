@@ -1,6 +1,6 @@
 // fib.cpp — the `fib` kernel: naive fib(n) with rtpar::steal::join at every call above `cutoff`.
 //
-// The classic spawn-bound work-stealing test (p3ls3.md §5.2): each call forks fib(n-1) and
+// The classic spawn-bound work-stealing test (P3LS3 §5.2): each call forks fib(n-1) and
 // fib(n-2) (fib_join.hpp), so a job is ~fib(n+1) joins of almost no work each. Every job's result
 // is compared with the value computed serially when the kernel is built; a wrong result fails the
 // task.

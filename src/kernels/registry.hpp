@@ -26,7 +26,7 @@ struct KernelBuild {
   // needs_steal: the kernel runs on the work-stealing runtime (fib, uts, heat); the parser then
   // requires runtime = "steal". steal_depth / steal_frames are the join nesting depth and the
   // scope frames per worker a job needs at most, known from the args by a serial look at the
-  // computation (p3ls3.md §4.2); the parser checks them against [task.steal] before anything runs.
+  // computation (P3LS3 §4.2); the parser checks them against [task.steal] before anything runs.
   // The stack a steal kernel needs is checked as steal_depth × kStealStackPerLevel +
   // kStealStackBase.
   bool needs_steal = false;

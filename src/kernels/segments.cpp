@@ -2,7 +2,7 @@
 //
 // args.segments = [{strands = 12, length = "500us"}, ...]: each segment is a parallel_for over its
 // strands on the task's team, each strand burning `length` of CPU time; segments run one after the
-// other (rtws.md §II "synchronous DAG"). Work C = Σ strands·length, span L = Σ length.
+// other (RTWS §II "synchronous DAG"). Work C = Σ strands·length, span L = Σ length.
 #include <limits>
 #include <vector>
 

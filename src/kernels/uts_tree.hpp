@@ -54,7 +54,7 @@ inline UtsNode uts_child_of(const UtsNode& node, int i) {
 }
 
 // UtsTreeShape is what one serial traversal learns: the node count (each job's result is checked
-// against it) and what a spawn-every-child execution needs (p3ls3.md §4.2: the budget comes from
+// against it) and what a spawn-every-child execution needs (P3LS3 §4.2: the budget comes from
 // a serial measurement run).
 struct UtsTreeShape {
   std::uint64_t nodes = 0;

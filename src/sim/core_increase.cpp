@@ -1,5 +1,5 @@
 // core_increase.cpp — core_increase: RTWS's required-cores search by per-task core increase
-// (rtpar/tools/simulate.hpp; rtws.md §VII (3), Fig. 8 c, f, i, l).
+// (rtpar/tools/simulate.hpp; RTWS §VII (3), Fig. 8 c, f, i, l).
 #include <algorithm>
 #include <set>
 #include <string>

@@ -1,5 +1,5 @@
 // required_cores.cpp — required_cores: RTWS's RTCG search of the smallest core count whose
-// simulated miss ratio is under a threshold (rtpar/tools/simulate.hpp; rtws.md §VII, Fig. 8).
+// simulated miss ratio is under a threshold (rtpar/tools/simulate.hpp; RTWS §VII, Fig. 8).
 #include <algorithm>
 #include <cmath>
 #include <string>

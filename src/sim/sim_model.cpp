@@ -161,7 +161,7 @@ struct Builder {
 };
 
 // add_strand_plan models TaskPlan::segments (decomposition, fork-join-rta): one thread per
-// distinct core, each running exactly its strands (rt-openmp.md §IV-B Algorithm 1: "wait until
+// distinct core, each running exactly its strands (RT-OpenMP §IV-B Algorithm 1: "wait until
 // segment relative release", run my strands, team barrier).
 // A thread waiting for segment j − 1's join spins as the dispatcher's wait_gate does: hybrid
 // spin_ns, spin the segment's makespan (strands × length on its busiest core), block not at all.

@@ -16,7 +16,7 @@
 //        at most L each, shared by the team, units always preferred over the chain. That is a
 //        legal greedy schedule of a DAG with work C and span L, and the slowest kind: the chain
 //        starts only when no unit is left, so a job on p idle threads takes ≈ (C−L)/p + L, the
-//        greedy bound (Graham; rtws.md §V-A) that federated scheduling relies on.
+//        greedy bound (Graham; RTWS §V-A) that federated scheduling relies on.
 #pragma once
 
 #include <cstdint>

@@ -209,7 +209,7 @@ steal)
   json 't=d["tasks"][0]; assert t["profiled_jobs"]==t["jobs"]>0 and t["work_ns"]["max"]>0 and t["burdened_span_ns"]["max"]>=t["span_ns"]["max"]>0'
   head -1 sout/jobs.csv | grep -q "burdened_span_ns" || fail "jobs.csv header"
   # The measurement of this run depends on the machine's load; the planning from a report is
-  # checked on a fixed one (rtws.md Eq. 3, δ = 1.5): L̂ = 4 ms → n = ceil((11+8-6)/(8-6)) = 7 cores
+  # checked on a fixed one (RTWS Eq. 3, δ = 1.5): L̂ = 4 ms → n = ceil((11+8-6)/(8-6)) = 7 cores
   # on an 8-core target; the declared L = 3.5 ms gives (11+8-5.25)/(8-5.25) = 5 exactly: 5 cores.
   printf '{"tasks": [{"name": "solver", "profiled_jobs": 3, "work_ns": {"p50": 1, "p99": 1, "max": 11000000}, "span_ns": {"p50": 1, "p99": 1, "max": 3900000}, "burdened_span_ns": {"p50": 1, "p99": 1, "max": 4000000}}]}' > measured.json
   expect_status 0 "$rtpar" check "$src/examples/steal.toml" --planner federated-ws --target 8c --measured measured.json --json

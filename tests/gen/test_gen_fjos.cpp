@@ -1,4 +1,4 @@
-// test_gen_fjos.cpp — the FJOS generator (fjos.md §VIII, F1–F9) and to_toml: determinism, the
+// test_gen_fjos.cpp — the FJOS generator (FJOS §VIII, F1–F9) and to_toml: determinism, the
 // structure and utilization rules, the keep filter, errors naming generator.<key>, and a round trip
 // through the task-set parser.
 #include <doctest/doctest.h>

@@ -319,7 +319,7 @@ TEST_CASE("planners vs simulation: admitted random sets never miss (places, prio
 }
 
 TEST_CASE("planners vs simulation: fork-join-rta's worst-fit plans never miss either") {
-  // assign = worst-fit (fjos.md §VIII-A "Naive"): its own placements, the same RTA.
+  // assign = worst-fit (FJOS §VIII-A "Naive"): its own placements, the same RTA.
   Rng rng{std::mt19937_64(20261124)};
   Admitted admitted{};
   rtpar::PlanOptions options;

@@ -1,4 +1,4 @@
-// test_sim_core_increase.cpp — core_increase (RTWS's required-cores search, rtws.md §VII (3)) by
+// test_sim_core_increase.cpp — core_increase (RTWS's required-cores search, RTWS §VII (3)) by
 // hand on the bag set (support/sim_team_set.hpp).
 #include <doctest/doctest.h>
 

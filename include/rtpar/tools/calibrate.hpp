@@ -38,7 +38,7 @@ ForkJoinCost worst_of(const ForkJoinCost& a, const ForkJoinCost& b);
 // measure_barrier_cost times `iterations` team barriers (after a few untimed ones), one per
 // region on a team built from config: the master (rank 0) naps past the policy's spin before it
 // arrives last, so waiting workers have gone to sleep where their policy lets them. Each sample is
-// rt-openmp.md §VI-B's barrier latency: last member's departure − last member's arrival. Never
+// RT-OpenMP §VI-B's barrier latency: last member's departure − last member's arrival. Never
 // spins between regions.
 ForkJoinCost measure_barrier_cost(const TeamConfig& config, int iterations);
 

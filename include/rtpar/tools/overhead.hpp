@@ -1,5 +1,5 @@
 // rtpar/tools/overhead.hpp — measured fork/join costs, for analyses that charge them at every fork
-// (fjos.md §VI: "the fork/join costs can be added to the computation of aggregate strands").
+// (FJOS §VI: "the fork/join costs can be added to the computation of aggregate strands").
 #pragma once
 
 #include <cstdint>
@@ -66,7 +66,7 @@ struct OverheadProfile {
   // (Team::expect_release). `parked` is true (the workers sleep between jobs). Optional.
   std::vector<ForkJoinCost> release;
   // barrier: the latency of one Team::barrier() inside a region on a team of `threads`, as
-  // rt-openmp.md §VI-B measures it: from the last member's arrival to the last member's departure
+  // RT-OpenMP §VI-B measures it: from the last member's arrival to the last member's departure
   // (the barrier's wake-up delay; the waiting for slower members is the strands' own time).
   // `parked` is false. Optional (profiles written before it was measured have none).
   std::vector<ForkJoinCost> barrier;

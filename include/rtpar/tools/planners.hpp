@@ -44,13 +44,13 @@ struct PlanOptions {
   const Topology* target = nullptr;           // analyse for this machine instead of the file's
   // measured: every planner plans each measured task with C = max(declared C, measured work,
   // measured CPU work) and L = max(declared L, measured burdened span or span bound)
-  // (analysis/planners/measured_inputs.hpp; rtws.md §V-B: federated-ws takes the burdened span).
+  // (analysis/planners/measured_inputs.hpp; RTWS §V-B: federated-ws takes the burdened span).
   const MeasuredProfile* measured = nullptr;
   // interference: with state "charged" and Q > 0, the planners charge it on every real-time core
   // as a highest-priority server (docs/analysis.md "Kernel interference"; every planner does).
   // Other states are only stated in the plan.
   KernelInterference interference;
-  // assign: how fork-join-rta places strands. greedy (default) is fjos.md §VII's fewest-cores
+  // assign: how fork-join-rta places strands. greedy (default) is FJOS §VII's fewest-cores
   // search; worst_fit is §VIII-A's "Naive" (decision F11): tasks by priority, stage by stage,
   // each strand on the least-utilized core (ties: lower CPU id), then one RTA. Other planners
   // ignore it.
@@ -65,17 +65,17 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
 // plan_federated implements Li et al. ECRTS'14 federated scheduling (docs/analysis.md).
 Plan plan_federated(const TaskSet& set);
 
-// plan_federated_ws implements federated scheduling with work-stealing overhead (rtws.md §V-B).
+// plan_federated_ws implements federated scheduling with work-stealing overhead (RTWS §V-B).
 Plan plan_federated_ws(const TaskSet& set);
-// plan_decomposition implements RT-OpenMP's decomposition + FBB-FFD (rt-openmp.md §IV-A).
+// plan_decomposition implements RT-OpenMP's decomposition + FBB-FFD (RT-OpenMP §IV-A).
 Plan plan_decomposition(const TaskSet& set, const PlanOptions& options);
-// plan_fork_join_rta implements FJOS's RTA-driven greedy assignment (fjos.md §V–VII).
+// plan_fork_join_rta implements FJOS's RTA-driven greedy assignment (FJOS §V–VII).
 Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options);
-// plan_partitioned implements OpenMP-RT partitioned EDF / fixed priority (openmp-rt.md §3.2–3.3).
+// plan_partitioned implements OpenMP-RT partitioned EDF / fixed priority (OpenMP-RT §3.2–3.3).
 Plan plan_partitioned(const TaskSet& set, const PlanOptions& options);
 
 // augmentation_bound_holds is the resource-augmentation bound test of a parallel scheduler with
-// bound b (decision F10; fjos.md §VIII-A Fig. 6 "PST" b = 5, Saifullah et al. RTSS'11, and
+// bound b (decision F10; FJOS §VIII-A Fig. 6 "PST" b = 5, Saifullah et al. RTSS'11, and
 // "PSCPS" b = 3.73, Kim et al. ICCPS'13): true iff U = Σ C_i/T_i ≤ cores/b and L_i ≤ D_i/b for
 // every task (equality holds). Decided exactly: b is taken to 6 decimals as the fraction
 // round(b·10^6)/10^6 (3.73 is 373/100), and a comparison that 128 bits cannot decide exactly is

@@ -185,7 +185,7 @@ struct RequiredCoresResult {
   std::vector<RequiredCoresStep> steps;
 };
 
-// required_cores is RTWS's RTCG search (rtws.md §VII, Fig. 8) for any planner: for m = min_cores,
+// required_cores is RTWS's RTCG search (RTWS §VII, Fig. 8) for any planner: for m = min_cores,
 // min_cores + 1, …, max_cores, re-plan the set with `planner` for a machine of m cores (target
 // "<m>c"; CPU ids 0..m−1) and simulate that plan with `sim`; the answer is the first m whose
 // plan places every task and whose simulated set miss ratio is ≤ R. A plan that leaves a task
@@ -218,7 +218,7 @@ struct CoreIncreaseResult {
   std::vector<int> task_cores;  // per task of the set: its cores at the end (0: not placed)
 };
 
-// core_increase is RTWS's required-cores search as the paper ran it (rtws.md §VII (3), Fig. 8
+// core_increase is RTWS's required-cores search as the paper ran it (RTWS §VII (3), Fig. 8
 // (c, f, i, l); decisions WS1, WS10 in the experiments brief): simulate the plan with `sim`; every
 // task on dedicated cores (no other task uses them) whose miss ratio is above the threshold gets
 // one more, a CPU id no task uses; repeat until no task is above it (the answer is the number of

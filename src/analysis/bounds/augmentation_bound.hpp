@@ -1,14 +1,14 @@
 // augmentation_bound.hpp — resource-augmentation bound tests as per-set schedulability tests
-// (decision F10 of shared/design/experiments.md; fjos.md §VIII-A, Fig. 6 "PST" and "PSCPS").
+// (decision F10 of docs/internals/experiment-spec.md; FJOS §VIII-A, Fig. 6 "PST" and "PSCPS").
 //
 // A scheduler with resource-augmentation bound b schedules every set that is feasible on a machine
 // b times slower; with the two necessary conditions of feasibility on Q unit-speed cores
 // (U ≤ Q and L_i ≤ D_i), scaled by b, it schedules every set with
 //   U = Σ_i C_i/T_i ≤ Q/b   and   L_i ≤ D_i/b for every task i,
-// the "shaded areas" of fjos.md Fig. 6. b = 5: PST, Saifullah et al., "Multi-core Real-Time
+// the "shaded areas" of FJOS Fig. 6. b = 5: PST, Saifullah et al., "Multi-core Real-Time
 // Scheduling for Generalized Parallel Task Models", RTSS'11, §V (partitioned deadline-monotonic
 // after decomposition). b = 3.73: PSCPS, Kim et al., ICCPS'13 (a global deadline-monotonic bound;
-// fjos.md uses it for a partitioned system, see F10).
+// FJOS uses it for a partitioned system, see F10).
 #pragma once
 
 #include <cstdint>

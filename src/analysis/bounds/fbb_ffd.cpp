@@ -191,7 +191,7 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     last_failed.valid = false;
     // The server's execution in a window of the strand's length (fbb_ffd.hpp), 0 if not charged.
     const __int128 kernel = server ? server_interference(*server, s.window) : 0;
-    // The load condition d − Σ RBF − I(d) ≥ e (rt-openmp.md §IV-A, fbb_ffd.hpp) as load ≤ room.
+    // The load condition d − Σ RBF − I(d) ≥ e (RT-OpenMP §IV-A, fbb_ffd.hpp) as load ≤ room.
     const __int128 room = static_cast<__int128>(s.window) - kernel - s.wcet;
     int chosen = -1;
     __int128 chosen_load = 0;

@@ -1,6 +1,6 @@
 // fbb_ffd.hpp — partitioning decomposed strands onto cores: Fisher–Baruah–Baker first-fit
 // decreasing (FBB-FFD, ECRTS'06) with RT-OpenMP's offset-aware request-bound function RBF*
-// (rt-openmp.md §IV-A), and the worst-fit and offset-oblivious first-fit variants (system.fit).
+// (RT-OpenMP §IV-A), and the worst-fit and offset-oblivious first-fit variants (system.fit).
 // Formulas, the soundness argument and where rtpar departs from the paper:
 // docs/analysis/decomposition.md.
 #pragma once
@@ -33,14 +33,14 @@ struct FbbStrand {
 inline constexpr int kPriorityLevels = kTopPriority - kBottomPriority + 1;
 
 // fbb_order is the visit order of fbb_place and the priority order (indices into strands):
-// deadline-monotonic by window, ties by task index, then segment index (rt-openmp.md §IV-A:
+// deadline-monotonic by window, ties by task index, then segment index (RT-OpenMP §IV-A:
 // "strands are sorted according to their relative deadlines"). Strands of one segment are
 // adjacent and keep their given order.
 std::vector<std::size_t> fbb_order(const std::vector<FbbStrand>& strands);
 
 // core_interference is Σ RBF over what core `core` holds when strand s is tried on it; every
 // entry of `core` was placed before s, so it has s's priority or a higher one. For fit = fbb_ffd
-// and worst_fit (offset-aware, rt-openmp.md §IV-A, with rtpar's correction):
+// and worst_fit (offset-aware, RT-OpenMP §IV-A, with rtpar's correction):
 //   other task j on the core:  RBF*_q(τ_j, d)                                    (rbf_star)
 //   s's own task i, alone with s's segment on the core: W_{i,k};
 //   s's own task i, another task on the core: max of
@@ -63,7 +63,7 @@ struct FbbResult {
 };
 
 // fbb_place visits strands in fbb_order and puts each on a core that passes the load condition
-//   d − core_interference(core, s) ≥ e        (rt-openmp.md §IV-A, "load condition")
+//   d − core_interference(core, s) ≥ e        (RT-OpenMP §IV-A, "load condition")
 // for its window d and WCET e, and that holds fewer than `levels` distinct segments (or already
 // one of s's segment). Among passing cores, fit = fbb_ffd and first_fit take the first (the
 // paper's "first-fit heuristic", FBB-FFD's standard), worst_fit the one with the least

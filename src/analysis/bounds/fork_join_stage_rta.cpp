@@ -140,7 +140,7 @@ struct Run {
 };
 
 // merged is a stage with its groups on the same core combined (they run back to back in one
-// thread, fjos.md §V), so the analysis can assume one aggregate strand per core; std::nullopt when
+// thread, FJOS §V), so the analysis can assume one aggregate strand per core; std::nullopt when
 // a core's sum exceeds INT64_MAX (then it exceeds every deadline).
 std::optional<std::vector<FjGroup>> merged(const FjStage& stage) {
   std::vector<FjGroup> out;

@@ -1,5 +1,5 @@
 // fjrta.hpp — the stage-by-stage response-time analysis of fork/join tasks under partitioned
-// fixed priorities (Axer et al., ECRTS'13, as summarised and charged with overheads in fjos.md
+// fixed priorities (Axer et al., ECRTS'13, as summarised and charged with overheads in FJOS
 // §VI). Formulas, proofs and worked examples: docs/analysis/fork_join_rta.md.
 //
 // Pure analysis: it knows placed aggregate strands, periods, deadlines and priorities, nothing of
@@ -17,7 +17,7 @@
 namespace rtpar::analysis {
 
 // FjGroup is an aggregate strand: all strands of one stage that run on one core, executed one
-// after the other by the task's thread there (fjos.md §V "no inter-strand interference"), with
+// after the other by the task's thread there (FJOS §V "no inter-strand interference"), with
 // the stage's fork/join overhead already added.
 struct FjGroup {
   int core = -1;
@@ -48,7 +48,7 @@ struct FjTask {
 
 // FjOptions selects the form of the analysis.
 struct FjOptions {
-  // chains enables the critical-strand optimisation (fjos.md §VI, "to reduce the pessimism"):
+  // chains enables the critical-strand optimisation (FJOS §VI, "to reduce the pessimism"):
   // consecutive stages whose strands follow each other on one core are analysed as one busy
   // window, so interference already counted for an earlier stage on that core is not charged
   // again (see fj_analyse). Off = the plain stage-by-stage bound, kept for comparison and tests;
@@ -90,7 +90,7 @@ class FjCoreIndex {
 // itself are skipped). On success it fills task.finish and returns R = B_{i,s−1}; it returns
 // nullopt as soon as some bound exceeds the deadline.
 //
-// Interference on core q (Tindell-style jitter, Axer et al. §4; fjos.md §VI): an aggregate strand
+// Interference on core q (Tindell-style jitter, Axer et al. §4; FJOS §VI): an aggregate strand
 // h of task u (priority ≥ P_i) on q released J_h = B_{u,v−1} (0 for v = 0) at the latest after
 // u's activation executes at most ⌈(Δ + J_h)/T_u⌉ times in any window of length Δ, so
 //   I_q(Δ) = Σ_{h on q} ⌈(Δ + J_h)/T_u⌉ · c_h,   c_h = wcet_h + min(spin_h, J_h).
@@ -103,7 +103,7 @@ class FjCoreIndex {
 //
 // Busy window of a run of stages j0..j whose strands on core q follow each other:
 //   W_q(j0..j) = least fixed point of  w = Σ_{k=j0..j} c_{q,k} + I_q(w).
-// Stage bound (chains off, fjos.md §VI literally): B_j = B_{j−1} + max_q W_q(j..j), B_{−1} = 0.
+// Stage bound (chains off, FJOS §VI literally): B_j = B_{j−1} + max_q W_q(j..j), B_{−1} = 0.
 // Stage bound (chains on): F_j(q) bounds the completion of task i's strand of stage j on q,
 //   F_j(q) = max over valid run starts j0 ≤ j (q has a strand in every stage j0..j) of
 //            P(j0, q) + W_q(j0..j),

@@ -1,6 +1,6 @@
 // light_first_fit.hpp — first-fit of light tasks on the cores the heavy tasks left.
 //
-// Federated scheduling (Li et al., ECRTS'14; rtws.md §V-A) runs light tasks sequentially on the
+// Federated scheduling (Li et al., ECRTS'14; RTWS §V-A) runs light tasks sequentially on the
 // remaining cores under "a multiprocessor scheduling algorithm". rtpar's choice is partitioned
 // fixed priority: first-fit by decreasing utilization, admitted by exact RTA (analysis/rta.hpp)
 // under the final SCHED_FIFO priorities (analysis/priorities.hpp).

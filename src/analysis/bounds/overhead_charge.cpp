@@ -186,7 +186,7 @@ std::string segment_charge_note(const TaskSpec& task, std::size_t segments,
   return fmt::format(
       "overhead: task '{}' charged release {} on each of its {} segment(s) + barrier {} on each "
       "after the first, on every strand (release of one member, barrier of a team of {}{}, wait "
-      "= {}, from {}; rt-openmp.md §VI-B, docs/analysis.md \"Overhead profiles\")",
+      "= {}, from {}; RT-OpenMP §VI-B, docs/analysis.md \"Overhead profiles\")",
       task.name, format_duration(Duration(charge.release_ns)), segments,
       format_duration(Duration(charge.barrier_ns)), charge.team,
       charge.extrapolated ? ", extrapolated above the largest measured team" : "",

@@ -58,7 +58,7 @@ TaskSpec charged_task(const TaskSpec& task, const JobCharge& charge);
 std::string job_charge_note(const TaskSpec& task, const JobCharge& charge,
                             const OverheadProfile& profile);
 
-// SegmentCharge is what every segment of a decomposed task is charged (rt-openmp.md §VI-B):
+// SegmentCharge is what every segment of a decomposed task is charged (RT-OpenMP §VI-B):
 // release (scheduling) latency at each segment's release and a barrier at each segment boundary.
 struct SegmentCharge {
   int team = 1;                 // team size the barrier is taken for (at most)

@@ -1,5 +1,5 @@
 // decompose.hpp — the task decomposition of Saifullah et al. (RTSS'11, RTS'13) as RT-OpenMP uses
-// it (rt-openmp.md §IV-A): each segment of a parallel-synchronous task becomes m sequential
+// it (RT-OpenMP §IV-A): each segment of a parallel-synchronous task becomes m sequential
 // strands sharing a release offset and a relative deadline (a "window"), computed for a speed-2
 // machine that is 2.5× slower than the real one. Formulas and sources:
 // docs/analysis/decomposition.md.
@@ -27,7 +27,7 @@ struct DecomposedSegment {
 // Decomposition is a task's segments with their windows and which rule produced them.
 struct Decomposition {
   std::vector<DecomposedSegment> segments;
-  // paper_rule is true when 2.5·P_i < D_i and the windows are rt-openmp.md §IV-A's (the rule
+  // paper_rule is true when 2.5·P_i < D_i and the windows are RT-OpenMP §IV-A's (the rule
   // the capacity-augmentation bound 5 covers). False when P_i ≤ D_i ≤ 2.5·P_i: the paper's slack
   // L_i is ≤ 0 and its rule is undefined; rtpar then uses its limit as L_i → 0+ (every segment
   // light, windows in proportion to e_{i,j}). Either way the windows are only a split of D_i; the
@@ -35,7 +35,7 @@ struct Decomposition {
   bool paper_rule = true;
 };
 
-// decompose splits `segments` (task deadline D) into windows (rt-openmp.md §IV-A):
+// decompose splits `segments` (task deadline D) into windows (RT-OpenMP §IV-A):
 //   slack on the speed-2 machine       L_i = D_i − 2.5·P_i
 //   heavy segment                      m_{i,j} > 2.5·C_i / (D_i − 2.5·P_i)
 //   with heavy segments:  heavy  d_{i,j} = 2.5·e_{i,j}·(1 + l_{i,j}),

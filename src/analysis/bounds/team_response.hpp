@@ -47,7 +47,7 @@ std::optional<TeamShares> segment_shares(const std::vector<SegmentSpec>& segment
                                          std::int64_t release_ns);
 
 // greedy_length is ⌈(C − L)/m⌉ + L: Graham's bound on a greedy schedule of a DAG of work C and
-// span L on m threads (Graham 1969; rtws.md §V-A), in integer ns (rounded up). Needs 0 ≤ L ≤ C,
+// span L on m threads (Graham 1969; RTWS §V-A), in integer ns (rounded up). Needs 0 ≤ L ≤ C,
 // m ≥ 1; it never overflows (the result is ≤ C).
 std::int64_t greedy_length(std::int64_t work, std::int64_t span, std::int64_t threads);
 
@@ -61,7 +61,7 @@ using CoreInterference = std::function<__int128(std::size_t rank, __int128 x)>;
 // stopping (missed) as soon as the running sum exceeds `deadline`, capped after kRtaIterationCap
 // steps of any one fixed point.
 // Sound because thread r is ready from the start of segment s until it finishes its share, and
-// every instant it does not run, its core runs interference counted by I_r (fjos.md §V: a fork/
+// every instant it does not run, its core runs interference counted by I_r (FJOS §V: a fork/
 // join segment ends with its slowest strand).
 RtaResult segmented_response(const TeamShares& shares, std::int64_t deadline,
                              const CoreInterference& interference);

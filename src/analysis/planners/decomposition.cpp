@@ -1,4 +1,4 @@
-// decomposition.cpp — plan_decomposition: RT-OpenMP's scheduler (rt-openmp.md §IV-A). Every task
+// decomposition.cpp — plan_decomposition: RT-OpenMP's scheduler (RT-OpenMP §IV-A). Every task
 // is decomposed into strands with release offsets and deadlines (decompose.hpp), all strands are
 // partitioned onto the cores in deadline-monotonic order (fbb_ffd.hpp, heuristic from
 // system.fit), and each strand gets the deadline-monotonic priority of its segment among the
@@ -8,7 +8,7 @@
 // soundness argument: docs/analysis/decomposition.md. A charged kernel interference
 // (PlanOptions::interference) enters the load condition as the server's I(d) (fbb_ffd.hpp).
 // With an overhead profile (PlanOptions::overhead) every strand of segment j is decomposed and
-// placed with length e_j + Λ(1) + (j > 0 ? β(n) : 0) (rt-openmp.md §VI-B's two measured
+// placed with length e_j + Λ(1) + (j > 0 ? β(n) : 0) (RT-OpenMP §VI-B's two measured
 // overheads; overhead_charge.hpp, docs/analysis.md "Overhead profiles"); the plan states the
 // declared e_j, which is what the kernel runs.
 #include <fmt/core.h>
@@ -137,7 +137,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
     }
     if (!decomposed[i]->paper_rule) {
       plan.notes.push_back(fmt::format(
-          "{}: 2.5·L ≥ D (no slack on rt-openmp.md's speed-2 machine); its windows split D in "
+          "{}: 2.5·L ≥ D (no slack on RT-OpenMP's speed-2 machine); its windows split D in "
           "proportion to segment lengths (the all-light rule, the limit of §IV-A as the slack "
           "goes to 0), outside the capacity-augmentation bound",
           task.name));

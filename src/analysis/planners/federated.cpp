@@ -1,6 +1,6 @@
 // federated.cpp — plan_federated: federated scheduling of Li, Chen, Agrawal, Lu, Gill & Saifullah,
 // "Analysis of federated and global scheduling for parallel real-time tasks", ECRTS'14
-// (summarised in rtws.md §V-A). Heavy tasks get n dedicated cores run by a greedy scheduler;
+// (summarised in RTWS §V-A). Heavy tasks get n dedicated cores run by a greedy scheduler;
 // light tasks are first-fit on the remaining cores (analysis/federated_common.hpp).
 #include <cassert>
 #include <climits>
@@ -22,7 +22,7 @@ using Wide = __int128;
 
 // size_federated applies the federated core count and Graham's greedy bound to a heavy task.
 //
-//   n = ceil((C − L) / (D − L))          Li et al. ECRTS'14 (rtws.md §V-A); needs L < D
+//   n = ceil((C − L) / (D − L))          Li et al. ECRTS'14 (RTWS §V-A); needs L < D
 //   R ≤ L + ceil((C − L) / n)            Graham's bound for a greedy scheduler on n cores: every
 //                                        instant either all n cores work or the critical path
 //                                        advances, so R ≤ L + (C − L)/n. Rounding up keeps it

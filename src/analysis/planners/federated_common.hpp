@@ -45,7 +45,7 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
 // federated_sizer is federated's HeavySizer (Li et al. ECRTS'14 core count and Graham's bound).
 HeavySizer federated_sizer();
 
-// federated_ws_sizer is federated-ws's HeavySizer (rtws.md eq. 3 with system.delta). Throws
+// federated_ws_sizer is federated-ws's HeavySizer (RTWS eq. 3 with system.delta). Throws
 // InputError for a delta the arithmetic cannot represent.
 HeavySizer federated_ws_sizer(const SystemSpec& system);
 

@@ -1,5 +1,5 @@
 // federated_ws.cpp — plan_federated_ws: federated scheduling for heavy tasks run by a randomized
-// work-stealing scheduler, as in RTWS (rtws.md §V-B, eq. 3). Light tasks are handled exactly as in
+// work-stealing scheduler, as in RTWS (RTWS §V-B, eq. 3). Light tasks are handled exactly as in
 // plan_federated (first-fit + exact RTA); only the heavy-task core count and bound differ.
 #include <climits>
 #include <cmath>
@@ -77,13 +77,13 @@ std::int64_t delta_numerator(const SystemSpec& system) {
   return p;
 }
 
-// size_ws applies rtws.md eq. (3) and the §V-B expected response-time bound with δ = p/q.
+// size_ws applies RTWS eq. (3) and the §V-B expected response-time bound with δ = p/q.
 //
-//   n = ceil((C + D − δL) / (D − δL))   rtws.md §V-B eq. (3); needs D > δL, else unschedulable.
+//   n = ceil((C + D − δL) / (D − δL))   RTWS §V-B eq. (3); needs D > δL, else unschedulable.
 // With δ = p/q it is n = ceil((qC + qD − pL) / (qD − pL)), evaluated exactly in __int128.
 // (L here is the burdened span L̂ of the paper: TaskSpec::span is whatever the user measured.)
 //
-//   E[R] ≤ C/n + δL + (δ/ln 2)² / (2(D − C/n − δL))   rtws.md §V-B (Lemma 2, KING70, with the
+//   E[R] ≤ C/n + δL + (δ/ln 2)² / (2(D − C/n − δL))   RTWS §V-B (Lemma 2, KING70, with the
 // worst-case completion-time distribution of variance (δ/ln 2)² in unit time steps, Y = D).
 // The unit time step is 1 ns, so the variance term is in ns²/ns = ns. Like eq. (3), the formula
 // drops the 1/ln 2 and +1 unit-step terms of E[γ] (≤ δ/ln 2 + 1 ≈ 3.2 ns for δ = 1.5).
@@ -100,7 +100,7 @@ analysis::HeavySizing size_ws(const TaskSpec& task, std::int64_t p) {
   if (den <= 0) {
     out.infeasible = fmt::format(
         "D={} is not longer than δ·L={} (δ taken as {}): no number of cores suffices "
-        "(rtws.md eq. 3 needs D > δL)",
+        "(RTWS eq. 3 needs D > δL)",
         format_duration(task.deadline), scaled_duration(Wide(p) * l), exact_decimal(p));
     return out;
   }
@@ -115,7 +115,7 @@ analysis::HeavySizing size_ws(const TaskSpec& task, std::int64_t p) {
                            delta * static_cast<long double>(l);
   const long double spread = delta / std::numbers::ln2_v<long double>;
   out.expected_response_ns = static_cast<double>(mean + spread * spread / (2.0L * slack));
-  // No response_bound_ns: work stealing may run as slowly as on one core (rtws.md §VI), so a
+  // No response_bound_ns: work stealing may run as slowly as on one core (RTWS §VI), so a
   // heavy task has no hard bound under this planner.
   return out;
 }
@@ -153,7 +153,7 @@ Plan analysis::plan_federated_ws_server(const TaskSet& set,
   if (any_heavy) {
     plan.notes.push_back(
         "federated-ws: heavy tasks get no hard response bound (work stealing may be as slow as "
-        "one core, rtws.md §VI); expected_response_ns bounds their mean response (rtws.md §V-B)");
+        "one core, RTWS §VI); expected_response_ns bounds their mean response (RTWS §V-B)");
   }
   return plan;
 }

@@ -42,7 +42,7 @@ std::string fj_charge_note(const TaskSpec& task, std::int64_t n, const FjCharge&
   return fmt::format(
       "overhead: task '{}' charged release {} on each aggregate strand of its first stage + "
       "fork/join {} on each aggregate strand of a stage on more than one core (team of {}, wait "
-      "= {}, from {}; fjos.md §VI, docs/analysis.md \"Overhead profiles\")",
+      "= {}, from {}; FJOS §VI, docs/analysis.md \"Overhead profiles\")",
       task.name, format_duration(Duration(charge.release_ns)),
       format_duration(Duration(n > 1 ? charge.ns : 0)), n, to_string(task.wait.kind),
       profile_name(profile));

@@ -1,5 +1,5 @@
 // fork_join_charge.hpp — what fork-join-rta charges a task for a team of n cores: the fork/join
-// cost per aggregate strand (fjos.md §VI; the profile's or system.fork_join_overhead) and, with an
+// cost per aggregate strand (FJOS §VI; the profile's or system.fork_join_overhead) and, with an
 // overhead profile, the release latency on the first stage (docs/analysis.md "Overhead
 // profiles"), and the notes that state them.
 #pragma once

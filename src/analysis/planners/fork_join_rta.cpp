@@ -1,7 +1,7 @@
-// fork_join_rta.cpp — plan_fork_join_rta: FJOS's overhead-aware greedy assignment (fjos.md §VII)
-// checked by the fork/join response-time analysis (fjrta.hpp, fjos.md §VI).
+// fork_join_rta.cpp — plan_fork_join_rta: FJOS's overhead-aware greedy assignment (FJOS §VII)
+// checked by the fork/join response-time analysis (fjrta.hpp, FJOS §VI).
 //
-// Steps (fjos.md §VII, numbered as there):
+// Steps (FJOS §VII, numbered as there):
 //  1. deadline-monotonic priorities (stages.hpp), shared by all strands of a task;
 //  2. tasks from the highest priority to the lowest;
 //  3. N = ⌈U_i⌉ = ⌈C_i / T_i⌉ cores to start with (integer ceiling, at least 1);
@@ -12,12 +12,12 @@
 //  7. the RTA of the task on that placement (lower-priority tasks cannot change the bounds of
 //     higher-priority ones under partitioned FP, so only the new task is analysed);
 //  8. failure ⇒ N + 1 and back to 4; success ⇒ next task.
-// PlanOptions::assign = worst_fit replaces steps 3–6 and 8 by fjos.md §VIII-A's "Naive" (decision
+// PlanOptions::assign = worst_fit replaces steps 3–6 and 8 by FJOS §VIII-A's "Naive" (decision
 // F11, worst_fit_assign.hpp): every strand, stage by stage, on the least-utilized core, then step 7
 // once; a task that fails is not retried, its strands stay placed, and the tasks of lower priority
 // sharing one of its cores are reported "not analysed" (no bound can include it). The plan is
 // schedulable iff every task passes.
-// Overheads (fjos.md §VI): a stage that runs on more than one core pays the measured fork/join
+// Overheads (FJOS §VI): a stage that runs on more than one core pays the measured fork/join
 // cost for a team of N once on every aggregate strand (the parent's and each worker's), because
 // on a shared core all of them delay other tasks. The cost is OverheadProfile::fork_join_bound(N,
 // wait) when a profile is given (extrapolated above its largest team and noted in the plan; a
@@ -103,7 +103,7 @@ std::size_t cpu_index(const Machine& m, int cpu) {
 // choose_cores is steps 4–5: n cores from the fewest, least loaded sockets. The S = ⌈n/CPS⌉
 // sockets with the most available utilization are filled one after the other, each with its
 // least loaded cores first (ties: lower CPU id), so a task crosses a socket boundary only once it
-// has every core of the sockets before (fjos.md §VI: "tasks only cross a socket boundary when
+// has every core of the sockets before (FJOS §VI: "tasks only cross a socket boundary when
 // they are assigned to all the cores on that socket", which keeps the team shapes those the
 // overhead profile measured). With equal sockets this is also §VII step 5's "N cores with the
 // largest available utilization within those sockets", up to the choice of the partial socket.
@@ -221,7 +221,7 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
   if (options.assign == AssignKind::worst_fit && !machine.cpus.empty()) {
     plan.notes.push_back(
         "assign = worst-fit: each strand on the least-utilized core (ties: lower CPU id), then "
-        "one fork/join RTA per task (fjos.md §VIII-A \"Naive\"; no core-count search)");
+        "one fork/join RTA per task (FJOS §VIII-A \"Naive\"; no core-count search)");
   }
 
   std::vector<analysis::WorstFitCores> worst_fit;  // assign = worst-fit: the cores' utilization
@@ -278,7 +278,7 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
       continue;
     }
     if (options.assign == AssignKind::worst_fit) {
-      // fjos.md §VIII-A "Naive" (F11): every strand on the least-utilized core, then one RTA.
+      // FJOS §VIII-A "Naive" (F11): every strand on the least-utilized core, then one RTA.
       if (worst_fit.empty()) worst_fit.emplace_back(machine.cpus);
       const analysis::StrandCores strands =
           analysis::worst_fit_strands(*stages, task.period.count(), worst_fit.front());

@@ -21,7 +21,7 @@ enum class StructureRule {
 // with_measured copies set, raising each measured task's span L to max(L, measured burdened span
 // L̂, measured span bound) and its work C to max(C, measured work, the new L), and appends one note
 // per task it changed or could not find to `notes`. Taking the maximum keeps the analysis
-// conservative: a short measurement run cannot lower what the user declared (rtws.md §V-B sizes
+// conservative: a short measurement run cannot lower what the user declared (RTWS §V-B sizes
 // cores with the burdened span L̂). A sequential task (no structure, C = L declared) stays
 // sequential: L rises with C. A task with a structure whose C or L changes loses it
 // (StructureRule::drop) or has every segment or node length multiplied by the one factor

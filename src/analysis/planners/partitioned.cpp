@@ -1,6 +1,6 @@
-// partitioned.cpp — plan_partitioned: OpenMP-RT's model (openmp-rt.md §3.2–3.3). The user pins
+// partitioned.cpp — plan_partitioned: OpenMP-RT's model (OpenMP-RT §3.2–3.3). The user pins
 // each task's threads to `places`; tasks with a `priority` run in the static-priority band
-// (SCHED_FIFO), tasks without one in the EDF band, which sits above it (openmp-rt.md §3.3: an EDF
+// (SCHED_FIFO), tasks without one in the EDF band, which sits above it (OpenMP-RT §3.3: an EDF
 // rttask is above every static-priority one, as SCHED_DEADLINE is above SCHED_FIFO in Linux).
 //
 // The analysis, per task i with cores K_i (the distinct places its threads use), is in
@@ -18,7 +18,7 @@
 //  * otherwise sufficient response-time bounds, the smaller one admitted:
 //    (a) whole window: R_i = own_i + Σ_{k∈K_i} Σ_{j∈I_k(i)} W_jk(R_i);
 //    (b) segments shape only, per segment (analysis/bounds/team_response.hpp): R_i = Σ_s max_r
-//        x_{s,r}, x_{s,r} = e_{s,r} + Σ_{j∈I_{k_r}(i)} W_jk(x_{s,r}) (fjos.md §V: a fork/join
+//        x_{s,r}, x_{s,r} = e_{s,r} + Σ_{j∈I_{k_r}(i)} W_jk(x_{s,r}) (FJOS §V: a fork/join
 //        segment ends with its slowest strand, each strand delayed only on its own core);
 //  where
 //    I_k(i) = the other EDF tasks on k (for an EDF task), or the EDF tasks plus the static tasks of
@@ -393,7 +393,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     plan.tasks.push_back(std::move(tp));
   }
 
-  // openmp-rt.md §3.2: tasks of one priority level with overlapping places compete for that
+  // OpenMP-RT §3.2: tasks of one priority level with overlapping places compete for that
   // level's thread pool, and one can leave the other sequential.
   // Only pairs where one task has ≥ 2 threads qualify: walk the other index over those only when
   // `a` has one thread, which keeps the note order (a, then b ascending) in O(n·multi) pairs.
@@ -420,7 +420,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
       plan.notes.push_back(fmt::format(
           "warning: tasks '{}' and '{}' are at the same level ({}) and share cores [{}]: with "
           "OpenMP-RT's per-level thread pool one could take the other's threads and run it "
-          "sequentially (openmp-rt.md §3.2). rtpar gives each task its own pinned threads, so "
+          "sequentially (OpenMP-RT §3.2). rtpar gives each task its own pinned threads, so "
           "that starvation cannot happen here, but the two still delay each other on the shared "
           "cores (counted in the bounds); separate their places to isolate them",
           set.tasks[x.index].name, set.tasks[y.index].name,

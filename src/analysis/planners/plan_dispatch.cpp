@@ -95,7 +95,7 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
 
 Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
   if (options.measured != nullptr) {
-    // Measured work and span replace the declared ones where larger, for every planner (rtws.md
+    // Measured work and span replace the declared ones where larger, for every planner (RTWS
     // §V-B: federated-ws takes the burdened span). The planners that place a structure get it
     // scaled; the others plan from C and L alone (measured_inputs.hpp).
     const auto rule = planner == PlannerKind::decomposition || planner == PlannerKind::fork_join_rta

@@ -1,5 +1,5 @@
-// worst_fit_assign.hpp — the "Naive" strand assignment of fjos.md §VIII-A (Fig. 6, series 3),
-// specified by decision F11 of shared/design/experiments.md: tasks in priority order, stage by
+// worst_fit_assign.hpp — the "Naive" strand assignment of FJOS §VIII-A (Fig. 6, series 3),
+// specified by decision F11 of docs/internals/experiment-spec.md: tasks in priority order, stage by
 // stage, each strand on the core with the least utilization so far (ties: the lower CPU id). No
 // core-count search and no socket awareness; fork_join_rta.cpp then runs one RTA per task.
 #pragma once
@@ -44,7 +44,7 @@ std::vector<int> distinct_cores(const StrandCores& placement);
 
 // aggregate_strands is the FjTask stages of a placement: per stage one aggregate strand per core
 // (cores in order of their first strand), of WCET count·length, plus `overhead` on each when the
-// stage uses more than one core (fjos.md §VI, as fork_join_rta.cpp's place()); nullopt when a WCET
+// stage uses more than one core (FJOS §VI, as fork_join_rta.cpp's place()); nullopt when a WCET
 // does not fit in int64 (no bound).
 std::optional<FjTask> aggregate_strands(const std::vector<SegmentSpec>& stages,
                                         const StrandCores& placement, std::int64_t overhead);

@@ -1,4 +1,4 @@
-// double_buffer.cpp — the double-buffer channel of openmp-rt.md §3.5.2, flaw included.
+// double_buffer.cpp — the double-buffer channel of OpenMP-RT §3.5.2, flaw included.
 //
 // Protocol. Two payload buffers and one control word `active` = (sequence << 1) | index of the
 // readable buffer. The writer copies into the other buffer, then publishes it with one release

@@ -1,4 +1,4 @@
-// lock.cpp — the lock channel: the paper's lock-based baseline (openmp-rt.md §3.5.3).
+// lock.cpp — the lock channel: the paper's lock-based baseline (OpenMP-RT §3.5.3).
 //
 // Protocol. One pthread mutex per channel; write and read copy the payload (plain memcpy) while
 // holding it. With ceiling_priority > 0 the mutex uses PTHREAD_PRIO_PROTECT — the priority

@@ -1,6 +1,6 @@
 // lock_order.hpp — the global lock order of lock channels, checked per thread.
 //
-// openmp-rt.md §3.5: deadlock freedom comes from a total order over all shared data, with locks
+// OpenMP-RT §3.5: deadlock freedom comes from a total order over all shared data, with locks
 // taken in that order and released in reverse. Each lock channel has a rank; each thread keeps a
 // fixed-size stack of the locks it holds (thread-local, no allocation). Taking a lock whose rank
 // is not strictly above the top of the stack is refused with LockOrderError *before* blocking, so

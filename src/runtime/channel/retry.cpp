@@ -1,4 +1,4 @@
-// retry.cpp — the retry channel: openmp-rt.md §3.5.1's timestamp protocol as a sequence counter.
+// retry.cpp — the retry channel: OpenMP-RT §3.5.1's timestamp protocol as a sequence counter.
 //
 // Protocol. One 64-bit counter `seq`, even while the buffer is stable, odd while a write is in
 // progress; seq/2 is the number of completed writes. The paper's two timestamp registers are this

@@ -140,7 +140,7 @@ ForkJoinCost measure_barrier_cost(const TeamConfig& config, int iterations) {
       team->barrier();
       mine.after = monotonic_now();
     });
-    // rt-openmp.md §VI-B: the last arrival is when every member may proceed; the last departure
+    // RT-OpenMP §VI-B: the last arrival is when every member may proceed; the last departure
     // is when the most delayed member did. Their difference is the barrier's latency.
     std::int64_t last_in = 0, last_out = 0;
     for (const Stamp& s : stamps) {

@@ -1,4 +1,4 @@
-// team.cpp — rtpar's fork/join team: wait-free fork and join in the style of FJOS (fjos.md §III).
+// team.cpp — rtpar's fork/join team: wait-free fork and join in the style of FJOS (FJOS §III).
 //
 // Fork. Each worker waits on a slot of its own (one cache line, a signal_word.hpp word whose
 // payload is the region generation). The master copies the region reference (two words) into it,

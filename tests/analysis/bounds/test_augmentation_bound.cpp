@@ -1,4 +1,4 @@
-// test_augmentation_bound.cpp — the resource-augmentation bound tests of fjos.md Fig. 6 (PST,
+// test_augmentation_bound.cpp — the resource-augmentation bound tests of FJOS Fig. 6 (PST,
 // b = 5; PSCPS, b = 3.73; decision F10): U ≤ Q/b and L_i ≤ D_i/b, decided exactly
 // (src/analysis/bounds/augmentation_bound.hpp, rtpar::augmentation_bound_holds).
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
 // test_decomposition.cpp — RT-OpenMP decomposition (decompose.hpp) and plan_decomposition, on
-// the worked example of rt-openmp.md Fig. 2, hand-derived tasks and boundaries. The partitioning
+// the worked example of RT-OpenMP Fig. 2, hand-derived tasks and boundaries. The partitioning
 // itself (FBB-FFD, RBF*) and the randomized simulation check: test_fbb_ffd.cpp.
 #include <doctest/doctest.h>
 
@@ -61,7 +61,7 @@ std::vector<int> priorities_of(const rtpar::SegmentPlan& s) {
 
 }  // namespace
 
-TEST_CASE("decomposition: rt-openmp.md Fig. 2, task 1 (all segments heavy)") {
+TEST_CASE("decomposition: RT-OpenMP Fig. 2, task 1 (all segments heavy)") {
   // Task 1 of Fig. 2, reconstructed from the paper's numbers (unit = 1 ms): T = 10, segments
   // ⟨e, m⟩ = ⟨0.6, 1⟩, ⟨0.2, 4⟩, ⟨0.4, 1⟩, so C = 1.8, P = 1.2.
   //   threshold 2.5·C/(T − 2.5·P) = 4.5/7 ≈ 0.643 < m for every segment → all heavy, P^ℓ = C^ℓ = 0
@@ -184,7 +184,7 @@ TEST_CASE("plan_decomposition: a 2-segment task decomposed and placed by hand") 
   CHECK(w.tasks[0].cores_needed == 3);
 }
 
-TEST_CASE("plan_decomposition: rt-openmp.md Fig. 2 on 3 cores (worst-fit and first-fit)") {
+TEST_CASE("plan_decomposition: RT-OpenMP Fig. 2 on 3 cores (worst-fit and first-fit)") {
   // Task 1 as above (T = 10 ms); task 2: one strand of 16/21 ms (761905 ns), T = D = 8 ms: its
   // only segment is heavy and gets the whole deadline, d = 8 ms (the paper: "3.2·2.5·1 = 8").
   // Worst-fit (Fig. 2(c)), visiting s_1^6 (20/9), s_1^1 (10/3), s_1^2..5 (40/9), s_2^1 (8):

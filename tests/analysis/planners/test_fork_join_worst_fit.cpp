@@ -1,4 +1,4 @@
-// test_fork_join_worst_fit.cpp — fork-join-rta with PlanOptions::assign = worst_fit (fjos.md
+// test_fork_join_worst_fit.cpp — fork-join-rta with PlanOptions::assign = worst_fit (FJOS
 // §VIII-A "Naive", decision F11; src/analysis/planners/worst_fit_assign.hpp).
 #include <doctest/doctest.h>
 
@@ -49,7 +49,7 @@ std::vector<int> strand_cpus(const rtpar::TaskPlan& t, std::size_t segment) {
 }  // namespace
 
 TEST_CASE("fork-join-rta worst-fit: the greedy admits, worst-fit spreads hi and fails lo") {
-  // Greedy (fjos.md §VII): hi needs N = ⌈4/9⌉ = 1 core: both strands on core 0, R = 4 ms; lo on
+  // Greedy (FJOS §VII): hi needs N = ⌈4/9⌉ = 1 core: both strands on core 0, R = 4 ms; lo on
   // the emptier core 1 alone, R = 8 ms ≤ 11 ms.
   const rtpar::TaskSet set = pair_set("11ms");
   const rtpar::Plan greedy = rtpar::plan_with(rtpar::PlannerKind::fork_join_rta, set);

@@ -83,7 +83,7 @@ bool any_note_contains(const Plan& plan, const std::string& part) {
   return false;
 }
 
-// expected_ws is rtws.md §V-B's E[R] bound evaluated directly in double, for comparison.
+// expected_ws is RTWS §V-B's E[R] bound evaluated directly in double, for comparison.
 double expected_ws(double c, double l, double d, double delta, double n) {
   const double spread = delta / std::numbers::ln2;
   return c / n + delta * l + spread * spread / (2.0 * (d - c / n - delta * l));

@@ -1,4 +1,4 @@
-// test_channel_double_buffer.cpp — the paper's double buffer (openmp-rt.md §3.5.2) and its flaw:
+// test_channel_double_buffer.cpp — the paper's double buffer (OpenMP-RT §3.5.2) and its flaw:
 // a reader lapped twice by the writer during one copy returns a torn value and cannot tell. The
 // same schedule is caught by retry and harmless for latest. Deterministic: a mid-read hook pauses
 // the reader between the two halves of its copy while the test writes.

@@ -1,4 +1,4 @@
-// test_channel_lock.cpp — the lock channel (openmp-rt.md §3.5.3): the priority ceiling is
+// test_channel_lock.cpp — the lock channel (OpenMP-RT §3.5.3): the priority ceiling is
 // observable while the lock is held, callers the ceiling mutex refuses get EnvironmentError, the
 // global lock order is enforced before blocking, and ChannelHold spans several channels.
 #include <doctest/doctest.h>

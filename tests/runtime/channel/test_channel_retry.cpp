@@ -1,4 +1,4 @@
-// test_channel_retry.cpp — the retry channel's bound and failure reporting (openmp-rt.md §3.5.1,
+// test_channel_retry.cpp — the retry channel's bound and failure reporting (OpenMP-RT §3.5.1,
 // §5.4): at most numtries attempts, failures reported with the flag, a stalled writer never
 // blocks readers, an overtaken attempt is retried, and a failed read leaves its last attempt.
 #include <doctest/doctest.h>
