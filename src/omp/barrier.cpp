@@ -52,15 +52,7 @@ void wait_generation(ThreadState& ts, TeamState& t, std::uint32_t seen, bool can
     // acquire: as in done (1).
     std::uint32_t v = t.barrier_gen.load(std::memory_order_acquire);
     if ((v & ~detail::kSleeper) != seen) return;
-    if ((v & detail::kSleeper) == 0) {
-      // acquire CAS: sets the SLEEPER bit; an RMW on the word, so it is ordered with publish's
-      // exchange (signal word (1)): either publish sees the bit, or the CAS fails.
-      if (!t.barrier_gen.compare_exchange_weak(v, v | detail::kSleeper,
-                                               std::memory_order_acquire)) {
-        continue;
-      }
-      v |= detail::kSleeper;
-    }
+    if (!arm_sleeper(t, v)) continue;
     // seq_cst (2): the bit is visible before we look for tasks one last time.
     std::atomic_thread_fence(std::memory_order_seq_cst);
     ran = false;
@@ -73,6 +65,17 @@ void wait_generation(ThreadState& ts, TeamState& t, std::uint32_t seen, bool can
 }
 
 }  // namespace
+
+bool arm_sleeper(TeamState& t, std::uint32_t& v) noexcept {
+  if ((v & detail::kSleeper) != 0) return true;
+  // acquire CAS: sets the SLEEPER bit; an RMW on the word, so it is ordered with publish's
+  // exchange (signal word (1)): either publish sees the bit, or the CAS fails.
+  if (!t.barrier_gen.compare_exchange_weak(v, v | detail::kSleeper, std::memory_order_acquire)) {
+    return false;
+  }
+  v |= detail::kSleeper;
+  return true;
+}
 
 void barrier_poke(TeamState& t) noexcept {
   // seq_cst (2): the caller's task or cancellation flag is visible before we read the bit.

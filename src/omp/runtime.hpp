@@ -271,6 +271,11 @@ void bind_member(ThreadState& ts, const TeamState& t, int rank);
 // cancelled (`cancel parallel`) — only when `cancellable`.
 bool team_barrier(ThreadState& ts, bool cancellable = false);
 
+// arm_sleeper sets the SLEEPER bit of t's barrier word, whose value the caller read into v, and
+// leaves in v the value to futex_wait on; false when the word changed meanwhile (look again). The
+// sleeper's half of barrier.cpp's ordering (2): a seq_cst fence and a last look must follow.
+bool arm_sleeper(TeamState& t, std::uint32_t& v) noexcept;
+
 // barrier_poke wakes the members sleeping in a barrier of team t so that they re-check for
 // queued tasks or cancellation (call it after queueing a task or activating cancellation). Costs
 // one load when nobody sleeps. Callers make their change visible first: it starts with a seq_cst

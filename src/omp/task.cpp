@@ -263,15 +263,8 @@ void sleep_in_wait(ThreadState& ts, bool (*done)(void*), void* ctx, long timeout
   } leave{tt};
   // acquire: as barrier.cpp's wait_generation reads the word.
   std::uint32_t v = team.barrier_gen.load(std::memory_order_acquire);
-  if ((v & detail::kSleeper) == 0) {
-    // acquire CAS: sets the SLEEPER bit (barrier.cpp, ordering (2)); a failed CAS means the word
-    // just changed: look again instead of sleeping.
-    if (!team.barrier_gen.compare_exchange_strong(v, v | detail::kSleeper,
-                                                  std::memory_order_acquire)) {
-      return;
-    }
-    v |= detail::kSleeper;
-  }
+  // A failed arm means the word just changed: look again instead of sleeping.
+  if (!arm_sleeper(team, v)) return;
   // seq_cst (barrier.cpp (2) and the file comment): the bit and the waiter count are visible
   // before the last look.
   std::atomic_thread_fence(std::memory_order_seq_cst);
