@@ -214,8 +214,7 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   t.icv = parent->icv;
   t.team = ts.team;
   t.parent = parent;
-  t.depth.store(parent->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  t.root.store(parent->root.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  set_lineage(t, task_depth(parent) + 1, task_root(parent));
   t.final_task = parent->final_task || (flags & kFlagFinal) != 0;
   t.implicit = false;
   t.priority = priority;
@@ -300,11 +299,9 @@ bool task_dropped(const Task& t) noexcept {
 }
 
 bool may_descend(const Task* c, const Task* w) noexcept {
-  // relaxed, all: fields set before c was published (or stale values a caller tolerates).
-  const Task* root = c->root.load(std::memory_order_relaxed);
+  const Task* root = task_root(c);
   if (w->implicit) return root == w && c != w;
-  return root == w->root.load(std::memory_order_relaxed) &&
-         c->depth.load(std::memory_order_relaxed) > w->depth.load(std::memory_order_relaxed);
+  return root == task_root(w) && task_depth(c) > task_depth(w);
 }
 
 bool descends(const Task* c, const Task* w) noexcept {
@@ -312,11 +309,7 @@ bool descends(const Task* c, const Task* w) noexcept {
   if (!may_descend(c, w)) return false;
   if (w->implicit) return true;
   const Task* p = c;
-  // relaxed: set at creation, before c was published to this thread.
-  for (int k = c->depth.load(std::memory_order_relaxed) - w->depth.load(std::memory_order_relaxed);
-       k > 0; --k) {
-    p = p->parent;
-  }
+  for (int k = task_depth(c) - task_depth(w); k > 0; --k) p = p->parent;
   return p == w;
 }
 
@@ -464,9 +457,7 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       t->icv = parent->icv;
       t->team = team;
       t->parent = parent;
-      // relaxed: published with the task (push's release store).
-      t->depth.store(parent->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      t->root.store(parent->root.load(std::memory_order_relaxed), std::memory_order_relaxed);
+      set_lineage(*t, task_depth(parent) + 1, task_root(parent));
       t->final_task = (flags & kFlagFinal) != 0;
       t->implicit = false;
       t->deferred = true;
@@ -519,9 +510,7 @@ void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent)
   t.icv = icv;
   t.team = team;
   t.parent = parent;
-  // relaxed: published with the region (the fork).
-  t.depth.store(0, std::memory_order_relaxed);
-  t.root.store(&t, std::memory_order_relaxed);
+  set_lineage(t, 0, &t);
   t.final_task = false;
   t.implicit = true;
   t.detachable = false;

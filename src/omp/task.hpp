@@ -82,14 +82,30 @@ struct Task {
   DepEdge* succ = nullptr;        // tasks waiting for this one
   DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
   Task* next = nullptr;           // link in TeamTasks::shared
-  // depth: explicit tasks between this one and its implicit task (0 for an implicit task);
-  // root: that implicit task (itself for an implicit task). Set at creation, never changed:
-  // descends() answers in O(1) for an implicit ancestor and walks only the depth difference
-  // otherwise (a deep recursive search asks it for every task a suspended member looks at).
-  // Atomics (relaxed) because a thief's steal_if reads them on a descriptor that may be in reuse.
-  std::atomic<int> depth{0};
-  std::atomic<const Task*> root{this};
+  // depth_: explicit tasks between this one and its implicit task (0 for an implicit task);
+  // root_: that implicit task (itself for an implicit task). Set once at creation (set_lineage),
+  // read with task_depth/task_root: descends() answers in O(1) for an implicit ancestor and
+  // walks only the depth difference otherwise. Plain fields without an initializer, accessed only
+  // with relaxed atomic builtins: a thief's steal_if reads them on a descriptor that placement
+  // new may be re-creating at that moment, and a constructor-initialised member (std::atomic
+  // included) would be a plain write racing that read.
+  int depth_;
+  const Task* root_;
 };
+
+// task_depth is t's depth_ (relaxed: see Task::depth_).
+inline int task_depth(const Task* t) noexcept {
+  return __atomic_load_n(&t->depth_, __ATOMIC_RELAXED);
+}
+// task_root is t's root_ (relaxed: see Task::depth_).
+inline const Task* task_root(const Task* t) noexcept {
+  return __atomic_load_n(&t->root_, __ATOMIC_RELAXED);
+}
+// set_lineage sets t's depth_ and root_ at its creation (relaxed: published with the task).
+inline void set_lineage(Task& t, int depth, const Task* root) noexcept {
+  __atomic_store_n(&t.depth_, depth, __ATOMIC_RELAXED);
+  __atomic_store_n(&t.root_, root, __ATOMIC_RELAXED);
+}
 
 // TaskDeque is a member's deque of ready tasks: rtpar's one Chase–Lev deque (the work-stealing
 // runtime's, rtpar/detail/chase_lev.hpp, which states the orderings) over a fixed ring of

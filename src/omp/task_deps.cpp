@@ -228,9 +228,7 @@ void deps_wait(ThreadState& ts, void** depend) {
   Task waiter;
   waiter.team = ts.team;
   waiter.parent = parent;
-  // relaxed: the waiter is this thread's own.
-  waiter.depth.store(parent->depth.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  waiter.root.store(parent->root.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  set_lineage(waiter, task_depth(parent) + 1, task_root(parent));
   waiter.implicit = false;
   waiter.deferred = false;
   waiter.deps = recs;
