@@ -2,7 +2,7 @@
  * the UTS benchmark's binomial trees: each node has 5 children with probability q, else none),
  * deep enough (~900 levels, ~730,000 tasks by default) that a member suspended in a taskwait may
  * start only a sliver of the queued tasks (OpenMP 5.0 §2.10.6, Task Scheduling Constraint 2).
- * Registered at 1-4 and 8 threads on a 2-CPU machine: with more members than CPUs, rtpar's task
+ * Registered at 1-4 threads on a 2-CPU machine: with more members than CPUs, rtpar's task
  * waits once polled with growing sleeps and its suspended members moved every task they could not
  * run to one shared list, so this shape did not finish in 60 s at 4 threads (issue 33). The node
  * count is checked against a serial walk of the same tree; the runner's timeout is the hang check.
