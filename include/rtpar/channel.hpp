@@ -2,9 +2,10 @@
 // copy it.
 //
 // Four protocols (OpenMP-RT §3.5), chosen per channel by ChannelKind; each is stated with its
-// memory-ordering argument in docs/internals/channels.md and next to its code in src/runtime/channel/.
-// Every channel allocates all of its memory in make_channel(): reads and writes never allocate,
-// and those of the three lock-free kinds never block and make no system call.
+// memory-ordering argument in docs/internals/channels.md and next to its code in
+// src/runtime/channel/. Every channel allocates all of its memory in make_channel(): reads and
+// writes never allocate, and those of the three lock-free kinds never block and make no system
+// call.
 //
 // Roles. Exactly one thread at a time may call write() (single producer). Each reading thread
 // claims a reader index once, at setup, with ByteChannel::reader(i), and reads through that
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "rtpar/channel_kind.hpp"
 
@@ -43,8 +45,36 @@ struct ChannelConfig {
   // every explicit rank; explicit ranks are 0..kMaxExplicitLockRank-1). Ignored by the lock-free
   // kinds.
   std::int64_t lock_rank = -1;
+  // lock: the protocol (rtpar/channel_kind.hpp). ceiling uses ceiling_priority (0: a plain mutex);
+  // msrp raises a requesting thread to nonpreemptive_priority (≥ every priority of the run's
+  // tasks, so nothing of the set preempts it; 0: no raise, for best-effort runs) and serves
+  // requests in FIFO order with spinning waiters.
+  LockProtocol protocol = LockProtocol::ceiling;
+  int nonpreemptive_priority = 0;
+  // lock: the declared longest hold (ChannelSpec::hold) in ns; a longer hold is counted as an
+  // overrun in LockStats. 0: none declared (nothing counted).
+  std::int64_t declared_hold_ns = 0;
+  // lock: the task index of each user slot of LockStats, writer first then readers in order;
+  // empty: one anonymous slot. Explicit holds are attributed to the thread's channel user
+  // (set_channel_user), falling back to the role of the read or write.
+  std::vector<int> user_tasks;
   std::string name;  // for error messages and reports
 };
+
+// LockUserStats is what one user of a lock channel did during a run (written by the holder only,
+// read after the run).
+struct LockUserStats {
+  int task = -1;                   // task index (ChannelConfig::user_tasks), -1: unattributed
+  std::int64_t acquisitions = 0;   // accesses
+  std::int64_t max_hold_ns = 0;    // longest time from acquisition to release
+  std::int64_t max_wait_ns = 0;    // longest time from request to acquisition
+  std::int64_t hold_overruns = 0;  // holds longer than ChannelConfig::declared_hold_ns
+};
+
+// set_channel_user makes the calling thread's explicit lock holds count for task `task` (an
+// index into ChannelConfig::user_tasks' domain; -1 clears it). The executor calls it on each
+// task's master thread.
+void set_channel_user(int task) noexcept;
 
 // validate_channel_config throws InputError (field = "<name>.<member>") if config is unusable.
 void validate_channel_config(const ChannelConfig& config);
@@ -127,6 +157,11 @@ class ByteChannel {
 
   // memory_bytes is what the channel allocated (equals channel_memory_bytes(config())).
   [[nodiscard]] virtual std::size_t memory_bytes() const noexcept = 0;
+
+  // lock_stats is a lock channel's per-user record (one slot per ChannelConfig::user_tasks entry
+  // plus a last slot for holds it could not attribute); empty for the lock-free kinds. Read it
+  // only when no thread uses the channel.
+  [[nodiscard]] virtual std::vector<LockUserStats> lock_stats() const { return {}; }
 
   // write publishes size_bytes() bytes from src. One writer at a time. Lock-free kinds: bounded
   // steps, no blocking, no allocation. Lock kind: blocks on the mutex; throws LockOrderError if the

@@ -21,6 +21,22 @@ enum class ChannelKind {
   lock,           // a mutex with the priority-ceiling protocol and a global lock order (baseline)
 };
 
+// LockProtocol is how a `lock` channel's waiters and holder behave, chosen from the plan's
+// placement of its users (model::lock_protocol) so that the runtime runs exactly the protocol
+// the planner analysed (docs/analysis.md, "Blocking (shared locks)").
+enum class LockProtocol {
+  // ceiling: every user is one thread on one and the same core: priority ceiling emulation
+  // (PTHREAD_PRIO_PROTECT; Sha, Rajkumar & Lehoczky 1990; Baker 1991).
+  ceiling,
+  // msrp: users on several cores (or a team): the Multiprocessor Stack Resource Policy (Gai,
+  // Lipari & Di Natale 2001): a request makes its thread non-preemptive on its core, waiters
+  // spin in FIFO (ticket) order, the holder runs non-preemptively until it releases.
+  msrp,
+};
+
+// to_string names a lock protocol ("ceiling", "msrp").
+const char* to_string(LockProtocol protocol) noexcept;
+
 // to_string names a kind as the task-set file spells it ("retry", "double_buffer", ...).
 const char* to_string(ChannelKind kind) noexcept;
 

@@ -45,10 +45,15 @@ class Endpoint {
     return r.read(&value);
   }
 
+  // task_index is the set index of the task this endpoint belongs to (-1: "nonrt"); a task's
+  // threads pass it to set_channel_user so that their explicit lock holds are recorded as its.
+  [[nodiscard]] int task_index() const noexcept { return task_; }
+
  private:
   friend class ChannelSet;
   static void check_size(const ByteChannel& c, std::size_t size);
 
+  int task_ = -1;
   std::vector<std::pair<std::string, ByteChannel*>> writes_;
   std::vector<std::pair<std::string, ChannelReader>> reads_;
 };

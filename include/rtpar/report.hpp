@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rtpar/channel_kind.hpp"
 #include "rtpar/plan.hpp"
 
 namespace rtpar {
@@ -62,6 +63,24 @@ struct TaskRun {
   std::vector<JobRecord> records;
 };
 
+// LockUserRun is what one user of a lock channel did during a run (runtime/channel/lock.cpp).
+struct LockUserRun {
+  std::string task;                // task name, "nonrt", or "(unattributed)" (explicit holds
+                                   // by a thread that is not a task's master)
+  std::int64_t acquisitions = 0;   // accesses
+  std::int64_t max_hold_ns = 0;    // longest acquisition-to-release time
+  std::int64_t max_wait_ns = 0;    // longest request-to-acquisition time
+  std::int64_t hold_overruns = 0;  // holds longer than the channel's declared `hold`
+};
+
+// LockRun is one lock channel's record of a run: the protocol it ran and each user's holds.
+struct LockRun {
+  std::string channel;
+  LockProtocol protocol = LockProtocol::ceiling;
+  std::int64_t declared_hold_ns = 0;
+  std::vector<LockUserRun> users;
+};
+
 // RunReport is the whole run.
 struct RunReport {
   std::int64_t start_ns = 0;     // CLOCK_MONOTONIC time of the first possible release
@@ -76,6 +95,11 @@ struct RunReport {
   std::string cpu_latency_refused;
   Plan plan;
   std::vector<TaskRun> tasks;
+  std::vector<LockRun> locks;  // one per lock channel, file order
+
+  // total_hold_overruns sums the holds longer than declared over all locks: each is a broken
+  // assumption of the admission test, reported like a deadline miss.
+  [[nodiscard]] std::int64_t total_hold_overruns() const;
 
   // stats computes per-task statistics from the records (in TaskRun order).
   [[nodiscard]] std::vector<TaskStats> stats() const;

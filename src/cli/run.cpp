@@ -66,7 +66,9 @@ Command add_run(CLI::App& app) {
       ->capture_default_str();
   app.add_flag("--json", opts->json, "Print the per-task summary as JSON on stdout");
   app.add_option("--out", opts->out, "Write report.json, jobs.csv and trace.json into DIR");
-  app.add_flag("--fail-on-miss", opts->fail_on_miss, "Exit 1 if any deadline was missed");
+  app.add_flag(
+      "--fail-on-miss", opts->fail_on_miss,
+      "Exit 1 if any deadline was missed or any lock was held longer than its declared hold");
   app.add_flag("--best-effort", opts->best_effort,
                "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in every report");
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
@@ -192,7 +194,9 @@ Command add_run(CLI::App& app) {
       }
       return kExitTaskFailed;
     }
-    if (opts->fail_on_miss && report.total_misses() > 0) return kExitFail;
+    if (opts->fail_on_miss && (report.total_misses() > 0 || report.total_hold_overruns() > 0)) {
+      return kExitFail;
+    }
     return kExitOk;
   };
 }

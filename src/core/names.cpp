@@ -15,6 +15,9 @@ const char* to_string(FitKind kind) noexcept { return names::name_of(names::kFit
 const char* to_string(AssignKind kind) noexcept { return names::name_of(names::kAssigns, kind); }
 const char* to_string(WaitKind kind) noexcept { return names::name_of(names::kWaits, kind); }
 const char* to_string(ChannelKind kind) noexcept { return names::name_of(names::kChannels, kind); }
+const char* to_string(LockProtocol protocol) noexcept {
+  return names::name_of(names::kLockProtocols, protocol);
+}
 const char* to_string(ManifestClass klass) noexcept {
   return names::name_of(names::kManifestClasses, klass);
 }

@@ -54,6 +54,10 @@ inline constexpr std::pair<std::string_view, ChannelKind> kChannels[] = {
     {"latest", ChannelKind::latest},
     {"lock", ChannelKind::lock}};
 
+// kLockProtocols spells LockProtocol (plans, reports).
+inline constexpr std::pair<std::string_view, LockProtocol> kLockProtocols[] = {
+    {"ceiling", LockProtocol::ceiling}, {"msrp", LockProtocol::msrp}};
+
 // kManifestClasses spells ManifestClass ([experiment] class of a manifest).
 inline constexpr std::pair<std::string_view, ManifestClass> kManifestClasses[] = {
     {"analysis", ManifestClass::analysis},

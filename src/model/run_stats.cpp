@@ -111,4 +111,12 @@ std::int64_t RunReport::total_misses() const {
   return misses;
 }
 
+std::int64_t RunReport::total_hold_overruns() const {
+  std::int64_t overruns = 0;
+  for (const LockRun& lock : locks) {
+    for (const LockUserRun& u : lock.users) overruns += u.hold_overruns;
+  }
+  return overruns;
+}
+
 }  // namespace rtpar

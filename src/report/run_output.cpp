@@ -75,6 +75,57 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run, const Plan& pla
   return j;
 }
 
+// locks_json lists each lock channel's protocol and its users' longest holds and waits.
+Json locks_json(const RunReport& report) {
+  Json locks = Json::array();
+  for (const LockRun& lock : report.locks) {
+    Json users = Json::array();
+    for (const LockUserRun& u : lock.users) {
+      users.push_back({{"task", u.task},
+                       {"acquisitions", u.acquisitions},
+                       {"max_hold_ns", u.max_hold_ns},
+                       {"max_wait_ns", u.max_wait_ns},
+                       {"hold_overruns", u.hold_overruns}});
+    }
+    locks.push_back({{"channel", lock.channel},
+                     {"protocol", to_string(lock.protocol)},
+                     {"declared_hold_ns", lock.declared_hold_ns},
+                     {"users", std::move(users)}});
+  }
+  return locks;
+}
+
+// locks_table lists the lock channels' records and names every hold longer than declared (each
+// breaks an assumption of the admission test, like a deadline miss); empty without locks.
+std::string locks_table(const RunReport& report) {
+  if (report.locks.empty()) return {};
+  std::vector<std::vector<std::string>> rows = {
+      {"lock", "protocol", "hold", "task", "accesses", "max hold", "max wait", "overruns"}};
+  std::string named;
+  for (const LockRun& lock : report.locks) {
+    for (const LockUserRun& u : lock.users) {
+      rows.push_back({lock.channel, to_string(lock.protocol),
+                      lock.declared_hold_ns > 0
+                          ? format_duration(Duration(lock.declared_hold_ns), 3)
+                          : std::string("-"),
+                      u.task, fmt::format("{}", u.acquisitions),
+                      u.acquisitions > 0 ? format_duration(Duration(u.max_hold_ns), 3) : "-",
+                      u.acquisitions > 0 ? format_duration(Duration(u.max_wait_ns), 3) : "-",
+                      fmt::format("{}", u.hold_overruns)});
+      if (u.hold_overruns > 0) {
+        named += fmt::format(
+            "HOLD OVERRUN: {} held channel '{}' longer than its declared hold {} in {} access{} "
+            "(longest {}): the admission test's blocking bound does not cover this run\n",
+            u.task, lock.channel, format_duration(Duration(lock.declared_hold_ns), 3),
+            u.hold_overruns, u.hold_overruns == 1 ? "" : "es",
+            format_duration(Duration(u.max_hold_ns), 3));
+      }
+    }
+  }
+  return "\nlocks (hold: declared; max hold/wait: measured, wall time)\n" +
+         report::render_table(rows, {false, false, true, false, true, true, true, true}) + named;
+}
+
 // run_document builds the run_json object; report_json extends the same object so the two
 // documents can never disagree on a statistic.
 Json run_document(const RunReport& report) {
@@ -92,6 +143,8 @@ Json run_document(const RunReport& report) {
       {"tasks", std::move(tasks)},
       // The plan's kernel interference: what ran above the tasks, or what the run isolated.
       {"interference", Json::parse(plan_json(report.plan, TaskSet{}))["interference"]},
+      {"locks", locks_json(report)},
+      {"total_hold_overruns", report.total_hold_overruns()},
   };
 }
 
@@ -148,10 +201,14 @@ std::string stats_table(const RunReport& report) {
   if (report.best_effort) out += "*** BEST EFFORT (no real-time scheduling) ***\n";
   std::int64_t misses = 0;
   for (const TaskStats& s : stats) misses += s.misses;
-  out += fmt::format("run {}{}, {} task{}, {} deadline miss{}\n",
-                     format_duration(Duration(report.duration_ns), 3),
-                     report.interrupted ? " (interrupted: stopped early by a signal)" : "",
-                     stats.size(), stats.size() == 1 ? "" : "s", misses, misses == 1 ? "" : "es");
+  const std::int64_t overruns = report.total_hold_overruns();
+  out += fmt::format(
+      "run {}{}, {} task{}, {} deadline miss{}{}\n",
+      format_duration(Duration(report.duration_ns), 3),
+      report.interrupted ? " (interrupted: stopped early by a signal)" : "", stats.size(),
+      stats.size() == 1 ? "" : "s", misses, misses == 1 ? "" : "es",
+      overruns > 0 ? fmt::format(", {} lock hold overrun{}", overruns, overruns == 1 ? "" : "s")
+                   : std::string());
   // A requested CPU latency cap that was refused: releases woke from deep idle states.
   if (!report.cpu_latency_refused.empty()) {
     out += fmt::format("cpu latency: not held ({}); releases may wake from deep idle states\n",
@@ -188,6 +245,7 @@ std::string stats_table(const RunReport& report) {
       rows, {false, true, true, true, true, true, true, true, true, true, true, true});
 
   out += profile_table(stats, report.tasks);
+  out += locks_table(report);
   for (const TaskRun& run : report.tasks) {
     if (!run.records_truncated) continue;
     out += fmt::format(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # lock_blocking_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — `rtpar check` on issue 32's hi/lo
 # example: a lock shared on one core is charged as blocking (R(hi) = 2 ms + hold = 7 ms), across
-# two cores it is refused naming the lock, every other planner refuses it, and a lock channel
+# two cores as MSRP spin (R(hi) = 2 + 5 ms), the federated planners charge it, decomposition and
+# fork-join-rta refuse it naming the lock, and a lock channel
 # without a valid `hold` is an input error (exit 2, field channel[0].hold). docs/analysis.md,
 # "Blocking (shared locks)".
 set -uo pipefail
@@ -55,16 +56,22 @@ assert any("blocking B = 5ms" in n for n in d["notes"])'
   ;;
 two_cores)
   hilo two.toml 1 'hold = "5ms"'
-  expect_status 1 "$rtpar" check two.toml
-  grep -q "channel 'state' (kind = \"lock\") is shared by tasks on cores 0 and 1: global lock blocking is not analysed" <<<"$out" \
-    || fail "no refusal naming the lock: $out"
+  expect_status 0 "$rtpar" check two.toml --json
+  json 'r={t["name"]:t for t in d["tasks"]}; assert r["hi"]["response_bound_ns"]==7000000, r["hi"]
+assert r["lo"]["response_bound_ns"]==55000000, r["lo"]
+assert any("global (users on cores 0, 1), MSRP" in n for n in d["notes"]), d["notes"]'
   ;;
 other_planners)
   hilo one.toml 0 'hold = "5ms"'
-  for p in federated federated-ws decomposition fork-join-rta; do
+  for p in decomposition fork-join-rta; do
     sed "s/planner = \"partitioned\"/planner = \"$p\"/" one.toml > "$p.toml"
     expect_status 1 "$rtpar" check "$p.toml"
     grep -q "the $p planner does not analyse blocking" <<<"$out" || fail "$p: no refusal: $out"
+  done
+  for p in federated federated-ws; do
+    sed "s/planner = \"partitioned\"/planner = \"$p\"/" one.toml > "$p.toml"
+    expect_status 0 "$rtpar" check "$p.toml"
+    grep -q "charged before placement as MSRP" <<<"$out" || fail "$p: no MSRP charge: $out"
   done
   ;;
 bad_hold)

@@ -232,8 +232,10 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   rtpar::RunReport report = sample_report();
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
-  CHECK(keys(doc) ==
-        words("duration_ns tasks best_effort interrupted cpu_latency_us interference"));
+  CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted cpu_latency_us interference "
+                           "locks total_hold_overruns"));
+  CHECK(doc["locks"].is_array());
+  CHECK(doc["total_hold_overruns"] == 0);
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
   CHECK(doc["cpu_latency_us"].is_null());  // none held
   report.cpu_latency_us = 0;
@@ -534,4 +536,28 @@ TEST_CASE("report: a failed write keeps the previous run's set, unmixed, and no 
   CHECK(read_file(out / "jobs.csv") == rtpar::jobs_csv(second));
   CHECK(read_file(out / "trace.json") == rtpar::trace_json(second) + "\n");
   CHECK(temp_files(out).empty());
+}
+
+TEST_CASE("report: lock records are listed, and a hold overrun is named like a miss") {
+  rtpar::RunReport report = sample_report();
+  rtpar::LockRun lock;
+  lock.channel = "state";
+  lock.protocol = rtpar::LockProtocol::msrp;
+  lock.declared_hold_ns = 5'000'000;
+  lock.users.push_back({"hi", 200, 4'000'000, 1'000'000, 0});
+  lock.users.push_back({"lo", 20, 6'000'000, 3'000'000, 2});
+  report.locks.push_back(lock);
+  CHECK(report.total_hold_overruns() == 2);
+  const json doc = json::parse(rtpar::run_json(report));
+  REQUIRE(doc["locks"].size() == 1);
+  CHECK(keys(doc["locks"][0]) == words("channel protocol declared_hold_ns users"));
+  CHECK(doc["locks"][0]["protocol"] == "msrp");
+  CHECK(keys(doc["locks"][0]["users"][1]) ==
+        words("task acquisitions max_hold_ns max_wait_ns hold_overruns"));
+  CHECK(doc["locks"][0]["users"][1]["hold_overruns"] == 2);
+  CHECK(doc["total_hold_overruns"] == 2);
+  const std::string table = rtpar::stats_table(report);
+  CHECK(table.find("2 lock hold overruns") != std::string::npos);
+  CHECK(table.find("HOLD OVERRUN: lo held channel 'state' longer than its declared hold 5ms in 2 "
+                   "accesses (longest 6ms)") != std::string::npos);
 }

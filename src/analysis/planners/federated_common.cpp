@@ -90,13 +90,10 @@ std::vector<RtaInterferer> server_above(const TaskSet& set, const std::vector<st
   return out;
 }
 
-}  // namespace
-
-Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
-                           const std::optional<PeriodicServer>& server) {
-  // The analysis is only sound for valid parameters (0 < L ≤ C, 0 < D ≤ T, ...). Files were
-  // checked when loaded; sets built in code are checked here by the same rules.
-  model::check_task_parameters(set);
+// plan_placed is plan_federated_family for a set whose locks, if any, are already charged into
+// C and L (federated_lock_spins); blocking is added by the caller.
+Plan plan_placed(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
+                 const std::optional<PeriodicServer>& server) {
   Plan plan;
   plan.planner = kind;
   plan.cores = realtime_cores(set.system);
@@ -231,9 +228,27 @@ Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySize
   for (const TaskPlan& tp : plan.tasks) {
     if (tp.reason) plan.schedulable = false;
   }
-  // Light tasks share cores by first fit with DM priorities, heavy ones run as teams: neither
-  // test charges blocking, so a shared lock refuses the set (lock_blocking.hpp).
-  refuse_lock_channels(plan, set, names::name_of(names::kPlanners, kind));
+  return plan;
+}
+
+}  // namespace
+
+Plan plan_federated_family(const TaskSet& set, PlannerKind kind, const HeavySizer& size_heavy,
+                           const std::optional<PeriodicServer>& server) {
+  // The analysis is only sound for valid parameters (0 < L ≤ C, 0 < D ≤ T, ...). Files were
+  // checked when loaded; sets built in code are checked here by the same rules.
+  model::check_task_parameters(set);
+  if (!has_lock_channels(set)) return plan_placed(set, kind, size_heavy, server);
+  // Shared locks (lock_blocking.hpp): MSRP spins charged into C and L before placement, the
+  // blocking of each light task on its core after.
+  const FederatedLocks locks = federated_lock_spins(set, realtime_cores(set.system).size(), server);
+  Plan plan = plan_placed(locks.inflated, kind, size_heavy, server);
+  std::vector<std::size_t> light;
+  for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+    if (!plan.tasks[i].heavy) light.push_back(i);
+    plan.tasks[i].utilization = set.tasks[i].utilization();  // the file's C/T, as without locks
+  }
+  charge_federated_blocking(plan, set, locks, server_above(locks.inflated, light, server));
   return plan;
 }
 

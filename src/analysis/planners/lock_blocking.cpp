@@ -1,14 +1,11 @@
-// lock_blocking.cpp — refuse_lock_channels and partitioned_lock_charge (lock_blocking.hpp).
+// lock_blocking.cpp — has_lock_channels, refuse_lock_channels and partitioned_lock_charge
+// (lock_blocking.hpp); the federated charges are in federated_locks.cpp.
 //
-// Why a lock with users on several cores is refused rather than charged (docs/analysis.md,
-// "Blocking (shared locks)"): the runtime's lock is a PTHREAD_PRIO_PROTECT mutex
-// (runtime/channel/lock.cpp). A waiter raises itself to the ceiling and then sleeps on a futex;
-// unlock wakes one waiter without handing the lock over, so a holder on another core that takes
-// the lock again at once (its next access, or another remote user) can overtake the woken waiter
-// any number of times. That is neither MPCP (Rajkumar 1990: priority-ordered queue, the lock
-// passed to the highest waiter, global critical sections above every local priority) nor MSRP
-// (Gai et al. 2001: non-preemptive FIFO spinning), and the wait has no per-request bound that a
-// published analysis states for it, so no planner admits such a set.
+// Which protocol each lock runs is decided from the placement alone (model/lock_placement.hpp),
+// and the runtime runs exactly that one (runtime/channel/lock.cpp): the priority ceiling mutex
+// for a lock whose users are one thread each on one core, MSRP (non-preemptive FIFO spinning)
+// otherwise. The analyses here charge the same protocol (docs/analysis.md, "Blocking (shared
+// locks)").
 #include "analysis/planners/lock_blocking.hpp"
 
 #include <fmt/core.h>
@@ -18,6 +15,8 @@
 #include <map>
 
 #include "analysis/bounds/blocking.hpp"
+#include "analysis/bounds/msrp.hpp"
+#include "core/checked_math.hpp"
 
 namespace rtpar::analysis {
 
@@ -38,10 +37,6 @@ std::optional<std::size_t> index_of(const TaskSet& set, const std::string& name)
   return std::nullopt;
 }
 
-constexpr const char* kGlobalWhy =
-    "global lock blocking is not analysed: the runtime's priority-ceiling mutex lets a waiter on "
-    "another core sleep on a futex without a hand-off, which matches neither MPCP nor MSRP";
-
 }  // namespace
 
 bool has_lock_channels(const TaskSet& set) {
@@ -54,8 +49,8 @@ void refuse_lock_channels(Plan& plan, const TaskSet& set, std::string_view plann
     if (c.kind != ChannelKind::lock) continue;
     const std::string why = fmt::format(
         "channel '{}' (kind = \"lock\") is shared by tasks [{}]: the {} planner does not analyse "
-        "blocking; use planner = \"partitioned\" with every user of the lock on one core "
-        "(docs/analysis.md, \"Blocking (shared locks)\")",
+        "blocking; use planner = \"partitioned\" or \"federated\" (docs/analysis.md, "
+        "\"Blocking (shared locks)\")",
         c.name, fmt::join(users_of(c), ", "), planner);
     plan.schedulable = false;
     plan.notes.push_back(why);
@@ -66,24 +61,54 @@ void refuse_lock_channels(Plan& plan, const TaskSet& set, std::string_view plann
   }
 }
 
-LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts) {
+namespace {
+
+// cores_of is the distinct CPUs of the users' threads, ascending.
+std::vector<int> cores_of(const std::vector<Part>& parts, const std::vector<std::size_t>& users) {
+  std::vector<int> cores;
+  for (const std::size_t u : users) {
+    cores.insert(cores.end(), parts[u].cores.begin(), parts[u].cores.end());
+  }
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  return cores;
+}
+
+// Blocker is the longest non-preemptive MSRP section (spin + critical section) of one task.
+struct Blocker {
+  std::int64_t ns = 0;
+  std::string lock;  // the channel
+  std::string task;  // the task that holds or waits (blocking terms only)
+};
+
+}  // namespace
+
+LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts,
+                                   const std::optional<PeriodicServer>& server) {
+  const std::size_t n = parts.size();
   LockCharge out;
-  out.blocking.assign(parts.size(), 0);
-  out.blocking_lock.assign(parts.size(), "");
-  out.refusal.assign(parts.size(), std::nullopt);
+  out.blocking.assign(n, 0);
+  out.blocking_lock.assign(n, "");
+  out.spin.assign(n, 0);
+  out.refusal.assign(n, std::nullopt);
   std::map<int, std::vector<LocalLock>> on_core;       // CPU → its local locks
   std::map<int, std::vector<std::string>> lock_names;  // parallel to on_core
+  std::vector<Blocker> np(n);                          // each task's longest MSRP section
   for (const ChannelSpec& c : set.channels) {
     if (c.kind != ChannelKind::lock) continue;
     std::vector<std::size_t> users;
     for (const std::string& who : users_of(c)) {
-      if (const auto i = index_of(set, who); i && *i < parts.size()) users.push_back(*i);
+      if (const auto i = index_of(set, who); i && *i < n) users.push_back(*i);
     }
     if (std::any_of(users.begin(), users.end(), [&](std::size_t u) { return parts[u].reason; })) {
       continue;  // a user is refused for its own reason already
     }
+    const std::vector<int> cores = cores_of(parts, users);
+    const bool one_thread_each = std::all_of(users.begin(), users.end(), [&](std::size_t u) {
+      return parts[u].thread_cores.size() == 1;
+    });
+    const bool local = one_thread_each && cores.size() == 1;
     std::optional<std::string> why;
-    std::vector<int> cores;
     for (const std::size_t u : users) {
       const Part& p = parts[u];
       const std::string& name = set.tasks[u].name;
@@ -92,22 +117,29 @@ LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& 
             "channel '{}' (kind = \"lock\") is used by '{}', an EDF-band task: lock blocking "
             "is analysed for static priorities only; give every user of the lock a `priority`",
             c.name, name);
-      } else if (p.thread_cores.size() != 1) {
+      } else if (!local && p.thread_cores.size() != 1) {
         why = fmt::format(
-            "channel '{}' (kind = \"lock\") is used by '{}', which has {} threads: its threads "
-            "make it a global lock; {}",
-            c.name, name, p.thread_cores.size(), kGlobalWhy);
+            "channel '{}' (kind = \"lock\") is used by '{}', which has {} threads: a team's "
+            "requests of a global (MSRP) lock are analysed by the federated planners, where the "
+            "team has cores of its own; give it one thread or use planner = \"federated\"",
+            c.name, name, p.thread_cores.size());
       }
       if (why) break;
-      cores.push_back(p.thread_cores[0]);
     }
-    std::sort(cores.begin(), cores.end());
-    cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
-    if (!why && cores.size() > 1) {
-      why = fmt::format(
-          "channel '{}' (kind = \"lock\") is shared by tasks on cores {}: {}; place "
-          "every user of the lock on one core",
-          c.name, fmt::join(cores, " and "), kGlobalWhy);
+    std::optional<std::int64_t> section;
+    std::optional<std::int64_t> request_spin;
+    if (!why && !local) {
+      std::int64_t limit = kInt64Max;
+      for (const std::size_t u : users) limit = std::min(limit, parts[u].d);
+      section = msrp_section(c.hold.count(), server, limit);
+      if (section) request_spin = msrp_spin(static_cast<std::int64_t>(cores.size()) - 1, *section);
+      if (!section || !request_spin) {
+        why = fmt::format(
+            "channel '{}' (kind = \"lock\"): a critical section of {} cannot be bounded below "
+            "its users' least deadline {} with {} charged",
+            c.name, format_duration(c.hold), format_duration(Duration(limit)),
+            server ? server->what : std::string("nothing"));
+      }
     }
     if (why) {
       for (const std::size_t u : users) {
@@ -115,34 +147,96 @@ LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& 
       }
       continue;
     }
-    LocalLock lock;
-    lock.hold = c.hold.count();
-    for (const std::size_t u : users) lock.user_priorities.push_back(parts[u].priority);
-    lock.ceiling = *std::max_element(lock.user_priorities.begin(), lock.user_priorities.end());
-    on_core[cores[0]].push_back(lock);
-    lock_names[cores[0]].push_back(c.name);
+    if (local) {
+      LocalLock lock;
+      lock.hold = c.hold.count();
+      for (const std::size_t u : users) lock.user_priorities.push_back(parts[u].priority);
+      lock.ceiling = *std::max_element(lock.user_priorities.begin(), lock.user_priorities.end());
+      on_core[cores[0]].push_back(lock);
+      lock_names[cores[0]].push_back(c.name);
+      out.notes.push_back(fmt::format(
+          "channel '{}' (kind = \"lock\"): local to core {}, priority ceiling protocol (ceiling "
+          "{}, hold {})",
+          c.name, cores[0], lock.ceiling, format_duration(c.hold)));
+      continue;
+    }
+    // Global: MSRP. Each access spins ≤ request_spin, then holds non-preemptively.
+    std::vector<std::string> charged;
+    for (const std::size_t u : users) {
+      const std::optional<std::int64_t> per_job = checked_mul(c.accesses, *request_spin);
+      const std::optional<std::int64_t> total =
+          per_job ? checked_add(out.spin[u], *per_job) : std::nullopt;
+      const std::optional<std::int64_t> np_ns = checked_add(*request_spin, *section);
+      if (!total || !np_ns) {
+        out.refusal[u] =
+            fmt::format("channel '{}' (kind = \"lock\"): the spin charge of '{}' overflows 64 bits",
+                        c.name, set.tasks[u].name);
+        continue;
+      }
+      out.spin[u] = *total;
+      if (*np_ns > np[u].ns) np[u] = Blocker{*np_ns, c.name, set.tasks[u].name};
+      charged.push_back(
+          fmt::format("'{}' +{}", set.tasks[u].name, format_duration(Duration(*per_job))));
+    }
+    out.notes.push_back(fmt::format(
+        "channel '{}' (kind = \"lock\"): global (users on cores {}), MSRP: a request runs "
+        "non-preemptively and waits ≤ {} ({} other core{} × section {}) per access; spin per job "
+        "added to C: {}",
+        c.name, fmt::join(cores, ", "), format_duration(Duration(*request_spin)), cores.size() - 1,
+        cores.size() == 2 ? "" : "s", format_duration(Duration(*section)),
+        fmt::join(charged, ", ")));
   }
-  for (std::size_t i = 0; i < parts.size(); ++i) {
+
+  for (std::size_t i = 0; i < n; ++i) {
     const Part& p = parts[i];
-    if (p.reason || p.edf || out.refusal[i]) continue;  // EDF band: above every static ceiling
+    if (p.reason || out.refusal[i]) continue;
     for (const int k : p.cores) {
-      const auto it = on_core.find(k);
-      if (it == on_core.end()) continue;
-      const BlockingTerm b = pcp_blocking(p.priority, it->second);
-      if (b.ns == 0) continue;
-      const std::string& lock = lock_names[k][*b.lock];
+      // The longest MSRP section of another task on core k that can block i: a lower static
+      // priority (an EDF-band task is above every static priority, so any static one).
+      Blocker global;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i || np[j].ns == 0 || parts[j].reason || out.refusal[j]) continue;
+        if (!std::binary_search(parts[j].cores.begin(), parts[j].cores.end(), k)) continue;
+        if (!p.edf && parts[j].priority >= p.priority) continue;  // interference, not blocking
+        if (np[j].ns > global.ns) global = Blocker{np[j].ns, np[j].lock, set.tasks[j].name};
+      }
+      if (p.edf) {
+        if (global.ns > 0) {
+          out.refusal[i] = fmt::format(
+              "task '{}' is in the EDF band of core {}, where '{}' runs non-preemptively for up to "
+              "{} in channel '{}' (kind = \"lock\", MSRP): the band's test charges no blocking; "
+              "move one of them to another core",
+              set.tasks[i].name, k, global.task, format_duration(Duration(global.ns)), global.lock);
+        }
+        continue;  // local ceilings are static priorities, below the band
+      }
+      BlockingTerm local;
+      if (const auto it = on_core.find(k); it != on_core.end()) {
+        local = pcp_blocking(p.priority, it->second);
+      }
+      if (local.ns == 0 && global.ns == 0) continue;
+      const std::string what =
+          local.ns >= global.ns
+              ? fmt::format(
+                    "channel '{}' (kind = \"lock\"), a lower-priority user's critical "
+                    "section under the priority ceiling protocol",
+                    lock_names[k][*local.lock])
+              : fmt::format(
+                    "channel '{}' (kind = \"lock\"), task '{}''s non-preemptive MSRP "
+                    "spin and critical section",
+                    global.lock, global.task);
       if (p.thread_cores.size() != 1) {
         // A team member can be blocked at each of its resumptions on core k (it waits for its
         // teammates between segments), so the single-blocking bound does not hold.
         out.refusal[i] = fmt::format(
-            "task '{}' has {} threads and shares core {} with channel '{}' (kind = \"lock\") "
-            "whose ceiling is at or above its priority {}: blocking of a parallel task is not "
-            "analysed; move it off core {} or raise its priority above the lock's users",
-            set.tasks[i].name, p.thread_cores.size(), k, lock, p.priority, k);
+            "task '{}' has {} threads and shares core {} with a blocker ({}): blocking of a "
+            "parallel task on a shared core is not analysed; move it off core {} or raise its "
+            "priority above the lock's users",
+            set.tasks[i].name, p.thread_cores.size(), k, what, k);
         break;
       }
-      out.blocking[i] = b.ns;
-      out.blocking_lock[i] = lock;
+      out.blocking[i] = std::max(local.ns, global.ns);
+      out.blocking_lock[i] = what;
     }
   }
   return out;

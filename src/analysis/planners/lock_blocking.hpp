@@ -1,7 +1,9 @@
-// lock_blocking.hpp — what the planners do with a task set's `lock` channels: the partitioned
-// planner charges the blocking of local locks (analysis/bounds/blocking.hpp); every lock it
-// cannot analyse, and every lock under the other planners, refuses the set with a reason naming
-// the lock (docs/analysis.md, "Blocking (shared locks)").
+// lock_blocking.hpp — what the planners do with a task set's `lock` channels. Each lock runs the
+// protocol its placement gives it (model/lock_placement.hpp): a local lock (every user one thread
+// on one core) the priority ceiling protocol (analysis/bounds/blocking.hpp), a global lock MSRP
+// (analysis/bounds/msrp.hpp). The partitioned and federated planners charge both; every lock
+// they cannot analyse, and every lock under the other planners, refuses the set with a reason
+// naming the lock (docs/analysis.md, "Blocking (shared locks)").
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/bounds/rta.hpp"
+#include "analysis/bounds/server_interference.hpp"
 #include "analysis/planners/partitioned_part.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -25,21 +29,52 @@ bool has_lock_channels(const TaskSet& set);
 // a set with a shared real-time lock on an independent-task test.
 void refuse_lock_channels(Plan& plan, const TaskSet& set, std::string_view planner);
 
-// LockCharge is what the partitioned planner does about the set's locks, per task (set order):
-// the blocking term B_i charged to its bound with the lock that gives it, or a refusal.
+// LockCharge is what the partitioned planner does about the set's locks, per task (set order).
 struct LockCharge {
-  std::vector<std::int64_t> blocking;               // B_i in ns (0: none)
-  std::vector<std::string> blocking_lock;           // the lock of B_i ("" when 0)
+  std::vector<std::int64_t> blocking;      // B_i in ns (0: none)
+  std::vector<std::string> blocking_lock;  // the lock of B_i ("" when 0)
+  std::vector<std::int64_t> spin;          // Σ_ℓ N_{i,ℓ}·spin_ℓ added to C_i (MSRP)
   std::vector<std::optional<std::string>> refusal;  // why the set's locks cannot be analysed
+  std::vector<std::string> notes;                   // one per lock: its protocol and charges
 };
 
-// partitioned_lock_charge classifies each lock channel for plan_partitioned. A lock is local
-// when all its users are static-priority tasks with one thread on one and the same core; then
-// every single-thread static-priority task on that core gets B_i = pcp_blocking (the lock's
-// ceiling is its users' highest priority, as ChannelSet sets it at run time). Refused, naming
-// the lock: a user in the EDF band, a user with several threads or cores, users on different
-// cores (a global lock), or a parallel task (several threads) exposed to a local lock's ceiling.
+// partitioned_lock_charge classifies each lock channel for plan_partitioned and charges it.
+// Local (all users static-priority, one thread, one and the same core): every single-thread
+// static-priority task on that core gets the priority-ceiling B_i. Global (users on several
+// cores): MSRP; each user (one thread, static priority) spins at most spin_ℓ = (|cores(ℓ)| − 1)·
+// cs_ℓ per access (msrp_section with `server`), added to its C; each single-thread task on a core
+// gets B_i = max(ceiling term, longest spin + section of a lower-priority global-lock user there).
+// Refused, naming the lock: a user in the EDF band or with several threads (global: a team), a
+// section no bound holds for (the server), a team or an EDF-band task sharing a core with a
+// blocker (it can be blocked at every resumption, or the band is not above it any more).
 // Parts that already have a reason are skipped (the plan is refused anyway).
-LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts);
+LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts,
+                                   const std::optional<PeriodicServer>& server);
+
+// FederatedLocks is the MSRP spin charge the federated planners make before placing anything.
+struct FederatedLocks {
+  TaskSet inflated;                                 // the set with C and L grown by `spin`
+  std::vector<std::int64_t> spin;                   // per task: Σ_ℓ N_{i,ℓ}·spin_ℓ
+  std::vector<std::int64_t> section;                // per channel: cs_ℓ (0: not a lock)
+  std::vector<std::int64_t> request_spin;           // per channel: spin_ℓ (0: not a lock)
+  std::vector<std::optional<std::string>> refusal;  // per task, naming the lock
+};
+
+// federated_lock_spins charges every lock as global before placement (where its users will run
+// is not known yet): at most min(Σ_u N_{u,ℓ}, m) requests can be pending at once (each user
+// thread has at most one, a job makes N_{u,ℓ}, and each of the m cores at most one), so
+// spin_ℓ = (min(Σ_u N_{u,ℓ}, m) − 1)·cs_ℓ; each user's work and span grow by Σ_ℓ N_{i,ℓ}·spin_ℓ
+// (each request may be on the critical path: Dinh et al. 2018, §4). A lock that ends up local
+// runs the ceiling protocol with the spin still charged (pessimistic, sound).
+FederatedLocks federated_lock_spins(const TaskSet& set, std::size_t cores,
+                                    const std::optional<PeriodicServer>& server);
+
+// charge_federated_blocking adds the blocking term to each light task of `plan` (made from
+// locks.inflated) once placed: the ceiling term of the local locks on its core and the longest
+// lower-priority MSRP section there, then R_i = C'_i + B_i + Σ_hp ⌈R_i/T_j⌉·C'_j with `above`
+// (the kernel's server) in every hp set; a bound past D refuses the task naming the lock. Heavy
+// tasks run on cores of their own and are never blocked. Adds the refusals and notes.
+void charge_federated_blocking(Plan& plan, const TaskSet& set, const FederatedLocks& locks,
+                               const std::vector<RtaInterferer>& above);
 
 }  // namespace rtpar::analysis

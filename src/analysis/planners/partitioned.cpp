@@ -55,6 +55,7 @@
 #include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/lock_blocking.hpp"
 #include "analysis/planners/partitioned_part.hpp"
+#include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -334,8 +335,17 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     }
   }
 
-  // Shared locks: local ones charge their blocking term, the others refuse (lock_blocking.hpp).
-  const analysis::LockCharge locks = analysis::partitioned_lock_charge(set, parts);
+  // Shared locks: local ones charge the ceiling protocol's blocking, global ones MSRP's spin
+  // (added to the user's C, so to what it takes from others too) and blocking; the others refuse
+  // (lock_blocking.hpp).
+  const analysis::LockCharge locks = analysis::partitioned_lock_charge(set, parts, server);
+  for (Part& p : parts) {
+    const std::int64_t spin = locks.spin[p.index];
+    if (spin == 0 || p.reason || locks.refusal[p.index]) continue;
+    p.own = sat_add(p.own, spin);  // one thread (lock_blocking.hpp): one core, one work entry
+    for (std::int64_t& w : p.core_work) w = sat_add(w, spin);
+  }
+  plan.notes.insert(plan.notes.end(), locks.notes.begin(), locks.notes.end());
 
   std::map<int, std::vector<std::size_t>> on_core;  // CPU → parts with a thread there
   for (std::size_t x = 0; x < parts.size(); ++x) {
@@ -358,9 +368,8 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     const std::int64_t blocking = locks.blocking[p.index];
     if (!tp.reason && blocking != 0) {
       plan.notes.push_back(fmt::format(
-          "task '{}': blocking B = {} charged (channel '{}' (kind = \"lock\"), a lower-priority "
-          "user's critical section under the priority ceiling protocol; docs/analysis.md, "
-          "\"Blocking (shared locks)\")",
+          "task '{}': blocking B = {} charged ({}; docs/analysis.md, \"Blocking (shared "
+          "locks)\")",
           task.name, format_duration(Duration(blocking)), locks.blocking_lock[p.index]));
     }
     if (!tp.reason) {

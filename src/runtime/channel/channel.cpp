@@ -39,6 +39,20 @@ void validate_channel_config(const ChannelConfig& config) {
          "must be 0 (no ceiling) or a SCHED_FIFO priority 1..99, got " +
              std::to_string(config.ceiling_priority));
   }
+  if (config.nonpreemptive_priority < 0 || config.nonpreemptive_priority > 99) {
+    fail(config, "nonpreemptive_priority",
+         "must be 0 (no raise) or a SCHED_FIFO priority 1..99, got " +
+             std::to_string(config.nonpreemptive_priority));
+  }
+  if (config.declared_hold_ns < 0) {
+    fail(config, "declared_hold_ns",
+         "must be 0 (none) or positive, got " + std::to_string(config.declared_hold_ns));
+  }
+  if (config.user_tasks.size() > static_cast<std::size_t>(config.max_readers) + 1) {
+    fail(config, "user_tasks",
+         "has " + std::to_string(config.user_tasks.size()) +
+             " entries; a channel has at most a writer and max_readers readers");
+  }
   if (config.lock_rank < -1 || config.lock_rank >= kMaxExplicitLockRank) {
     fail(config, "lock_rank",
          "must be 0.." + std::to_string(kMaxExplicitLockRank - 1) +

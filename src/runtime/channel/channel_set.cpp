@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "model/lock_placement.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 
@@ -54,11 +55,28 @@ ChannelSet::ChannelSet(const TaskSet& set, const Plan& plan, bool best_effort)
     config.numtries = spec.numtries;
     config.name = spec.name;
     if (spec.kind == ChannelKind::lock) {
-      // Priority ceiling protocol: the ceiling is the highest priority of any user, so holding
-      // the lock runs at least as high as anyone who could want it.
-      int ceiling = priority_of(spec.writer);
-      for (const std::string& r : spec.readers) ceiling = std::max(ceiling, priority_of(r));
-      config.ceiling_priority = best_effort ? 0 : ceiling;
+      // The protocol the planners analysed for this placement (model/lock_placement.hpp). A
+      // best-effort run has no priorities to raise: a plain mutex (ceiling 0).
+      config.protocol = best_effort ? LockProtocol::ceiling : model::lock_protocol(spec, set, plan);
+      if (config.protocol == LockProtocol::ceiling) {
+        // Priority ceiling protocol: the ceiling is the highest priority of any user, so
+        // holding the lock runs at least as high as anyone who could want it.
+        int ceiling = priority_of(spec.writer);
+        for (const std::string& r : spec.readers) ceiling = std::max(ceiling, priority_of(r));
+        config.ceiling_priority = best_effort ? 0 : ceiling;
+      } else {
+        config.nonpreemptive_priority = model::nonpreemptive_priority(plan);
+      }
+      config.declared_hold_ns = spec.hold.count();
+      // One stats slot per endpoint (writer, then readers), "nonrt" as -1.
+      const auto task_of = [&](const std::string& who) {
+        for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+          if (set.tasks[i].name == who) return static_cast<int>(i);
+        }
+        return -1;
+      };
+      config.user_tasks.push_back(task_of(spec.writer));
+      for (const std::string& r : spec.readers) config.user_tasks.push_back(task_of(r));
       config.lock_rank = lock_rank++;
     }
     channels_.push_back(make_channel(config));
@@ -70,7 +88,9 @@ ChannelSet::ChannelSet(const TaskSet& set, const Plan& plan, bool best_effort)
     }
   }
   // Tasks without channels get an empty endpoint too, so every job has one.
-  for (const TaskSpec& t : set.tasks) endpoint_of(t.name);
+  for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    endpoint_of(set.tasks[i].name).task_ = static_cast<int>(i);
+  }
   endpoint_of(std::string(kNonRtEndpoint));
 }
 

@@ -132,6 +132,38 @@ std::string describe(const std::exception_ptr& e) {
   }
 }
 
+// lock_runs collects each lock channel's per-user records after the run (every user joined).
+std::vector<LockRun> lock_runs(const TaskSet& set, ChannelSet& channels) {
+  std::vector<LockRun> out;
+  for (const ChannelSpec& spec : set.channels) {
+    if (spec.kind != ChannelKind::lock) continue;
+    const ByteChannel* channel = channels.channel(spec.name);
+    if (channel == nullptr) continue;
+    LockRun run;
+    run.channel = spec.name;
+    run.protocol = channel->config().protocol;
+    run.declared_hold_ns = channel->config().declared_hold_ns;
+    const std::vector<LockUserStats> stats = channel->lock_stats();
+    for (std::size_t k = 0; k < stats.size(); ++k) {
+      const LockUserStats& s = stats[k];
+      const bool unattributed = k == channel->config().user_tasks.size();
+      if (unattributed && s.acquisitions == 0) continue;
+      LockUserRun user;
+      user.task = unattributed ? "(unattributed)"
+                  : s.task >= 0 && static_cast<std::size_t>(s.task) < set.tasks.size()
+                      ? set.tasks[static_cast<std::size_t>(s.task)].name
+                      : std::string(kNonRtEndpoint);
+      user.acquisitions = s.acquisitions;
+      user.max_hold_ns = s.max_hold_ns;
+      user.max_wait_ns = s.max_wait_ns;
+      user.hold_overruns = s.hold_overruns;
+      run.users.push_back(std::move(user));
+    }
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool plan_places_every_task(const Plan& plan) {
@@ -291,6 +323,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     }
   }
   runners.clear();  // joins the team workers
+  report.locks = lock_runs(set, *channels);
   if (failure) {
     const std::string what = describe(failure);
     throw TaskFailure(failed_task, what, std::move(report), failure);

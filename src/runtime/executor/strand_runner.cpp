@@ -226,6 +226,8 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   job.index = index;
   job.release_ns = release;
   job.channels = channels_;
+  // This thread's explicit lock holds are the task's (lock channel records).
+  if (channels_ != nullptr) set_channel_user(channels_->task_index());
   for (std::size_t s = first; s <= last; ++s) {
     if (member.strands[s].empty()) continue;
     const std::int64_t at = release + placement_.segments[s].offset_ns;

@@ -125,6 +125,8 @@ void TaskRunner::master_loop() noexcept {
   job.team = team_.get();
   job.steal = pool_.get();
   job.channels = channels_;
+  // This thread's explicit lock holds are the task's (lock channel records).
+  if (channels_ != nullptr) set_channel_user(channels_->task_index());
   EdfBand* const edf = edf_slots_.empty() ? nullptr : control_.edf;
   if (edf != nullptr) {
     // The workers published their tids when they started, before the team was handed over.

@@ -1,7 +1,7 @@
 // test_lock_blocking.cpp — what every planner does with a `lock` channel
-// (src/analysis/planners/lock_blocking.hpp): partitioned charges a local lock's blocking, every
-// other lock and every other planner refuses the set naming the lock; and the `hold` rules of the
-// file format (channel[i].hold).
+// (src/analysis/planners/lock_blocking.hpp): partitioned and federated charge a local lock's
+// ceiling blocking and a global lock's MSRP spin and blocking (hand-worked examples), the other
+// planners refuse the set naming the lock; and the `hold` rules of the file format.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -68,15 +68,112 @@ TEST_CASE("lock blocking: partitioned charges hold(lo) to hi on one core: R(hi) 
   CHECK(tight.tasks[0].reason.has_value());
 }
 
-TEST_CASE("lock blocking: the two-core variant is refused, naming the lock and the cores") {
+TEST_CASE("lock blocking: the two-core variant is charged as MSRP: R(hi) = 2 + 5 ms spin") {
+  // Gai et al. 2001 §4: one other core can be ahead of each request, so spin = 1 × 5 ms; both
+  // users' C grows by it (one access per job); nobody shares a core, so no blocking term.
   const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::partitioned,
                                             rtpar::parse_taskset(lock_hilo("5ms", 1), "l.toml"));
-  CHECK_FALSE(plan.schedulable);
-  for (const rtpar::TaskPlan& tp : plan.tasks) {
-    REQUIRE(tp.reason.has_value());
-    CHECK(tp.reason->find("channel 'state' (kind = \"lock\") is shared by tasks on cores 0 and 1: "
-                          "global lock blocking is not analysed") == 0);
-  }
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].response_bound_ns == 7'000'000);   // hi: 2 + 5 ms
+  CHECK(plan.tasks[1].response_bound_ns == 55'000'000);  // lo: 50 + 5 ms, alone on core 1
+  CHECK(lock_note(plan, "channel 'state' (kind = \"lock\"): global (users on cores 0, 1), MSRP"));
+  CHECK(lock_note(plan, "waits ≤ 5ms (1 other core × section 5ms) per access"));
+  // Three accesses per job: 3 spins each.
+  const rtpar::Plan three =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned,
+                       rtpar::parse_taskset(lock_hilo("2ms", 1, "accesses = 3\n"), "l.toml"));
+  REQUIRE(three.schedulable);
+  CHECK(three.tasks[0].response_bound_ns == 8'000'000);   // 2 + 3 × 2 ms
+  CHECK(three.tasks[1].response_bound_ns == 56'000'000);  // 50 + 3 × 2 ms
+}
+
+TEST_CASE("lock blocking: MSRP's non-preemptive section blocks a higher-priority task") {
+  // Core 0: hi (2 ms / 10 ms, prio 20, no lock) and mid (1 ms / 20 ms, prio 15); core 1: lo
+  // (10 ms / 50 ms). mid and lo share g (hold 1 ms). spin = 1 ms; C'(mid) = 2 ms, C'(lo) = 11 ms.
+  // hi is blocked once by mid's spin + section: B = 2 ms, R(hi) = 2 + 2 = 4 ms.
+  // mid: R = 2 + ⌈R/10⌉·2 = 4 ms. lo: 11 ms alone.
+  const std::string text =
+      "[system]\ncores = [0, 1]\nplanner = \"partitioned\"\n"
+      "[[task]]\nname = \"hi\"\nperiod = \"10ms\"\nwork = \"2ms\"\npriority = 20\nplaces = [0]\n"
+      "[[task]]\nname = \"mid\"\nperiod = \"20ms\"\nwork = \"1ms\"\npriority = 15\nplaces = [0]\n"
+      "[[task]]\nname = \"lo\"\nperiod = \"50ms\"\nwork = \"10ms\"\npriority = 10\nplaces = [1]\n"
+      "[[channel]]\nname = \"g\"\nkind = \"lock\"\nsize = 8\nwriter = \"mid\"\nreaders = [\"lo\"]\n"
+      "hold = \"1ms\"\n";
+  const rtpar::Plan plan =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(text, "g.toml"));
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].response_bound_ns == 4'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 4'000'000);
+  CHECK(plan.tasks[2].response_bound_ns == 11'000'000);
+  CHECK(lock_note(plan,
+                  "task 'hi': blocking B = 2ms charged (channel 'g' (kind = \"lock\"), "
+                  "task 'mid''s non-preemptive MSRP spin and critical section"));
+  // An EDF-band task on core 0 instead of hi would be blocked by the band's test's back: refused.
+  std::string edf = text;
+  edf.replace(edf.find("priority = 20\n"), 14, "");
+  const rtpar::Plan refused =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(edf, "g.toml"));
+  CHECK_FALSE(refused.schedulable);
+  REQUIRE(refused.tasks[0].reason.has_value());
+  CHECK(refused.tasks[0].reason->find("runs non-preemptively for up to 2ms in channel 'g'") !=
+        std::string::npos);
+}
+
+TEST_CASE("lock blocking: a federated heavy task sharing a lock: work and span grow by the spin") {
+  // 4 cores. h: C = 30, L = 6, D = T = 20 ms (heavy); s: 2 ms every 10 ms; lock g (hold 1 ms),
+  // one access each. Before placement at most min(2·1, 4) = 2 requests are pending: spin = 1 ms.
+  // h: C' = 31, L' = 7, n = ⌈(31 − 7)/(20 − 7)⌉ = 2, R = 7 + ⌈24/2⌉ = 19 ms ≤ 20.
+  // s: C' = 3 ms, alone on a core: R = 3 ms.
+  const std::string text =
+      "[system]\ncores = 4\nplanner = \"federated\"\n"
+      "[[task]]\nname = \"h\"\nperiod = \"20ms\"\nwork = \"30ms\"\nspan = \"6ms\"\n"
+      "[[task]]\nname = \"s\"\nperiod = \"10ms\"\nwork = \"2ms\"\n"
+      "[[channel]]\nname = \"g\"\nkind = \"lock\"\nsize = 8\nwriter = \"h\"\nreaders = [\"s\"]\n"
+      "hold = \"1ms\"\n";
+  const rtpar::TaskSet set = rtpar::parse_taskset(text, "h.toml");
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set);
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].cores.size() == 2);
+  CHECK(plan.tasks[0].response_bound_ns == 19'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 3'000'000);
+  CHECK(plan.tasks[0].utilization == doctest::Approx(1.5));  // the file's C/T, not C'/T
+  // Without the lock h needs ⌈24/14⌉ = 2 cores too, but its bound is 6 + 12 = 18 ms.
+  rtpar::TaskSet free = set;
+  free.channels.clear();
+  CHECK(rtpar::plan_with(rtpar::PlannerKind::federated, free).tasks[0].response_bound_ns ==
+        18'000'000);
+  // A hold of 7 ms leaves no n: L' = 13 ms, C' − L' = 24 ms, n = ⌈24/7⌉ = 4 cores for h and no
+  // core for s.
+  rtpar::TaskSet tight = set;
+  tight.channels[0].hold = rtpar::Duration(std::chrono::milliseconds(7));
+  CHECK_FALSE(rtpar::plan_with(rtpar::PlannerKind::federated, tight).schedulable);
+}
+
+TEST_CASE(
+    "lock blocking: federated places hi/lo apart and charges the spin; a shared core is "
+    "charged the ceiling term") {
+  const rtpar::TaskSet set = rtpar::parse_taskset(lock_hilo("5ms"), "l.toml");
+  rtpar::TaskSet fed = set;
+  fed.system.planner = rtpar::PlannerKind::federated;
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, fed);
+  REQUIRE(plan.schedulable);
+  // C'(hi) = 7 ms (U 0.7) goes first; lo (55 ms) does not fit beside it: cores 0 and 1.
+  CHECK(plan.tasks[0].response_bound_ns == 7'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 55'000'000);
+  CHECK(lock_note(plan, "global, MSRP at run time"));
+  // With lo at 5 ms and a 1 ms hold both land on core 0 (C'(hi) = 3 ms, C'(lo) = 6 ms with the
+  // spin charged before placement): the lock is local, the ceiling protocol runs, and hi pays one
+  // section of lo: R(hi) = C'(hi) + B = 3 + 1 = 4 ms (the unused spin is the price of charging
+  // before placement).
+  rtpar::TaskSet small = fed;
+  small.tasks[1].work = rtpar::Duration(std::chrono::milliseconds(5));
+  small.tasks[1].span = small.tasks[1].work;
+  small.channels[0].hold = rtpar::Duration(std::chrono::milliseconds(1));
+  const rtpar::Plan local = rtpar::plan_with(rtpar::PlannerKind::federated, small);
+  REQUIRE(local.schedulable);
+  CHECK(local.tasks[0].cores == local.tasks[1].cores);
+  CHECK(local.tasks[0].response_bound_ns == 4'000'000);
+  CHECK(lock_note(local, "local, priority ceiling protocol at run time"));
 }
 
 TEST_CASE("lock blocking: a parallel user or an EDF user is refused") {
@@ -95,11 +192,10 @@ TEST_CASE("lock blocking: a parallel user or an EDF user is refused") {
   CHECK(plan.tasks[1].reason->find("an EDF-band task") != std::string::npos);
 }
 
-TEST_CASE("lock blocking: every other planner refuses a set with a lock, naming it") {
+TEST_CASE("lock blocking: decomposition and fork-join-rta refuse a set with a lock, naming it") {
   const rtpar::TaskSet set = rtpar::parse_taskset(lock_hilo("5ms"), "l.toml");
   for (const rtpar::PlannerKind kind :
-       {rtpar::PlannerKind::federated, rtpar::PlannerKind::federated_ws,
-        rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
+       {rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
     CAPTURE(static_cast<int>(kind));
     const rtpar::Plan plan = rtpar::plan_with(kind, set);
     CHECK_FALSE(plan.schedulable);
