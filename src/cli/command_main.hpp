@@ -7,12 +7,14 @@
 
 #include <exception>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include "cli/suggest.hpp"
 #include "core/exit_status.hpp"
 #include "rtpar/error.hpp"
 
@@ -28,16 +30,22 @@ using Commands = std::vector<std::pair<CLI::App*, Command>>;
 // usage error, InputError or no subcommand exits kExitBadInput; EnvironmentError kExitEnvironment
 // with its hint; any other exception kExitInternal. Nothing escapes as an exception.
 inline int run_commands(CLI::App& app, const Commands& commands, int argc, char** argv) {
+  // The top-level app has no name of its own in CLI11: messages say "rtpar".
+  const std::string name = app.get_name().empty() ? std::string("rtpar") : app.get_name();
   // `--name=` with nothing after '=' reads in CLI11 as the bare flag (`--json=` is `--json`) or as
   // an empty value: refused here, so that no empty option is silently taken as given or absent.
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
     if (arg.size() > 3 && arg.substr(0, 2) == "--" && arg.find('=') == arg.size() - 1) {
-      fmt::print(stderr, "{}: error: {}: an empty value is not allowed\n", app.get_name(),
+      fmt::print(stderr, "{}: error: {}: an empty value is not allowed\n", name,
                  arg.substr(0, arg.size() - 1));
       return kExitBadInput;
     }
+  }
+  if (const std::string hint = unknown_command_hint(app, argc, argv); !hint.empty()) {
+    fmt::print(stderr, "{}: error: {}\n", name, hint);
+    return kExitBadInput;
   }
   try {
     app.parse(argc, argv);
@@ -45,8 +53,11 @@ inline int run_commands(CLI::App& app, const Commands& commands, int argc, char*
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    fmt::print(stderr, "{}", unknown_option_hint(app, argc, argv));
     return kExitBadInput;
   }
   try {

@@ -9,11 +9,13 @@
 #include "cli/command_main.hpp"
 #include "cli/commands.hpp"
 #include "cli/simulate.hpp"
+#include "cli/suggest.hpp"
 
 int main(int argc, char** argv) try {
   using namespace rtpar::cli;
   CLI::App app{"rtpar — parallel real-time tasks on multicore Linux"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text(), "Print rtpar's version and exit");
   rtpar::cli::Commands commands;
   CLI::App* check = app.add_subcommand("check", "Admission control: print the Plan of a task set");
   commands.emplace_back(check, add_check(*check));

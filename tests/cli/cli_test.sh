@@ -38,6 +38,19 @@ bad_input)
   grep -q -- "--duration" <<<"$err" || fail "duration error: $err"
   expect_status 2 "$rtpar" frobnicate
   ;;
+version_and_suggestions)
+  expect_status 0 "$rtpar" --version
+  grep -Eq "^rtpar [0-9]+\.[0-9]+\.[0-9]+ \(git [^)]+\)$" <<<"$out" || fail "version: $out"
+  expect_status 2 "$rtpar" chek "$src/examples/demo.toml"
+  grep -q "unknown command 'chek'; did you mean 'check'?" <<<"$err" || fail "no suggestion: $err"
+  expect_status 2 "$rtpar" frobnicate
+  grep -q "unknown command 'frobnicate'; the commands are: check, run," <<<"$err" || fail "list: $err"
+  grep -q "did you mean" <<<"$err" && fail "a suggestion for a word close to nothing: $err"
+  expect_status 2 "$rtpar" check "$src/examples/demo.toml" --jsn
+  grep -q -- "--jsn: unknown option; did you mean '--json'?" <<<"$err" || fail "option: $err"
+  expect_status 2 "$rtpar" run "$src/examples/demo.toml" --duraton 1s
+  grep -q -- "did you mean '--duration'?" <<<"$err" || fail "run option: $err"
+  ;;
 run_offline_cores)
   printf '[system]\ncores = [0, 4000]\n[[task]]\nname = "a"\nperiod = "10ms"\nwork = "1ms"\n' > far.toml
   expect_status 0 "$rtpar" check far.toml
