@@ -2,6 +2,7 @@
 // load, validate, plan, print. Exit 0 schedulable (with `all`: at least one planner admits the
 // set), 1 not schedulable, 2 bad input.
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar::cli {
 
@@ -90,6 +92,24 @@ std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set)
   return out;
 }
 
+// check_cores_online refuses a [system] CPU list naming CPUs this process cannot run on, unless
+// the file gives a core count or --target names another machine: the plan would otherwise admit
+// a set `run` must refuse (docs/cli.md). InputError at system.cores: exit status 2.
+void check_cores_online(const TaskSet& set, const Planning& planning) {
+  if (set.system.cores_from_count || planning.options.target != nullptr) return;
+  const std::vector<int> online = online_cpus();
+  std::vector<int> declared = set.system.cores;
+  declared.insert(declared.end(), set.system.nonrt_cores.begin(), set.system.nonrt_cores.end());
+  for (const int cpu : declared) {
+    if (std::binary_search(online.begin(), online.end(), cpu)) continue;
+    throw InputError(set.system.where, "system.cores",
+                     fmt::format("CPU {} is not online for this process (online: {}); to analyse "
+                                 "the set for another machine give `--target` (e.g. --target 8c) "
+                                 "or a core count (`cores = 8`)",
+                                 cpu, fmt::join(online, ", ")));
+  }
+}
+
 }  // namespace
 
 Command add_check(CLI::App& app) {
@@ -101,6 +121,7 @@ Command add_check(CLI::App& app) {
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
     const std::unique_ptr<Planning> planning = resolve_planning(opts->planning, set);
+    check_cores_online(set, *planning);
     std::vector<Plan> plans;
     for (const PlannerKind kind : planning->planners) {
       plans.push_back(plan_with(kind, set, planning->options));

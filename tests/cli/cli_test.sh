@@ -53,7 +53,12 @@ version_and_suggestions)
   ;;
 run_offline_cores)
   printf '[system]\ncores = [0, 4000]\n[[task]]\nname = "a"\nperiod = "10ms"\nwork = "1ms"\n' > far.toml
-  expect_status 0 "$rtpar" check far.toml
+  # check refuses CPUs this process cannot run on unless --target names another machine.
+  expect_status 2 "$rtpar" check far.toml
+  grep -q "far.toml:1:1: system.cores: CPU 4000 is not online for this process" <<<"$err" \
+    || fail "check: $err"
+  grep -q -- "--target" <<<"$err" || fail "no hint: $err"
+  expect_status 0 "$rtpar" check far.toml --target 4001c
   expect_status 2 "$rtpar" run far.toml --duration 100ms
   grep -q "not online" <<<"$err" || fail "no reason: $err"
   printf '[system]\ncores = 64\n[[task]]\nname = "a"\nperiod = "10ms"\nwork = "1ms"\n' > count.toml
