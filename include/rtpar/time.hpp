@@ -18,8 +18,8 @@ using Duration = std::chrono::nanoseconds;
 // allowed.
 Duration parse_duration(std::string_view text);
 
-// duration_from_micros is the file format's rule for a bare integer duration: a count of
-// microseconds (docs/taskset.md). Throws std::invalid_argument when it is negative or does not fit
+// duration_from_micros reads a count of microseconds (the generators' `--param` rule for a bare
+// number; a task-set file refuses bare numbers other than 0, docs/taskset.md). Throws std::invalid_argument when it is negative or does not fit
 // 64-bit nanoseconds.
 Duration duration_from_micros(std::int64_t us);
 

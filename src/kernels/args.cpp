@@ -104,15 +104,16 @@ Duration duration_value(const toml::node& node, const std::string& file, const s
       throw InputError(loc, field, e.what());
     }
   } else if (const auto* i = node.as_integer()) {
-    try {
-      d = duration_from_micros(i->get());
-    } catch (const std::invalid_argument& e) {
-      throw InputError(loc, field, e.what());
+    // A bare number has no unit: 0 is the same in every unit; anything else would be a guess
+    // (the command line refuses `--duration 10` alike), so the file must say which it means.
+    if (i->get() != 0) {
+      throw InputError(loc, field,
+                       "a duration needs a unit: write \"" + std::to_string(i->get()) +
+                           "us\" or \"" + std::to_string(i->get()) +
+                           "ms\" (units: ns, us, ms, s, min)");
     }
   } else {
-    throw InputError(loc, field,
-                     "expected a duration string like \"10ms\" or an integer number of "
-                     "microseconds");
+    throw InputError(loc, field, "expected a duration string with a unit, like \"10ms\"");
   }
   if (positive && d.count() == 0) throw InputError(loc, field, "duration must be > 0");
   return d;

@@ -143,8 +143,8 @@ class TableReader {
          "unknown unit \"" + std::string(unit) + "\" (use B, KiB, MiB, GiB, TiB, kB, MB or GB)");
   }
 
-  // duration reads an optional duration: a string with a unit ("10ms") or an integer number of
-  // microseconds. Zero and sign rules are left to check_taskset.
+  // duration reads an optional duration: a string with a unit ("10ms"), or a bare 0 (any other
+  // bare integer is refused: it has no unit). Zero and sign rules are left to check_taskset.
   [[nodiscard]] std::optional<Duration> duration(std::string_view key) const {
     const toml::node* value = node(key);
     if (value == nullptr) return std::nullopt;

@@ -101,10 +101,10 @@ TEST_CASE("taskset: defaults are filled in") {
   CHECK(t.where.column == 1);
 }
 
-TEST_CASE("taskset: every key given, bare integers are microseconds") {
+TEST_CASE("taskset: every key given; a bare 0 is a duration, any other bare integer is not") {
   const TaskSet set = parse(
       "[system]\ncores = [3, 1, 2]\nplanner = \"federated-ws\"\ndelta = 2\nnonrt_cores = [3]\n"
-      "[[task]]\nname = \"cam.left-2_x\"\nperiod = 10000\ndeadline = \"8ms\"\nphase = 0\n"
+      "[[task]]\nname = \"cam.left-2_x\"\nperiod = \"10000us\"\ndeadline = \"8ms\"\nphase = 0\n"
       "work = \"1.5ms\"\nspan = \"0.25 ms\"\npriority = 42\nkernel = \"spin\"\n"
       "runtime = \"team\"\noverrun = \"skip\"\n");
   CHECK(set.system.cores == std::vector<int>{1, 2, 3});
@@ -120,6 +120,17 @@ TEST_CASE("taskset: every key given, bare integers are microseconds") {
   CHECK(t.span == 250us);
   CHECK(t.priority == 42);
   CHECK(t.overrun == rtpar::OverrunPolicy::skip);
+  CHECK(t.phase == 0ms);
+  // A bare non-zero integer has no unit: an error with both readings as the hint.
+  try {
+    (void)parse("[system]\ncores = [0]\n[[task]]\nname = \"a\"\nperiod = 20\nwork = \"1ms\"\n");
+    FAIL_CHECK("accepted");
+  } catch (const rtpar::InputError& e) {
+    CHECK(e.field() == "task[0].period");
+    CHECK(e.where().line == 5);
+    CHECK(e.message().find("a duration needs a unit: write \"20us\" or \"20ms\"") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("taskset: a float delta, a span beyond the deadline, several tasks in order") {
@@ -207,7 +218,7 @@ TEST_CASE("taskset: structural rejections") {
 }
 
 TEST_CASE("taskset: task name rules") {
-  const std::string rest = "period = \"10ms\"\nwork = 1\n";
+  const std::string rest = "period = \"10ms\"\nwork = \"1us\"\n";
   check_rejected({
       {kSystem + "[[task]]\n" + rest, "task[0].name", 3, 1, "required"},
       {kSystem + "[[task]]\nname = \"\"\n" + rest, "task[0].name", 4, 8, "must not be empty"},
@@ -222,39 +233,40 @@ TEST_CASE("taskset: task name rules") {
 }
 
 TEST_CASE("taskset: duration fields") {
-  const std::string type_error = "expected a duration string like \"10ms\" or an integer number";
+  const std::string type_error = "expected a duration string with a unit, like \"10ms\"";
   check_rejected({
-      {task_doc("work = 1\n"), "task[0].period", 3, 1, "required"},
-      {task_doc("period = \"0ms\"\nwork = 1\n"), "task[0].period", 5, 10, "must be > 0"},
-      {task_doc("period = 0\nwork = 1\n"), "task[0].period", 5, 10, "must be > 0"},
-      {task_doc("period = 1.5\nwork = 1\n"), "task[0].period", 5, 10, type_error},
-      {task_doc("period = true\nwork = 1\n"), "task[0].period", 5, 10, type_error},
-      {task_doc("period = [1]\nwork = 1\n"), "task[0].period", 5, 10, type_error},
-      {task_doc("period = -5\nwork = 1\n"), "task[0].period", 5, 10, "negative"},
-      {task_doc("period = \"-5ms\"\nwork = 1\n"), "task[0].period", 5, 10, "negative"},
-      {task_doc("period = \"10\"\nwork = 1\n"), "task[0].period", 5, 10, "missing unit"},
-      {task_doc("period = \"1e3ms\"\nwork = 1\n"), "task[0].period", 5, 10, "exponents"},
-      {task_doc("period = 9223372036854776\nwork = 1\n"), "task[0].period", 5, 10, "overflow"},
-      {task_doc("period = \"10ms\"\ndeadline = \"11ms\"\nwork = 1\n"), "task[0].deadline", 6, 12,
+      {task_doc("work = \"1us\"\n"), "task[0].period", 3, 1, "required"},
+      {task_doc("period = \"0ms\"\nwork = \"1us\"\n"), "task[0].period", 5, 10, "must be > 0"},
+      {task_doc("period = 0\nwork = \"1us\"\n"), "task[0].period", 5, 10, "must be > 0"},
+      {task_doc("period = 1.5\nwork = \"1us\"\n"), "task[0].period", 5, 10, type_error},
+      {task_doc("period = true\nwork = \"1us\"\n"), "task[0].period", 5, 10, type_error},
+      {task_doc("period = [1]\nwork = \"1us\"\n"), "task[0].period", 5, 10, type_error},
+      {task_doc("period = -5\nwork = \"1us\"\n"), "task[0].period", 5, 10, "needs a unit"},
+      {task_doc("period = \"-5ms\"\nwork = \"1us\"\n"), "task[0].period", 5, 10, "negative"},
+      {task_doc("period = \"10\"\nwork = \"1us\"\n"), "task[0].period", 5, 10, "missing unit"},
+      {task_doc("period = \"1e3ms\"\nwork = \"1us\"\n"), "task[0].period", 5, 10, "exponents"},
+      {task_doc("period = 9223372036854776\nwork = \"1us\"\n"), "task[0].period", 5, 10, "needs a unit"},
+      {task_doc("period = \"10ms\"\ndeadline = \"11ms\"\nwork = \"1us\"\n"), "task[0].deadline", 6, 12,
        "must not exceed period"},
-      {task_doc("period = \"10ms\"\ndeadline = 0\nwork = 1\n"), "task[0].deadline", 6, 12,
+      {task_doc("period = \"10ms\"\ndeadline = 0\nwork = \"1us\"\n"), "task[0].deadline", 6, 12,
        "must be > 0"},
-      {task_doc("period = \"10ms\"\nphase = \"-1ms\"\nwork = 1\n"), "task[0].phase", 6, 9,
+      {task_doc("period = \"10ms\"\nphase = \"-1ms\"\nwork = \"1us\"\n"), "task[0].phase", 6, 9,
        "negative"},
-      {task_doc("period = \"10ms\"\nphase = -1\nwork = 1\n"), "task[0].phase", 6, 9, "negative"},
+      {task_doc("period = \"10ms\"\nphase = -1\nwork = \"1us\"\n"), "task[0].phase", 6, 9,
+       "needs a unit"},
       {task_doc("period = \"10ms\"\nwork = 0\n"), "task[0].work", 6, 8, "must be > 0"},
       {task_doc("period = \"10ms\"\n"), "task[0].work", 3, 1,
        "required (kernel 'spin' cannot derive it)"},
-      {task_doc("period = \"10ms\"\nwork = 5\nspan = \"0us\"\n"), "task[0].span", 7, 8,
+      {task_doc("period = \"10ms\"\nwork = \"5us\"\nspan = \"0us\"\n"), "task[0].span", 7, 8,
        "must be > 0"},
       {task_doc("period = \"10ms\"\nwork = \"1ms\"\nspan = \"2ms\"\n"), "task[0].span", 7, 8,
        "span (L = 2ms) must not exceed work (C = 1ms)"},
   });
-  CHECK(parse(task_doc("period = \"10ms\"\nphase = 0\nwork = 1\n")).tasks[0].phase == 0ns);
+  CHECK(parse(task_doc("period = \"10ms\"\nphase = 0\nwork = \"1us\"\n")).tasks[0].phase == 0ns);
 }
 
 TEST_CASE("taskset: wait policy of the task's team") {
-  const std::string head = "period = \"10ms\"\nwork = 1\n";
+  const std::string head = "period = \"10ms\"\nwork = \"1us\"\n";
   CHECK(parse(task_doc(head)).tasks[0].wait.kind == rtpar::WaitKind::hybrid);
   CHECK(parse(task_doc(head)).tasks[0].wait.spin_ns == 50us);
   CHECK(parse(task_doc(head + "wait = \"spin\"\n")).tasks[0].wait.kind == rtpar::WaitKind::spin);
@@ -264,7 +276,7 @@ TEST_CASE("taskset: wait policy of the task's team") {
 }
 
 TEST_CASE("taskset: priority, kernel, args, runtime, overrun and unknown keys") {
-  const std::string head = "period = \"10ms\"\nwork = 1\n";  // lines 5–6
+  const std::string head = "period = \"10ms\"\nwork = \"1us\"\n";  // lines 5–6
   check_rejected({
       {task_doc(head + "priority = 0\n"), "task[0].priority", 7, 12, "between 1 and 99"},
       {task_doc(head + "priority = 100\n"), "task[0].priority", 7, 12, "between 1 and 99"},
@@ -288,7 +300,7 @@ TEST_CASE("taskset: priority, kernel, args, runtime, overrun and unknown keys") 
 
 TEST_CASE("taskset: kernel args errors come from the kernel, under the task's field path") {
   try {
-    (void)parse(task_doc("period = \"10ms\"\nwork = 1\nargs = { x = 1 }\n"));
+    (void)parse(task_doc("period = \"10ms\"\nwork = \"1us\"\nargs = { x = 1 }\n"));
     FAIL("spin accepted args");
   } catch (const InputError& e) {
     CHECK(e.field() == "task[0].args.x");
@@ -298,7 +310,7 @@ TEST_CASE("taskset: kernel args errors come from the kernel, under the task's fi
 
 TEST_CASE("taskset: messages name the task and fields use its index") {
   try {
-    (void)parse(kSystem + kTask + "[[task]]\nname = \"cam\"\nperiod = 0\nwork = 1\n");
+    (void)parse(kSystem + kTask + "[[task]]\nname = \"cam\"\nperiod = 0\nwork = \"1us\"\n");
     FAIL("accepted");
   } catch (const InputError& e) {
     CHECK(e.field() == "task[1].period");
@@ -318,7 +330,7 @@ TEST_CASE("taskset: load_taskset reads a file and reports its path") {
   CHECK(set.tasks.at(0).where.file == path.string());
   {
     std::ofstream out(path);
-    out << kSystem << "[[task]]\nname = \"a\"\nperiod = \"0ms\"\nwork = 1\n";
+    out << kSystem << "[[task]]\nname = \"a\"\nperiod = \"0ms\"\nwork = \"1us\"\n";
   }
   try {
     (void)rtpar::load_taskset(path.string());
