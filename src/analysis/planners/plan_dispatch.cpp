@@ -91,6 +91,24 @@ Plan plan_uncharged(PlannerKind planner, const TaskSet& set, const PlanOptions& 
                    "unknown planner " + std::to_string(static_cast<int>(planner)));
 }
 
+// unused_keys_notes says, for a planner other than partitioned, which tasks give `places` or
+// `threads`, keys only the partitioned planner reads: the plan then places those tasks itself, and
+// a user must not believe the file's placement was taken (docs/taskset.md, "places and threads").
+void unused_keys_notes(PlannerKind planner, const TaskSet& set, Plan& plan) {
+  if (planner == PlannerKind::partitioned) return;
+  std::vector<std::string> named;
+  for (const TaskSpec& t : set.tasks) {
+    if (!t.places.empty() || t.threads > 0) named.push_back("'" + t.name + "'");
+  }
+  if (named.empty()) return;
+  std::string list;
+  for (std::size_t k = 0; k < named.size() && k < 8; ++k) list += (k ? ", " : "") + named[k];
+  if (named.size() > 8) list += ", … (" + std::to_string(named.size()) + " tasks)";
+  plan.notes.push_back("`places` and `threads` are read by the partitioned planner only; the " +
+                       std::string(to_string(planner)) + " planner chose the cores of " + list +
+                       " itself (planner = \"partitioned\" keeps the file's placement)");
+}
+
 }  // namespace
 
 Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& options) {
@@ -112,6 +130,7 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   std::optional<TaskSet> analysed;
   Plan plan = plan_uncharged(planner, set, options, analysed);
   analysis::charge_interference(plan, analysed ? *analysed : set, options);
+  unused_keys_notes(planner, set, plan);
   return plan;
 }
 
