@@ -46,8 +46,16 @@ std::optional<std::vector<SegmentSpec>> stages_of(const TaskSpec& task, std::str
   if (!task.segments.empty()) return task.segments;
   if (task.dag) return synchronous_form(*task.dag);
   if (task.work == task.span) return std::vector<SegmentSpec>{SegmentSpec{1, task.work, {}}};
-  why = "a parallel task (C > L) needs its structure ([[task.segment]] or the segments kernel)";
+  why = "a parallel task (C > L) needs its structure ([[task.segment]] or the segments kernel)" +
+        structure_hint(task);
   return std::nullopt;
+}
+
+std::string structure_hint(const TaskSpec& task) {
+  const bool omp = task.kernel.rfind("omp:", 0) == 0;
+  return std::string("; ") +
+         (omp ? "an `omp:` kernel's structure is the OpenMP program's own: " : "without one, ") +
+         "planner = \"federated\", \"federated-ws\" or \"partitioned\" plan it from C and L alone";
 }
 
 std::vector<int> dm_priorities(const TaskSet& set) {

@@ -17,6 +17,11 @@ namespace rtpar::analysis {
 // barriers only add precedence, so a schedule of the synchronous form is a schedule of the DAG.
 std::vector<SegmentSpec> synchronous_form(const DagSpec& dag);
 
+// structure_hint is what a planner that needs a task's structure adds to its refusal of a parallel
+// task without one: the planners that plan from C and L alone, and for an `omp:` kernel why it has
+// no structure to give.
+std::string structure_hint(const TaskSpec& task);
+
 // stages_of returns the task's segments: its [[task.segment]] structure, the synchronous form of
 // its DAG, or a single one-strand segment of length C for a sequential task (C = L). A parallel
 // task without structure has no stages; then `why` says so and nullopt is returned.

@@ -46,8 +46,8 @@ std::optional<std::vector<SegmentSpec>> segments_of(const TaskSpec& task, std::s
   if (task.segments.empty() && !task.dag && task.work != task.span) {
     why = fmt::format(
         "a parallel task (C = {} ns > L = {} ns) needs [[task.segment]] or [[task.node]] "
-        "structure to be decomposed into strands",
-        task.work.count(), task.span.count());
+        "structure to be decomposed into strands{}",
+        task.work.count(), task.span.count(), analysis::structure_hint(task));
     return std::nullopt;
   }
   return analysis::stages_of(task, why);

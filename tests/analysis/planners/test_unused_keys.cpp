@@ -33,3 +33,27 @@ TEST_CASE("unused keys: places and threads are named in a note by every planner 
   }
   CHECK(noted(rtpar::plan_with(rtpar::PlannerKind::partitioned, set)).empty());
 }
+
+TEST_CASE("unused keys: planners that need a structure name the planners that do not") {
+  rtpar::TaskSet set = rtpar::parse_taskset(
+      "[system]\ncores = [0, 1]\n"
+      "[[task]]\nname = \"a\"\nperiod = \"10ms\"\nwork = \"4ms\"\nspan = \"2ms\"\n",
+      "s.toml");
+  for (const rtpar::PlannerKind kind :
+       {rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
+    CAPTURE(rtpar::to_string(kind));
+    set.tasks[0].kernel = "spin";
+    rtpar::Plan plan = rtpar::plan_with(kind, set);
+    REQUIRE(plan.tasks[0].reason.has_value());
+    CHECK(plan.tasks[0].reason->find("without one, planner = \"federated\", \"federated-ws\" or "
+                                     "\"partitioned\" plan it from C and L alone") !=
+          std::string::npos);
+    // An OpenMP kernel has no structure to give: the reason says so (the planners read only the
+    // kernel's name, so no shared object is needed here).
+    set.tasks[0].kernel = "omp:./libx.so:job";
+    plan = rtpar::plan_with(kind, set);
+    REQUIRE(plan.tasks[0].reason.has_value());
+    CHECK(plan.tasks[0].reason->find("an `omp:` kernel's structure is the OpenMP program's own") !=
+          std::string::npos);
+  }
+}
