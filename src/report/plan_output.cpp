@@ -8,9 +8,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 #include "core/table.hpp"
+#include "model/channel_rules.hpp"
+#include "model/lock_placement.hpp"
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -136,6 +139,56 @@ Json supply_json(const std::optional<SupplyCharge>& s) {
 
 }  // namespace
 
+namespace {
+
+// channel_users is "writer → reader, reader".
+std::string channel_users(const ChannelSpec& c) {
+  return fmt::format("{} → {}", c.writer, fmt::join(c.readers, ", "));
+}
+
+// channels_json lists the set's channels as the plan runs them: kind, endpoints, size, the memory
+// a run allocates for each, and for a lock its hold, accesses and protocol
+// (model/lock_placement.hpp).
+Json channels_json(const Plan& plan, const TaskSet& set) {
+  Json out = Json::array();
+  for (const ChannelSpec& c : set.channels) {
+    Json entry = {
+        {"name", c.name},
+        {"kind", to_string(c.kind)},
+        {"writer", c.writer},
+        {"readers", c.readers},
+        {"size_bytes", c.size_bytes},
+        {"memory_bytes", model::channel_memory_estimate(c)},
+    };
+    if (c.kind == ChannelKind::lock) {
+      entry["hold_ns"] = c.hold.count();
+      entry["accesses"] = c.accesses;
+      entry["protocol"] = to_string(model::lock_protocol(c, set, plan));
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+// channels_table is the plan table's channel section (empty without channels).
+std::string channels_table(const Plan& plan, const TaskSet& set) {
+  if (set.channels.empty()) return {};
+  std::vector<std::vector<std::string>> rows = {
+      {"channel", "kind", "writer → readers", "size", "memory ≤", "lock"}};
+  for (const ChannelSpec& c : set.channels) {
+    rows.push_back(
+        {c.name, to_string(c.kind), channel_users(c), fmt::format("{} B", c.size_bytes),
+         fmt::format("{} B", model::channel_memory_estimate(c)),
+         c.kind == ChannelKind::lock
+             ? fmt::format("{}, hold {} × {}", to_string(model::lock_protocol(c, set, plan)),
+                           format_duration(c.hold), c.accesses)
+             : std::string("-")});
+  }
+  return "\nchannels\n" + report::render_table(rows, {false, false, false, true, true, false});
+}
+
+}  // namespace
+
 std::string plan_json(const Plan& plan, const TaskSet& set) {
   Json tasks = Json::array();
   for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
@@ -168,6 +221,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
       {"planner", to_string(plan.planner)},
       {"cores", plan.cores},
       {"tasks", std::move(tasks)},
+      {"channels", channels_json(plan, set)},
       {"notes", plan.notes},
       {"interference", interference_json(plan.interference)},
       {"supply", supply_json(plan.supply)},
@@ -240,6 +294,8 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
     out += "\nsegments\n";
     out += report::render_table(seg_rows, {false, true, true, true, true, false});
   }
+
+  out += channels_table(plan, set);
 
   bool reasons_header = false;
   for (const TaskPlan& task : plan.tasks) {

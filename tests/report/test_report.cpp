@@ -280,7 +280,8 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
 
 TEST_CASE("report: plan_json has exactly the documented keys, with null for missing bounds") {
   const json doc = json::parse(rtpar::plan_json(sample_plan(), sample_set()));
-  CHECK(keys(doc) == words("schedulable planner cores tasks notes interference supply"));
+  CHECK(keys(doc) == words("schedulable planner cores tasks channels notes interference supply"));
+  CHECK(doc["channels"].is_array());
   CHECK(doc["supply"].is_null());  // no profile charged
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
   CHECK(doc["interference"]["state"] == "unread");
@@ -560,4 +561,32 @@ TEST_CASE("report: lock records are listed, and a hold overrun is named like a m
   CHECK(table.find("2 lock hold overruns") != std::string::npos);
   CHECK(table.find("HOLD OVERRUN: lo held channel 'state' longer than its declared hold 5ms in 2 "
                    "accesses (longest 6ms)") != std::string::npos);
+}
+
+TEST_CASE("report: the plan lists every channel, a lock with its hold and protocol") {
+  const rtpar::TaskSet set = rtpar::parse_taskset(
+      "[system]\ncores = [0, 1]\nplanner = \"partitioned\"\n"
+      "[[task]]\nname = \"a\"\nperiod = \"10ms\"\nwork = \"1ms\"\npriority = 20\nplaces = [0]\n"
+      "[[task]]\nname = \"b\"\nperiod = \"10ms\"\nwork = \"1ms\"\npriority = 10\nplaces = [1]\n"
+      "[[channel]]\nname = \"data\"\nsize = 16\nwriter = \"a\"\nreaders = [\"b\"]\n"
+      "[[channel]]\nname = \"state\"\nkind = \"lock\"\nsize = 8\nwriter = \"b\"\n"
+      "readers = [\"a\"]\nhold = \"100us\"\naccesses = 2\n",
+      "c.toml");
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, set);
+  const json doc = json::parse(rtpar::plan_json(plan, set));
+  REQUIRE(doc["channels"].size() == 2);
+  const json& data = doc["channels"][0];
+  CHECK(keys(data) == words("name kind writer readers size_bytes memory_bytes"));
+  CHECK(data["kind"] == "latest");
+  CHECK(data["readers"] == json({"b"}));
+  CHECK(data["memory_bytes"].get<std::uint64_t>() >= 16);
+  const json& state = doc["channels"][1];
+  CHECK(keys(state) ==
+        words("name kind writer readers size_bytes memory_bytes hold_ns accesses protocol"));
+  CHECK(state["protocol"] == "msrp");  // users on cores 0 and 1
+  CHECK(state["hold_ns"] == 100000);
+  CHECK(state["accesses"] == 2);
+  const std::string table = rtpar::plan_table(plan, set);
+  CHECK(table.find("state    lock    b → a") != std::string::npos);
+  CHECK(table.find("msrp, hold 100us × 2") != std::string::npos);
 }
