@@ -81,6 +81,17 @@ struct SupplyCharge {
   std::string source;          // the profile's file
 };
 
+// ChainPlan is what admission control says about one [[chain]] (docs/analysis.md, "Cause-effect
+// chains"): its worst-case data age and reaction time from the tasks' periods and response
+// bounds, or why there is none.
+struct ChainPlan {
+  std::string name;
+  std::optional<std::int64_t> data_age_ns;  // bound on sample-to-actuation age
+  std::optional<std::int64_t> reaction_ns;  // bound on input-to-first-output time
+  std::optional<std::int64_t> max_age_ns;   // the file's max_age, when given
+  std::optional<std::string> reason;        // why no bound, or why max_age is not met
+};
+
 // Plan is the central artifact: everything the executor needs, decided offline.
 struct Plan {
   bool schedulable = false;
@@ -90,6 +101,7 @@ struct Plan {
   std::vector<std::string> notes;      // plan-wide remarks (e.g. cores missing in total)
   KernelInterference interference;     // PlanOptions::interference as this planner treated it
   std::optional<SupplyCharge> supply;  // the supply loss charged, if the profile states one
+  std::vector<ChainPlan> chains;       // same order as TaskSet::chains
 };
 
 }  // namespace rtpar

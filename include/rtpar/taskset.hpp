@@ -117,11 +117,24 @@ struct ChannelSpec {
   SourceLocation where;  // location of this [[channel]] table
 };
 
+// ChainSpec is one [[chain]]: a cause-effect chain of tasks, each consecutive pair connected by a
+// `latest` or `double_buffer` channel written by the earlier task and read by the later one
+// (camera → tracker → control). Admission control bounds its data age and reaction time
+// (docs/analysis.md, "Cause-effect chains"); with max_age the data-age bound is part of the
+// verdict.
+struct ChainSpec {
+  std::string name;
+  std::vector<std::string> tasks;     // ≥ 2 task names, source first
+  std::optional<Duration> max_age;    // the largest data age admitted (none: reported only)
+  SourceLocation where;               // location of this [[chain]] table
+};
+
 // TaskSet is a validated system plus its tasks and channels, in file order.
 struct TaskSet {
   SystemSpec system;
   std::vector<TaskSpec> tasks;
   std::vector<ChannelSpec> channels;
+  std::vector<ChainSpec> chains;
   std::string source;  // the file it was loaded from ("<memory>" when built in code)
 };
 

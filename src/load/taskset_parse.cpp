@@ -22,6 +22,7 @@
 #include "core/names.hpp"
 #include "kernels/builtin.hpp"
 #include "kernels/registry.hpp"
+#include "load/chain_parse.hpp"
 #include "load/channel_parse.hpp"
 #include "load/structure_parse.hpp"
 #include "load/toml_fields.hpp"
@@ -338,11 +339,12 @@ TaskSet parse_taskset(std::string_view text, const std::string& source) {
   TaskSet set;
   set.source = source;
   for (const auto& [key, value] : root) {
-    if (key.str() != "system" && key.str() != "task" && key.str() != "channel") {
+    if (key.str() != "system" && key.str() != "task" && key.str() != "channel" &&
+        key.str() != "chain") {
       throw InputError(model::location(source, key.source()), std::string(key.str()),
                        "unknown top-level key \"" + std::string(key.str()) +
-                           "\" (a task set has a [system] table, [[task]] and [[channel]] "
-                           "tables)");
+                           "\" (a task set has a [system] table, [[task]], [[channel]] and "
+                           "[[chain]] tables)");
     }
   }
 
@@ -378,6 +380,17 @@ TaskSet parse_taskset(std::string_view text, const std::string& source) {
     }
     for (std::size_t i = 0; i < array->size(); ++i) {
       set.channels.push_back(model::parse_channel(*(*array)[i].as_table(), i, source, locations));
+    }
+  }
+
+  if (const toml::node* chains = root.get("chain")) {
+    const toml::array* array = chains->as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      throw InputError(model::location(source, chains->source()), "chain",
+                       "expected an array of tables: write each chain as [[chain]]");
+    }
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      set.chains.push_back(model::parse_chain(*(*array)[i].as_table(), i, source, locations));
     }
   }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/chain_rules.hpp"
 #include "model/channel_rules.hpp"
 #include "model/structure.hpp"
 #include "model/taskset_check.hpp"
@@ -293,6 +294,7 @@ void check_taskset(const TaskSet& set, const FieldLocations* locations) {
   checker.system();
   checker.tasks();
   check_channels(set, locations);
+  check_chains(set, locations);
 }
 
 void check_task_parameters(const TaskSet& set) {

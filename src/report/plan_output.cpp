@@ -170,6 +170,40 @@ Json channels_json(const Plan& plan, const TaskSet& set) {
   return out;
 }
 
+// chains_json lists the plan's chains: bounds (null when none), max_age and the reason.
+Json chains_json(const Plan& plan) {
+  Json out = Json::array();
+  for (const ChainPlan& c : plan.chains) {
+    out.push_back({{"name", c.name},
+                   {"data_age_ns", optional_json(c.data_age_ns)},
+                   {"reaction_ns", optional_json(c.reaction_ns)},
+                   {"max_age_ns", optional_json(c.max_age_ns)},
+                   {"reason", optional_json(c.reason)}});
+  }
+  return out;
+}
+
+// chains_table is the plan table's chain section (empty without chains).
+std::string chains_table(const Plan& plan, const TaskSet& set) {
+  if (plan.chains.empty()) return {};
+  std::vector<std::vector<std::string>> rows = {
+      {"chain", "tasks", "data age ≤", "reaction ≤", "max_age"}};
+  std::string reasons;
+  for (std::size_t i = 0; i < plan.chains.size(); ++i) {
+    const ChainPlan& c = plan.chains[i];
+    const auto cell = [](const std::optional<std::int64_t>& ns) {
+      return ns ? format_duration(Duration(*ns), 3) : std::string("-");
+    };
+    rows.push_back({c.name,
+                    i < set.chains.size() ? fmt::format("{}", fmt::join(set.chains[i].tasks, " → "))
+                                          : std::string("-"),
+                    cell(c.data_age_ns), cell(c.reaction_ns), cell(c.max_age_ns)});
+    if (c.reason) reasons += fmt::format("  {}: {}\n", c.name, *c.reason);
+  }
+  return "\nchains (docs/analysis.md, \"Cause-effect chains\")\n" +
+         report::render_table(rows, {false, false, true, true, true}) + reasons;
+}
+
 // channels_table is the plan table's channel section (empty without channels).
 std::string channels_table(const Plan& plan, const TaskSet& set) {
   if (set.channels.empty()) return {};
@@ -222,6 +256,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
       {"cores", plan.cores},
       {"tasks", std::move(tasks)},
       {"channels", channels_json(plan, set)},
+      {"chains", chains_json(plan)},
       {"notes", plan.notes},
       {"interference", interference_json(plan.interference)},
       {"supply", supply_json(plan.supply)},
@@ -296,6 +331,7 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
   }
 
   out += channels_table(plan, set);
+  out += chains_table(plan, set);
 
   bool reasons_header = false;
   for (const TaskPlan& task : plan.tasks) {

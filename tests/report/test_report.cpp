@@ -280,7 +280,8 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
 
 TEST_CASE("report: plan_json has exactly the documented keys, with null for missing bounds") {
   const json doc = json::parse(rtpar::plan_json(sample_plan(), sample_set()));
-  CHECK(keys(doc) == words("schedulable planner cores tasks channels notes interference supply"));
+  CHECK(keys(doc) ==
+        words("schedulable planner cores tasks channels chains notes interference supply"));
   CHECK(doc["channels"].is_array());
   CHECK(doc["supply"].is_null());  // no profile charged
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/bounds/light_first_fit.hpp"
+#include "analysis/planners/chain_charge.hpp"
 #include "analysis/planners/federated_common.hpp"
 #include "analysis/planners/federated_overheads.hpp"
 #include "analysis/planners/interference_charge.hpp"
@@ -131,6 +132,7 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   Plan plan = plan_uncharged(planner, set, options, analysed);
   analysis::charge_interference(plan, analysed ? *analysed : set, options);
   unused_keys_notes(planner, set, plan);
+  analysis::bound_chains(plan, set);
   return plan;
 }
 

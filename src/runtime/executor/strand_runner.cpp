@@ -44,6 +44,7 @@
 
 #include "platform/futex.hpp"
 #include "platform/spin_wait.hpp"
+#include "rtpar/channel_set.hpp"
 #include "runtime/executor/task_runner.hpp"
 
 namespace rtpar::detail {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "platform/futex.hpp"
+#include "rtpar/channel_set.hpp"
 #include "runtime/executor/edf_band.hpp"
 
 namespace rtpar::detail {
