@@ -91,12 +91,12 @@ std::string sensitivity_table(const Sensitivity& s) {
       "L (every task's, for 'all tasks') multiplied by s, rounded up to the ns; C then: the "
       "task's C at s; refused at: the smallest factor found above s that is refused. D − R, R/D: "
       "the task's worst-case response bound at ×1 against its deadline.\n";
-  const bool none = !s.all.admitted || std::any_of(s.tasks.begin(), s.tasks.end(), [](const auto& t) {
-    return !t.work.admitted;
-  });
+  const bool none = !s.all.admitted || std::any_of(s.tasks.begin(), s.tasks.end(),
+                                                   [](const auto& t) { return !t.work.admitted; });
   if (none) {
-    out += "none: not admitted at any factor tried down to 0.000001 (another task, or something "
-           "other than C, refuses the set)\n";
+    out +=
+        "none: not admitted at any factor tried down to 0.000001 (another task, or something "
+        "other than C, refuses the set)\n";
   }
   if (s.monotone) {
     out += fmt::format("{}, so each factor is exact to 0.1 %\n", s.monotonicity);

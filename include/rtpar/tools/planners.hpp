@@ -105,7 +105,7 @@ struct TaskSensitivity {
   ScalingMargin work;  // this task's C (and L) scaled, the others unchanged
   // work_at_factor_ns is the task's scaled C at work.admitted (the C the planner admitted).
   std::optional<std::int64_t> work_at_factor_ns;
-  std::optional<std::int64_t> slack_ns;   // D − R at ×1, when the plan gives a worst-case bound R
+  std::optional<std::int64_t> slack_ns;  // D − R at ×1, when the plan gives a worst-case bound R
   std::optional<double> response_ratio;  // R/D at ×1, likewise
 };
 

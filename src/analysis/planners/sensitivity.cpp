@@ -88,21 +88,25 @@ MonotoneVerdict monotone_in_work(PlannerKind planner) {
   const std::string name = planner_name(planner);
   switch (planner) {
     case PlannerKind::partitioned:
-      return {true, name + " is monotone in C: the file fixes every task's places and priority, "
-                           "and each of its tests (response-time bounds, EDF demand) only grows "
-                           "with each C"};
+      return {true, name +
+                        " is monotone in C: the file fixes every task's places and priority, "
+                        "and each of its tests (response-time bounds, EDF demand) only grows "
+                        "with each C"};
     case PlannerKind::federated:
     case PlannerKind::federated_ws:
-      return {false, name + " is not monotone in C: light tasks are placed by first-fit in "
-                            "decreasing utilization, a bin-packing heuristic whose packing can "
-                            "improve when a C grows, and a task turns heavy when its C exceeds D"};
+      return {false, name +
+                         " is not monotone in C: light tasks are placed by first-fit in "
+                         "decreasing utilization, a bin-packing heuristic whose packing can "
+                         "improve when a C grows, and a task turns heavy when its C exceeds D"};
     case PlannerKind::decomposition:
-      return {false, name + " is not monotone in C: strands are packed by a first-fit heuristic "
-                            "(system.fit) whose packing can improve when a C grows"};
+      return {false, name +
+                         " is not monotone in C: strands are packed by a first-fit heuristic "
+                         "(system.fit) whose packing can improve when a C grows"};
     case PlannerKind::fork_join_rta:
-      return {false, name + " is not monotone in C: each task's cores are chosen greedily from "
-                            "the load of the tasks placed before it, so a larger C elsewhere can "
-                            "lead to a better placement"};
+      return {false, name +
+                         " is not monotone in C: each task's cores are chosen greedily from "
+                         "the load of the tasks placed before it, so a larger C elsewhere can "
+                         "lead to a better placement"};
   }
   return {false, name + " is not known to be monotone in C"};
 }

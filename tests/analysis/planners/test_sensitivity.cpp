@@ -13,8 +13,8 @@
 
 using rtpar::kSensitivityScale;
 using rtpar::ScalingMargin;
-using rtpar::analysis::SearchInput;
 using rtpar::analysis::search_margin;
+using rtpar::analysis::SearchInput;
 
 namespace {
 
@@ -57,8 +57,8 @@ void check_critical(const ScalingMargin& m, std::int64_t num, std::int64_t den) 
 }  // namespace
 
 TEST_CASE("sensitivity search: a threshold predicate is bracketed to 0.1 %") {
-  for (const std::int64_t critical : {1'000'000LL, 1'234'567LL, 37'000'000LL, 999'999LL, 5'000LL,
-                                      3LL}) {
+  for (const std::int64_t critical :
+       {1'000'000LL, 1'234'567LL, 37'000'000LL, 999'999LL, 5'000LL, 3LL}) {
     const ScalingMargin m =
         search_margin([&](std::int64_t k) { return k <= critical; }, SearchInput{});
     REQUIRE(m.admitted);
@@ -170,9 +170,9 @@ TEST_CASE("sensitivity: not admitted at any factor") {
 }
 
 TEST_CASE("sensitivity: the heuristic planners are flagged and grid-checked") {
-  for (const auto planner : {rtpar::PlannerKind::federated, rtpar::PlannerKind::federated_ws,
-                             rtpar::PlannerKind::decomposition,
-                             rtpar::PlannerKind::fork_join_rta}) {
+  for (const auto planner :
+       {rtpar::PlannerKind::federated, rtpar::PlannerKind::federated_ws,
+        rtpar::PlannerKind::decomposition, rtpar::PlannerKind::fork_join_rta}) {
     const rtpar::Sensitivity s = rtpar::analyse_sensitivity(planner, one_core("5ms"));
     CHECK_FALSE(s.monotone);
     CHECK(s.monotonicity.find("not monotone") != std::string::npos);
