@@ -1,6 +1,7 @@
-// check.cpp — `rtpar check FILE [--planner NAME|all] [--target SPEC] [--overhead FILE] [--json]`:
-// load, validate, plan, print. Exit 0 schedulable (with `all`: at least one planner admits the
-// set), 1 not schedulable, 2 bad input.
+// check.cpp — `rtpar check FILE [--planner NAME|all] [--target SPEC] [--overhead FILE] [--json]
+// [--sensitivity]`: load, validate, plan, print (with --sensitivity, each planner's margins in C
+// after its plan). Exit 0 schedulable (with `all`: at least one planner admits the set), 1 not
+// schedulable, 2 bad input.
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -14,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/plan_options.hpp"
+#include "cli/sensitivity_output.hpp"
 #include "core/table.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -28,6 +30,7 @@ namespace {
 struct CheckOptions {
   std::string file;
   bool json = false;
+  bool sensitivity = false;  // --sensitivity: analyse_sensitivity for every planner run
   PlanningFlags planning;
 };
 
@@ -117,6 +120,10 @@ Command add_check(CLI::App& app) {
   app.add_option("file", opts->file, "Task-set file (TOML)")->required();
   app.add_flag("--json", opts->json,
                "Print the plan as JSON on stdout (with --planner all: a list of plans)");
+  app.add_flag("--sensitivity", opts->sensitivity,
+               "Also find each task's margin: the largest factor its C (and all tasks' C "
+               "together) can be scaled by and still be admitted, and D - R (with --planner all: "
+               "per planner)");
   add_planning_flags(app, opts->planning, /*allow_all=*/true);
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
@@ -128,17 +135,35 @@ Command add_check(CLI::App& app) {
     }
     const bool admitted =
         std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return p.schedulable; });
+    std::vector<Sensitivity> margins;
+    if (opts->sensitivity) {
+      for (const PlannerKind kind : planning->planners) {
+        margins.push_back(analyse_sensitivity(kind, set, planning->options));
+      }
+    }
+    // document is one planner's `check --json` document, with its "sensitivity" object last.
+    auto document = [&](std::size_t k) {
+      nlohmann::ordered_json doc = nlohmann::ordered_json::parse(plan_json(plans[k], set));
+      if (opts->sensitivity) doc["sensitivity"] = sensitivity_json(margins[k]);
+      return doc;
+    };
     if (!opts->json) fmt::print("{}", resolved_kernels_text(set));
     if (!planning->all) {
-      fmt::print("{}", opts->json ? plan_json(plans[0], set) + "\n" : plan_table(plans[0], set));
+      if (opts->json) {
+        fmt::print("{}\n", opts->sensitivity ? document(0).dump(2) : plan_json(plans[0], set));
+      } else {
+        fmt::print("{}", plan_table(plans[0], set));
+      }
     } else if (opts->json) {
-      // The list holds each planner's `check --json` document unchanged.
+      // The list holds each planner's `check --json` document (unchanged without --sensitivity).
       nlohmann::ordered_json list = nlohmann::ordered_json::array();
-      for (const Plan& plan : plans)
-        list.push_back(nlohmann::ordered_json::parse(plan_json(plan, set)));
+      for (std::size_t k = 0; k < plans.size(); ++k) list.push_back(document(k));
       fmt::print("{}\n", list.dump(2));
     } else {
       fmt::print("{}", comparison_table(plans, set));
+    }
+    if (!opts->json) {
+      for (const Sensitivity& s : margins) fmt::print("{}", sensitivity_table(s));
     }
     return admitted ? kExitOk : kExitFail;
   };

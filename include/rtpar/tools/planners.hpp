@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,64 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options);
 Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options);
 // plan_partitioned implements OpenMP-RT partitioned EDF / fixed priority (OpenMP-RT §3.2–3.3).
 Plan plan_partitioned(const TaskSet& set, const PlanOptions& options);
+
+// kSensitivityScale is the denominator of analyse_sensitivity's scaling factors: a factor is an
+// integer count of millionths (1'000'000 is ×1), so every set it plans has exact integer lengths.
+inline constexpr std::int64_t kSensitivityScale = 1'000'000;
+
+// ScalingMargin is the outcome of one scaling search of analyse_sensitivity (one task's C, or
+// every task's C together), as factors in millionths (kSensitivityScale). For a planner monotone
+// in C the critical factor lies in [admitted, refused), and refused ≤ admitted·1.001 + 1.
+struct ScalingMargin {
+  // admitted is the largest factor found at which the planner admits the set; nullopt when no
+  // probed factor down to 1 (×0.000001) is admitted.
+  std::optional<std::int64_t> admitted;
+  // refused is the smallest probed factor above `admitted` that the planner refuses; nullopt when
+  // the set is still admitted at `limit`.
+  std::optional<std::int64_t> refused;
+  // limit is the largest factor searched: the first at which a scaled task's span L exceeds its
+  // deadline (no schedule can meet it), at most ×1,000,000.
+  std::int64_t limit = 0;
+  // refused_below is, for a planner that is not monotone in C, the smallest factor of the check
+  // grid below `admitted` that the planner refuses (a smaller C refused); nullopt when every grid
+  // factor is admitted, or for a monotone planner (no grid is run).
+  std::optional<std::int64_t> refused_below;
+  int probes = 0;  // factors this search tried (planner runs; ×1 reuses the plan at ×1)
+};
+
+// TaskSensitivity is one task's margins: its C scaled alone, and its response's slack at ×1.
+struct TaskSensitivity {
+  std::string name;
+  ScalingMargin work;  // this task's C (and L) scaled, the others unchanged
+  // work_at_factor_ns is the task's scaled C at work.admitted (the C the planner admitted).
+  std::optional<std::int64_t> work_at_factor_ns;
+  std::optional<std::int64_t> slack_ns;  // D − R at ×1, when the plan gives a worst-case bound R
+  std::optional<double> response_ratio;  // R/D at ×1, likewise
+};
+
+// Sensitivity is analyse_sensitivity's answer for one planner (docs/analysis.md "Sensitivity").
+struct Sensitivity {
+  PlannerKind planner = PlannerKind::federated;
+  bool admitted = false;  // the planner's verdict at ×1 (with the options given)
+  // monotone: a larger C never turns a refusal into an admission for this planner, so each
+  // margin is exact to 0.1 %; else each is a bisection result and the grid check ran.
+  bool monotone = false;
+  std::string monotonicity;  // why the planner is (not) monotone in C, one sentence
+  int grid_points = 0;       // factors below each margin the grid check probed (0: monotone)
+  std::vector<TaskSensitivity> tasks;  // set order
+  ScalingMargin all;                   // every task's C scaled together
+};
+
+// analyse_sensitivity finds, for `planner` on `set` with `options` (as plan_with), the critical
+// scaling factor of each task's C alone and of every task's C together: the largest factor s at
+// which the planner still admits the set. Scaling a task by s multiplies its C and L (and every
+// segment or node length) by s, rounded up to the nanosecond: its code runs uniformly slower.
+// Above ×1 the factor is searched by doubling, below by halving, then by bisection to 0.1 %
+// (docs/analysis.md "Sensitivity"). Overheads, interference and blocking are not scaled; with
+// options.measured the measured C and L are applied first and scaled with the rest. Throws
+// InputError as plan_with.
+Sensitivity analyse_sensitivity(PlannerKind planner, const TaskSet& set,
+                                const PlanOptions& options = {});
 
 // augmentation_bound_holds is the resource-augmentation bound test of a parallel scheduler with
 // bound b (decision F10; FJOS §VIII-A Fig. 6 "PST" b = 5, Saifullah et al. RTSS'11, and
