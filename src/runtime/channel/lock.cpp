@@ -189,10 +189,15 @@ class LockChannel final : public ChannelBase {
   // and starts its records: the wait now, the hold at release().
   void acquire(int slot) {
     check_lock_order(this);
-    const std::int64_t requested = monotonic_now();
+    // MSRP: the request starts once the thread is non-preemptive (before that a higher-priority
+    // task may run, which is its interference, not this lock's wait); the spin is what is timed.
+    std::int64_t requested = 0;
     if (msrp_) {
+      enter_nonpreemptive();
+      requested = monotonic_now();
       msrp_lock();
     } else {
+      requested = monotonic_now();
       lock();
     }
     acquired_ns_ = monotonic_now();
@@ -222,9 +227,9 @@ class LockChannel final : public ChannelBase {
     if (rc != 0) throw_lock_error(*this, rc);
   }
 
-  // msrp_lock makes the thread non-preemptive, then waits for its ticket without a system call.
+  // msrp_lock waits for a ticket without a system call (the caller made the thread
+  // non-preemptive first).
   void msrp_lock() {
-    enter_nonpreemptive();
     // relaxed: the ticket only orders the requests; what the previous holder wrote is ordered
     // by the acquire load of serving_ below.
     const std::uint32_t ticket = next_.fetch_add(1, std::memory_order_relaxed);
