@@ -11,6 +11,7 @@
 #include "sim/engine_state.hpp"
 #include "sim/execution_draw.hpp"
 #include "sim/gate_waits.hpp"
+#include "sim/lock_sections.hpp"
 #include "sim/node_queue.hpp"
 #include "sim/overhead_draw.hpp"
 
@@ -116,7 +117,10 @@ class Engine {
         break;
       }
       for (const int th : running_) {
-        if (th >= 0) threads_[static_cast<std::size_t>(th)].left -= next - t;
+        // A thread spinning for a global lock makes no progress (its section starts at the grant).
+        if (th >= 0 && !threads_[static_cast<std::size_t>(th)].lock_spin) {
+          threads_[static_cast<std::size_t>(th)].left -= next - t;
+        }
       }
       t = next;
       for (const int th : running_) {
@@ -127,6 +131,7 @@ class Engine {
       }
     }
     finish(t);
+    if (locks_.active()) out_.locks = locks_.results();
     return std::move(out_);
   }
 
@@ -207,6 +212,7 @@ class Engine {
       s.untaken[n] = length;
       s.outstanding[n] = 0;
     }
+    if (locks_.active()) locks_.start_job(ti, job, s.length);
     gates_.start_job(tk);
     for (std::size_t n = 0; n < tk.nodes.size(); ++n) {
       if (tk.nodes[n].predecessors == 0) make_eligible(ti, static_cast<int>(n), t);
@@ -323,11 +329,18 @@ class Engine {
   Urgency urgency(int th, int n) const {
     const int ti = m_.threads[static_cast<std::size_t>(th)].task;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n < 0 ? 0 : n)];
-    if (task(ti).supply) return Urgency{2, 0};  // the core is not supplied: above everything
+    if (task(ti).supply) return Urgency{3, 0};  // the core is not supplied: above everything
+    int priority = node.priority;
+    if (locks_.active()) {
+      const LockMode mode = locks_.mode(th);
+      // MSRP: requesting or holding a global lock, nothing of the core's tasks preempts it.
+      if (mode == LockMode::nonpreemptive) return Urgency{2, 0};
+      if (mode == LockMode::ceiling) priority = std::max(priority, locks_.ceiling(th));
+    }
     if (task(ti).edf) {
       return Urgency{1, -sat_add(tasks_[static_cast<std::size_t>(ti)].release, node.deadline)};
     }
-    return Urgency{0, node.priority};
+    return Urgency{0, priority};
   }
 
   // dispatch decides the cores whose choice may have changed since they were last decided (every
@@ -377,8 +390,10 @@ class Engine {
       if (chosen.preempted) {
         // Resumes: the context switch is execution of its own piece, charged once.
         chosen.preempted = false;
-        chosen.left = add_or_throw(chosen.left, params_.settings.context_switch_ns,
-                                   "a piece with its context switches");
+        // A lock spinner (preempted only by a supply blackout) just spins on: no piece to grow.
+        if (!chosen.lock_spin)
+          chosen.left = add_or_throw(chosen.left, params_.settings.context_switch_ns,
+                                     "a piece with its context switches");
       }
     }
   }
@@ -413,6 +428,8 @@ class Engine {
     }
     const int n = got.node;
     const SimNode& node = task(ti).nodes[static_cast<std::size_t>(n)];
+    const std::int64_t begin =
+        s.length[static_cast<std::size_t>(n)] - s.untaken[static_cast<std::size_t>(n)];
     const std::int64_t piece = node.piece > 0
                                    ? std::min(node.piece, s.untaken[static_cast<std::size_t>(n)])
                                    : s.untaken[static_cast<std::size_t>(n)];
@@ -429,6 +446,7 @@ class Engine {
     }
     ts.node = n;
     ts.left = add_or_throw(piece, got.cost, "a piece with its take cost");  // pinned: cost 0
+    if (locks_.active()) ts.left = locks_.take(th, ti, n, begin, piece, got.cost);  // its steps
   }
 
   void finish_piece(int th, std::int64_t t) {
@@ -449,6 +467,7 @@ class Engine {
       ts.busy = Busy::no;
       return;
     }
+    if (locks_.active() && lock_step(th, t)) return;
     const int n = ts.node;
     ts.node = -1;
     if (--s.outstanding[static_cast<std::size_t>(n)] == 0 &&
@@ -463,6 +482,23 @@ class Engine {
       return;
     }
     maybe_spin(th, t);
+  }
+
+  // lock_step ends the current step of thread th's piece at t (lock_sections.hpp): true when the
+  // piece goes on with a next step (a section, or the execution after one), which it sets up.
+  // A waiter granted the lock th released starts its section now.
+  bool lock_step(int th, std::int64_t t) {
+    const LockStep step = locks_.next(th, t);
+    if (step.granted >= 0) {
+      ThreadState& waiter = threads_[static_cast<std::size_t>(step.granted)];
+      waiter.lock_spin = false;
+      waiter.left = step.granted_left;
+    }
+    if (!step.more) return false;
+    ThreadState& ts = threads_[static_cast<std::size_t>(th)];
+    ts.left = step.left;
+    ts.lock_spin = step.spin;
+    return true;
   }
 
   // finish closes the books at time t: unfinished jobs (current and queued) whose deadline has
@@ -489,8 +525,9 @@ class Engine {
   bool record_;
   std::int64_t stop_ = 0;
   std::vector<ThreadState> threads_;
-  std::vector<std::set<int>> pinned_;  // eligible pinned nodes per thread
-  GateWaits gates_{m_};                // strand plans: the gate each thread waits at
+  std::vector<std::set<int>> pinned_;         // eligible pinned nodes per thread
+  GateWaits gates_{m_};                       // strand plans: the gate each thread waits at
+  LockSections locks_{m_, params_.settings};  // the lock channels' sections and protocols
   std::vector<std::vector<int>> core_threads_;
   std::vector<std::vector<int>> task_cores_;  // the cores of each task's threads
   std::vector<int> worker_of_;                // each thread's index in its task's SimTask::threads

@@ -43,6 +43,10 @@
 // holds a spin piece of SimNode::spin ns of execution at that node's priority (deadline) — it
 // competes for its core like work — that ends when it has run that long (the thread then sleeps)
 // or when the node becomes eligible (the thread takes it next; GateWaits, gate_waits.hpp).
+// Locks (SimModel::locks; lock_sections.hpp): a piece holding critical sections runs as steps;
+// at a section's start its thread requests the lock (local: runs at the lock's ceiling; global,
+// MSRP: becomes non-preemptive — Urgency band 2, above EDF, below a supply blackout — and spins,
+// its core busy, until the lock is granted FIFO), and at its end releases it.
 // Events are releases, piece completions and offsets; time advances straight to the next one.
 // Overheads are what the model injects (SimNode lengths and draws) plus, with a context-switch
 // cost c > 0, c ns of execution added to a thread's piece when it resumes after a preemption
@@ -72,6 +76,7 @@ namespace rtpar::sim {
 // completed, misses, skipped, max_response_ns, deadline_ns, jobs_log) and the run's totals.
 struct EngineOutput {
   std::vector<SimTaskResult> tasks;  // indexed like SimModel::tasks
+  std::vector<SimLockResult> locks;  // indexed like SimModel::locks (empty: none)
   std::int64_t end_ns = 0;
   std::int64_t events = 0;
 };

@@ -17,6 +17,7 @@ namespace rtpar::sim {
 
 // Urgency orders threads on a core: larger compares as more urgent. EDF tasks form band 1 (above
 // every fixed-priority thread, band 0); within EDF the value is the negated absolute deadline.
+// Band 2 is a thread non-preemptive under MSRP (lock_sections.hpp), band 3 a supply blackout.
 struct Urgency {
   int band = 0;
   std::int64_t value = 0;
@@ -38,6 +39,7 @@ struct ThreadState {
   std::int64_t ready_since = 0;
   bool ready = false;
   bool preempted = false;  // switched out holding a piece: pays the context switch on resume
+  bool lock_spin = false;  // spins for a global lock (lock_sections.hpp): `left` is on hold
 };
 // TaskState is the current job of one task and the releases waiting behind it.
 struct TaskState {

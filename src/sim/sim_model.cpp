@@ -14,6 +14,7 @@
 #include "model/overhead_statistic.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "sim/lock_sections.hpp"
 
 namespace rtpar::sim {
 
@@ -386,6 +387,7 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
     const auto dense = std::lower_bound(model.cpus.begin(), model.cpus.end(), cpu);
     model.threads.push_back(SimThread{static_cast<int>(dense - model.cpus.begin()), task});
   }
+  model.locks = sim_locks(model, set);  // before the blackouts: they use no lock
   const bool worst = statistic == OverheadStatistic::p999 || statistic == OverheadStatistic::max;
   const std::optional<analysis::PeriodicServer> supply =
       overhead != nullptr && worst ? analysis::supply_server(*overhead, set) : std::nullopt;

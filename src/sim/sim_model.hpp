@@ -76,12 +76,28 @@ struct SimTask {
   std::vector<SimNode> nodes;  // topologically ordered; pool nodes are preferred by index
 };
 
+// SimLock is one `lock` channel as the engine runs it (lock_sections.hpp): its placed users, the
+// section length and count per job, and its protocol. local: every user is a one-thread
+// fixed-priority task and all share one core, so the lock follows the immediate priority ceiling
+// protocol with `ceiling` (its users' highest node priority); otherwise it is global and follows
+// MSRP (Gai, Lipari and Di Natale, "Minimizing Memory Utilization of Real-Time Task Sets in
+// Single and Multi-Processor Systems-on-a-Chip", RTSS 2001): non-preemptive FIFO spinning.
+struct SimLock {
+  std::string name;
+  std::int64_t hold = 0;   // ChannelSpec::hold: the longest section
+  int accesses = 1;        // sections per job of each user
+  std::vector<int> users;  // model task indices, ascending (unplaced and non-RT users dropped)
+  bool local = false;
+  int ceiling = 0;  // local: the priority a section runs at (at least)
+};
+
 // SimModel is everything the engine needs.
 struct SimModel {
   std::vector<int> cpus;  // CPU id of each dense core index, ascending
   std::vector<SimThread> threads;
   std::vector<SimTask> tasks;
   std::vector<int> task_of_set;  // TaskSet index → SimModel task index, or -1 if not placed
+  std::vector<SimLock> locks;    // the set's lock channels in file order (lock_sections.hpp)
 };
 
 // build_sim_model converts plan + set as described in the file comment. With `overhead` it also

@@ -98,6 +98,18 @@ std::string simulation_json(const SimResult& result) {
     doc["steal_attempt_ns"] = result.steal_attempt_ns;
     doc["spawn_cost_ns"] = result.spawn_cost_ns;
   }
+  if (!result.locks.empty()) {  // only then: lock-free sets' output is unchanged
+    Json locks = Json::array();
+    for (const SimLockResult& l : result.locks) {
+      locks.push_back(Json{{"name", l.name},
+                           {"protocol", l.global ? "msrp" : "priority-ceiling"},
+                           {"hold_ns", l.hold_ns},
+                           {"sections", l.sections},
+                           {"max_wait_ns", l.max_wait_ns},
+                           {"max_hold_ns", l.max_hold_ns}});
+    }
+    doc["locks"] = std::move(locks);
+  }
   return doc.dump(2);
 }
 
@@ -129,6 +141,17 @@ std::string simulation_table(const SimResult& result) {
   out += '\n';
   out += report::render_table(rows,
                               {false, true, true, true, true, true, true, true, true, true, true});
+  if (!result.locks.empty()) {
+    std::vector<std::vector<std::string>> locks = {
+        {"lock", "protocol", "hold", "sections", "max wait", "max hold"}};
+    for (const SimLockResult& l : result.locks) {
+      locks.push_back({l.name, l.global ? "msrp" : "priority-ceiling", duration_cell(l.hold_ns),
+                       fmt::format("{}", l.sections), duration_cell(l.max_wait_ns),
+                       duration_cell(l.max_hold_ns)});
+    }
+    out += '\n';
+    out += report::render_table(locks, {false, false, true, true, true, true});
+  }
   return out;
 }
 

@@ -113,6 +113,7 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   result.steal_cost_ns = options.steal_cost_ns;
   result.steal_attempt_ns = options.steal_attempt_ns;
   result.spawn_cost_ns = options.spawn_cost_ns;
+  result.locks = std::move(out.locks);
   result.end_ns = out.end_ns;
   result.events = out.events;
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {

@@ -111,6 +111,20 @@ struct SimTaskResult {
   double relative_response_sum = 0;
 };
 
+// SimLockResult is what the simulation saw of one `lock` channel (ChannelKind::lock), in the
+// set's channel order: its protocol, how many sections ran, and the longest wait (MSRP spin from
+// request to grant; 0 under the local priority ceiling, where a request never waits) and hold
+// (grant to release, wall time: a local section preempted by a task above the ceiling counts the
+// preemption).
+struct SimLockResult {
+  std::string name;
+  bool global = false;        // MSRP (users on ≥ 2 cores or parallel); false: local ceiling
+  std::int64_t hold_ns = 0;   // ChannelSpec::hold
+  std::int64_t sections = 0;  // sections granted
+  std::int64_t max_wait_ns = 0;
+  std::int64_t max_hold_ns = 0;
+};
+
 // SimMetrics are the RTWS §VII measures of a task or a set: the deadline miss ratio (misses /
 // released jobs, skipped releases excluded) and the relative response (response / deadline) of
 // the completed jobs, mean and max; nullopt when there is nothing to take them over.
@@ -134,7 +148,8 @@ struct SimResult {
   std::int64_t end_ns = 0;      // when the simulation stopped (all released jobs done, or cut)
   std::int64_t events = 0;      // scheduling decisions taken (a measure of the simulation's cost)
   std::vector<SimTaskResult> tasks;
-  std::int64_t misses = 0;  // sum over the tasks
+  std::vector<SimLockResult> locks;  // the set's lock channels (empty: none)
+  std::int64_t misses = 0;           // sum over the tasks
   // What was injected (copied from SimOptions): the statistic when a profile was, the seed of
   // `sampled`, the context-switch cost.
   std::optional<OverheadStatistic> overhead_statistic;
