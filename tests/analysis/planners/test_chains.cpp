@@ -11,6 +11,7 @@
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
+#include "support/rejected_input.hpp"
 
 namespace {
 
@@ -30,17 +31,10 @@ std::string pipeline(const std::string& chain) {
          chain;                                                              // 32-
 }
 
+// chain_rejected expects pipeline(chain) to be refused at `field`, `line`, saying `fragment`.
 void chain_rejected(const std::string& chain, const std::string& field, int line,
                     const std::string& fragment) {
-  CAPTURE(chain);
-  try {
-    (void)rtpar::parse_taskset(pipeline(chain), "p.toml");
-    FAIL_CHECK("accepted");
-  } catch (const rtpar::InputError& e) {
-    CHECK(e.field() == field);
-    CHECK(e.where().line == line);
-    CHECK_MESSAGE(e.message().find(fragment) != std::string::npos, e.message());
-  }
+  testsupport::expect_rejected(pipeline(chain), "p.toml", field, line, fragment);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
+#include "support/rejected_input.hpp"
 
 namespace {
 
@@ -35,17 +36,10 @@ bool lock_note(const rtpar::Plan& plan, const std::string& fragment) {
   return false;
 }
 
+// lock_rejected expects `text` to be refused at `field`, `line`, saying `fragment`.
 void lock_rejected(const std::string& text, const std::string& field, int line,
                    const std::string& fragment) {
-  CAPTURE(text);
-  try {
-    (void)rtpar::parse_taskset(text, "l.toml");
-    FAIL_CHECK("accepted");
-  } catch (const rtpar::InputError& e) {
-    CHECK(e.field() == field);
-    CHECK(e.where().line == line);
-    CHECK_MESSAGE(e.message().find(fragment) != std::string::npos, e.message());
-  }
+  testsupport::expect_rejected(text, "l.toml", field, line, fragment);
 }
 
 }  // namespace
