@@ -8,11 +8,13 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "gen/lock_channels.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/generate.hpp"
 
@@ -41,6 +43,12 @@ void print_list() {
     for (const gen::ParamInfo& p : f.params) {
       fmt::print("  {:<18} = {:<14} {}\n", p.name, p.default_value, p.help);
     }
+  }
+  fmt::print(
+      "every family: lock channels (--locks N, --lock-users K, --lock-hold F, "
+      "--lock-accesses A)\n");
+  for (const gen::ParamInfo& p : gen::lock_param_infos()) {
+    fmt::print("  {:<18} = {:<14} {}\n", p.name, p.default_value, p.help);
   }
 }
 
@@ -154,6 +162,18 @@ Command add_generate(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--out", opts->out, "Directory for KIND-SEED-III.toml files");
   app.add_flag("--list", opts->list, "List the families and their parameters");
+  // The lock options are --param locks=N etc. (every family accepts them: gen/lock_channels.hpp).
+  for (const auto& [flag, key] : {std::pair<const char*, const char*>{"--locks", "locks"},
+                                  {"--lock-users", "lock_users"},
+                                  {"--lock-hold", "lock_hold"},
+                                  {"--lock-accesses", "lock_accesses"}}) {
+    app.add_option_function<std::string>(
+        flag,
+        [opts, key = std::string(key)](const std::string& v) {
+          opts->params.push_back(key + "=" + v);
+        },
+        std::string("Same as --param ") + key + "=VALUE (lock channels; --list)");
+  }
   return [opts]() { return run_generate(*opts); };
 }
 

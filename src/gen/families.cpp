@@ -1,8 +1,11 @@
 // families.cpp — the table of generator families and generate(), which dispatches to them.
 #include <string>
+#include <utility>
 
 #include "core/rng.hpp"
+#include "gen/build.hpp"
 #include "gen/families.hpp"
+#include "gen/lock_channels.hpp"
 #include "gen/params.hpp"
 
 namespace rtpar::gen {
@@ -39,8 +42,19 @@ const std::vector<FamilyInfo>& families() {
 
 Generated generate(std::string_view family, const Params& params, std::uint64_t seed) {
   const FamilyInfo& info = find_family(family);
+  // The lock parameters are every family's (lock_channels.hpp): read apart, applied after.
+  Params own;
+  Params lock;
+  for (const auto& [key, value] : params) (is_lock_param(key) ? lock : own).emplace(key, value);
+  const LockParams locks = read_lock_params(lock);
   for (const Entry& e : entries()) {
-    if (e.info.name == info.name) return e.draw(ParamReader(e.info, params), seed);
+    if (e.info.name != info.name) continue;
+    Generated g = e.draw(ParamReader(e.info, own), seed);
+    if (locks.locks > 0) {
+      add_lock_channels(g.set, locks, seed);
+      g.set = finish(std::move(g.set), info.name);  // validated again, with the channels
+    }
+    return g;
   }
   return {};  // unreachable: find_family found it in the same table
 }
