@@ -93,6 +93,11 @@ struct ReadResult {
   // never decreases between successful reads. On a failed retry read, the sequence the last
   // attempt started from.
   std::uint64_t sequence = 0;
+  // origin_ns is the origin stamp the value was written with (ByteChannel::write's origin_ns):
+  // for a cause-effect chain, the release time of the chain's first job whose data this value
+  // carries; 0 for the initial value or an unstamped write. Same guard as the payload (a torn
+  // double_buffer read may pair a payload with another write's stamp, like its words).
+  std::int64_t origin_ns = 0;
 };
 
 // LockOrderError reports that a thread tried to take channel locks out of rank order (or more
@@ -167,7 +172,11 @@ class ByteChannel {
   // steps, no blocking, no allocation. Lock kind: blocks on the mutex; throws LockOrderError if the
   // thread holds a channel lock of equal or higher rank, EnvironmentError if the mutex refuses
   // the thread (priority above the ceiling, or a SCHED_OTHER thread on a ceiling lock).
-  virtual void write(const void* src) = 0;
+  void write(const void* src) { publish(src, 0); }
+  // write stamps the value with origin_ns (returned by the reads of this value in
+  // ReadResult::origin_ns) — the executor's cause-effect chain measurement (Endpoint). Same
+  // rules and costs as write(src): the stamp travels with the payload, one more word.
+  void write(const void* src, std::int64_t origin_ns) { publish(src, origin_ns); }
 
   // reader claims reader index i (0 <= i < max_readers()) and returns its handle. Setup-time
   // only. Throws InputError if i is out of range or already claimed by a live handle.
@@ -177,6 +186,8 @@ class ByteChannel {
   // ByteChannel stores the (validated, resolved) configuration and the reader claim flags.
   explicit ByteChannel(ChannelConfig config);
 
+  // publish is write(src, origin_ns), implemented by each kind.
+  virtual void publish(const void* src, std::int64_t origin_ns) = 0;
   // read_as is ChannelReader::read for reader index `index`.
   virtual ReadResult read_as(int index, void* dst) = 0;
   // hold and release back ChannelHold: lock kinds take and drop their mutex; others do nothing.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct TaskStats {
   ProfileStats work, span, burdened_span;
 };
 
+// InputOrigins is what a task's jobs read through one chain-ending channel: per recorded job,
+// the origin stamp (ReadResult::origin_ns) of the last value read from it.
+struct InputOrigins {
+  std::string channel;
+  std::vector<std::int64_t> origin_ns;
+};
+
 // TaskRun is the raw outcome for one task: its records and the thread ids that ran it.
 struct TaskRun {
   std::string name;
@@ -61,6 +69,9 @@ struct TaskRun {
   std::vector<int> worker_tids;    // thread ids of its team workers
   std::vector<int> cores;
   std::vector<JobRecord> records;
+  // input_origins: per channel that ends a cause-effect chain at this task, the origin of the
+  // value each recorded job last read from it (aligned with records; 0: none read yet).
+  std::vector<InputOrigins> input_origins;
 };
 
 // LockUserRun is what one user of a lock channel did during a run (runtime/channel/lock.cpp).
@@ -81,6 +92,39 @@ struct LockRun {
   std::vector<LockUserRun> users;
 };
 
+// ChainSample is one output of a chain's last task: when its job finished and the origin (the
+// release time of the chain's first job) of the data it used; origin < 0: none yet.
+struct ChainSample {
+  std::int64_t finish_ns = 0;
+  std::int64_t origin_ns = 0;
+};
+
+// ChainMeasure is a chain's measured end-to-end latency (run or simulation) beside its bounds.
+// Data age = finish − origin of every output; reaction = for each origin, the first output that
+// used it, finish − origin (the bound adds the sampling delay of an input arriving just after a
+// release, which a release-stamped measurement cannot see: docs/analysis.md "Cause-effect
+// chains").
+struct ChainMeasure {
+  std::string name;
+  bool traced = true;         // false: a link carries another chain's origins (not measured)
+  std::int64_t samples = 0;   // outputs that used stamped data
+  std::int64_t origins = 0;   // distinct origins seen (reaction samples)
+  std::int64_t age_p50_ns = 0, age_p99_ns = 0, age_max_ns = 0;
+  std::int64_t reaction_p99_ns = 0, reaction_max_ns = 0;
+  std::optional<std::int64_t> age_bound_ns;       // the plan's bounds, copied (ChainPlan)
+  std::optional<std::int64_t> reaction_bound_ns;
+  // within_bounds: every measured age and reaction is at most its bound (true without bounds).
+  [[nodiscard]] bool within_bounds() const noexcept {
+    return (!age_bound_ns || age_max_ns <= *age_bound_ns) &&
+           (!reaction_bound_ns || reaction_max_ns <= *reaction_bound_ns);
+  }
+};
+
+// measure_chain summarises a chain's outputs (in finish order; samples with origin < 0 — no
+// stamped data yet — are skipped) into a ChainMeasure named `name` with the plan's bounds of `bounds` (nullptr: none).
+ChainMeasure measure_chain(const std::string& name, const std::vector<ChainSample>& samples,
+                           const ChainPlan* bounds);
+
 // RunReport is the whole run.
 struct RunReport {
   std::int64_t start_ns = 0;     // CLOCK_MONOTONIC time of the first possible release
@@ -96,6 +140,7 @@ struct RunReport {
   Plan plan;
   std::vector<TaskRun> tasks;
   std::vector<LockRun> locks;  // one per lock channel, file order
+  std::vector<ChainMeasure> chains;  // one per [[chain]], file order
 
   // total_hold_overruns sums the holds longer than declared over all locks: each is a broken
   // assumption of the admission test, reported like a deadline miss.

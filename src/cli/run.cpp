@@ -19,6 +19,7 @@
 #include "cli/run_isolation.hpp"
 #include "core/duration_flag.hpp"
 #include "kernels/instantiate.hpp"
+#include "model/chain_measure.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/rt_neighbours.hpp"
 #include "platform/stop_signals.hpp"
@@ -68,7 +69,8 @@ Command add_run(CLI::App& app) {
   app.add_option("--out", opts->out, "Write report.json, jobs.csv and trace.json into DIR");
   app.add_flag(
       "--fail-on-miss", opts->fail_on_miss,
-      "Exit 1 if any deadline was missed or any lock was held longer than its declared hold");
+      "Exit 1 if any deadline was missed, any lock was held longer than its declared hold or "
+      "any chain's measured latency exceeded its bound");
   app.add_flag("--best-effort", opts->best_effort,
                "Run at normal priority (SCHED_OTHER) instead of SCHED_FIFO; said in every report");
   app.add_flag("--no-mlock", opts->no_mlock, "Do not lock memory (mlockall)");
@@ -194,7 +196,8 @@ Command add_run(CLI::App& app) {
       }
       return kExitTaskFailed;
     }
-    if (opts->fail_on_miss && (report.total_misses() > 0 || report.total_hold_overruns() > 0)) {
+    if (opts->fail_on_miss && (report.total_misses() > 0 || report.total_hold_overruns() > 0 ||
+                               model::chains_exceeding(report.chains) > 0)) {
       return kExitFail;
     }
     return kExitOk;

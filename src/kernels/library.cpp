@@ -112,9 +112,7 @@ extern "C" int rtpar_channel_write(const rtpar_job* job, const char* channel, co
   auto* endpoint = static_cast<rtpar::Endpoint*>(job->channels);
   if (endpoint == nullptr || channel == nullptr) return -1;
   try {
-    rtpar::ByteChannel& c = endpoint->writer(channel);
-    if (c.size_bytes() != size) return -1;
-    c.write(src);
+    endpoint->write_bytes(channel, src, size);  // throws for a wrong channel or size
     return 0;
   } catch (...) {
     return -1;
@@ -126,9 +124,7 @@ extern "C" int rtpar_channel_read(const rtpar_job* job, const char* channel, voi
   auto* endpoint = static_cast<rtpar::Endpoint*>(job->channels);
   if (endpoint == nullptr || channel == nullptr) return -1;
   try {
-    rtpar::ChannelReader& r = endpoint->reader(channel);
-    if (r.channel()->size_bytes() != size) return -1;
-    return r.read(dst).ok ? 1 : 0;
+    return endpoint->read_bytes(channel, dst, size).ok ? 1 : 0;
   } catch (...) {
     return -1;
   }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 #include "core/table.hpp"
+#include "model/chain_measure.hpp"
 
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
@@ -145,6 +146,10 @@ Json run_document(const RunReport& report) {
       {"interference", Json::parse(plan_json(report.plan, TaskSet{}))["interference"]},
       {"locks", locks_json(report)},
       {"total_hold_overruns", report.total_hold_overruns()},
+      // Each chain's measured data age and reaction beside its bounds (origins stamped through
+      // the channels: docs/analysis.md, "Cause-effect chains").
+      {"chains", model::chain_measures_json(report.chains)},
+      {"chains_exceeding", model::chains_exceeding(report.chains)},
   };
 }
 
@@ -246,6 +251,7 @@ std::string stats_table(const RunReport& report) {
 
   out += profile_table(stats, report.tasks);
   out += locks_table(report);
+  out += model::chain_measures_table(report.chains, "measured");
   for (const TaskRun& run : report.tasks) {
     if (!run.records_truncated) continue;
     out += fmt::format(

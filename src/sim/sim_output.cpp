@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/table.hpp"
+#include "model/chain_measure.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/time.hpp"
 #include "rtpar/tools/simulate.hpp"
@@ -110,6 +111,9 @@ std::string simulation_json(const SimResult& result) {
     }
     doc["locks"] = std::move(locks);
   }
+  if (!result.chains.empty()) {  // only then: chain-free sets' output is unchanged
+    doc["chains"] = model::chain_measures_json(result.chains);
+  }
   return doc.dump(2);
 }
 
@@ -152,6 +156,7 @@ std::string simulation_table(const SimResult& result) {
     out += '\n';
     out += report::render_table(locks, {false, false, true, true, true, true});
   }
+  out += model::chain_measures_table(result.chains, "simulated");
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "core/checked_math.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "sim/chain_replay.hpp"
 #include "sim/engine.hpp"
 #include "sim/sim_model.hpp"
 #include "sim/sim_options.hpp"
@@ -102,7 +103,10 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   }
   const sim::SimModel model =
       sim::build_sim_model(plan, set, options.overhead, options.overhead_statistic);
-  sim::EngineOutput out = sim::run_engine(model, sim::EngineParams{result.horizon_ns, options});
+  // Chains are read off the recorded jobs (sim/chain_replay.hpp).
+  SimOptions settings = options;
+  settings.record_jobs = options.record_jobs || !set.chains.empty();
+  sim::EngineOutput out = sim::run_engine(model, sim::EngineParams{result.horizon_ns, settings});
   if (options.overhead != nullptr) result.overhead_statistic = options.overhead_statistic;
   result.seed = options.seed;
   result.context_switch_ns = options.context_switch_ns;
@@ -126,6 +130,12 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
     r.response_bound_ns = plan.tasks[i].response_bound_ns;
     result.misses += r.misses;
     result.tasks.push_back(std::move(r));
+  }
+  if (!set.chains.empty()) {
+    result.chains = sim::replay_chains(set, plan, result.tasks);
+    if (!options.record_jobs) {
+      for (SimTaskResult& r : result.tasks) r.jobs_log = {};
+    }
   }
   return result;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rtpar/plan.hpp"
+#include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/overhead.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -149,6 +150,10 @@ struct SimResult {
   std::int64_t events = 0;      // scheduling decisions taken (a measure of the simulation's cost)
   std::vector<SimTaskResult> tasks;
   std::vector<SimLockResult> locks;  // the set's lock channels (empty: none)
+  // chains: each [[chain]]'s simulated data age and reaction beside its bounds (file order;
+  // sim/chain_replay.hpp says how they are read off the schedule). traced = false when a task of
+  // the chain was not simulated.
+  std::vector<ChainMeasure> chains;
   std::int64_t misses = 0;           // sum over the tasks
   // What was injected (copied from SimOptions): the statistic when a profile was, the seed of
   // `sampled`, the context-switch cost.

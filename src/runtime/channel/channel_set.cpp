@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "model/chain_rules.hpp"
 #include "model/lock_placement.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -18,17 +19,68 @@ void Endpoint::check_size(const ByteChannel& c, std::size_t size) {
 }
 
 ByteChannel& Endpoint::writer(std::string_view channel) {
-  for (auto& [name, c] : writes_) {
-    if (name == channel) return *c;
+  for (WriteSlot& w : writes_) {
+    if (w.name == channel) return *w.channel;
   }
   throw std::out_of_range("this endpoint does not write channel \"" + std::string(channel) + "\"");
 }
 
 ChannelReader& Endpoint::reader(std::string_view channel) {
-  for (auto& [name, r] : reads_) {
-    if (name == channel) return r;
+  for (ReadSlot& r : reads_) {
+    if (r.name == channel) return r.reader;
   }
   throw std::out_of_range("this endpoint does not read channel \"" + std::string(channel) + "\"");
+}
+
+void Endpoint::write_bytes(std::string_view channel, const void* src, std::size_t size) {
+  for (WriteSlot& w : writes_) {
+    if (w.name != channel) continue;
+    check_size(*w.channel, size);
+    // relaxed: see begin_job.
+    const std::int64_t origin = w.origin_input < 0
+                                    ? job_origin_.load(std::memory_order_relaxed)
+                                    : reads_[static_cast<std::size_t>(w.origin_input)].origin;
+    w.channel->write(src, origin);
+    return;
+  }
+  throw std::out_of_range("this endpoint does not write channel \"" + std::string(channel) + "\"");
+}
+
+ReadResult Endpoint::read_bytes(std::string_view channel, void* dst, std::size_t size) {
+  for (ReadSlot& r : reads_) {
+    if (r.name != channel) continue;
+    check_size(*r.reader.channel(), size);
+    const ReadResult result = r.reader.read(dst);
+    // A failed retry read returns no value: the origin stays that of the last complete one.
+    if (result.ok) r.origin = result.origin_ns;
+    return result;
+  }
+  throw std::out_of_range("this endpoint does not read channel \"" + std::string(channel) + "\"");
+}
+
+int Endpoint::read_index(std::string_view channel) const noexcept {
+  for (std::size_t i = 0; i < reads_.size(); ++i) {
+    if (reads_[i].name == channel) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void Endpoint::trace_input(std::string_view channel) {
+  const int in = read_index(channel);
+  if (in >= 0 && std::find(traced_.begin(), traced_.end(), in) == traced_.end()) {
+    traced_.push_back(in);
+  }
+}
+
+bool Endpoint::continue_chain(std::string_view output, std::string_view input) {
+  const int in = read_index(input);
+  for (WriteSlot& w : writes_) {
+    if (w.name != output || in < 0) continue;
+    if (w.origin_input >= 0 && w.origin_input != in) return false;
+    w.origin_input = in;
+    return true;
+  }
+  return false;
 }
 
 ChannelSet::ChannelSet(const TaskSet& set, const Plan& plan, bool best_effort)
@@ -81,10 +133,27 @@ ChannelSet::ChannelSet(const TaskSet& set, const Plan& plan, bool best_effort)
     }
     channels_.push_back(make_channel(config));
     ByteChannel* channel = channels_.back().get();
-    endpoint_of(spec.writer).writes_.emplace_back(spec.name, channel);
+    endpoint_of(spec.writer).writes_.push_back({spec.name, channel, -1});
     for (std::size_t k = 0; k < spec.readers.size(); ++k) {
       endpoint_of(spec.readers[k])
-          .reads_.emplace_back(spec.name, channel->reader(static_cast<int>(k)));
+          .reads_.push_back({spec.name, channel->reader(static_cast<int>(k)), 0});
+    }
+  }
+  // Chains: task k (0 < k < n − 1) forwards the origin it read from link k − 1 on link k.
+  // A chain whose link another chain already continues from a different input cannot be
+  // measured (one stamp per value): chain_traced says so.
+  for (const ChainSpec& chain : set.chains) {
+    bool traced = true;
+    for (std::size_t k = 1; k + 1 < chain.tasks.size(); ++k) {
+      const ChannelSpec* in = model::chain_link(set, chain.tasks[k - 1], chain.tasks[k]);
+      const ChannelSpec* out = model::chain_link(set, chain.tasks[k], chain.tasks[k + 1]);
+      traced = traced && in != nullptr && out != nullptr &&
+               endpoint_of(chain.tasks[k]).continue_chain(out->name, in->name);
+    }
+    chain_traced_.push_back(traced);
+    const std::size_t n = chain.tasks.size();
+    if (const ChannelSpec* last = n >= 2 ? model::chain_link(set, chain.tasks[n - 2], chain.tasks[n - 1]) : nullptr) {
+      endpoint_of(chain.tasks[n - 1]).trace_input(last->name);
     }
   }
   // Tasks without channels get an empty endpoint too, so every job has one.

@@ -47,7 +47,7 @@ class DoubleBufferChannel final : public ChannelBase {
     return double_buffer_memory_bytes(config());
   }
 
-  void write(const void* src) override {
+  void publish(const void* src, std::int64_t origin_ns) override {
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
     // relaxed: only the writer stores active; we read our own last store.
@@ -56,6 +56,8 @@ class DoubleBufferChannel final : public ChannelBase {
     store_words(buffers_.copy(w), src, 0, half);
     mid_write();
     store_words(buffers_.copy(w), src, half, size);
+    // relaxed, like the payload words: published by the release store below.
+    origins_[w].store(origin_ns, std::memory_order_relaxed);
     // release: pairs with the reader's acquire load; a reader that sees this value sees every
     // word stored above (a later write into the same buffer can still tear its copy: the flaw).
     active_.value.store((((current >> kSequenceShift) + 1) << kSequenceShift) | w,
@@ -72,7 +74,9 @@ class DoubleBufferChannel final : public ChannelBase {
     load_words(dst, words, 0, half);
     mid_read(index);
     load_words(dst, words, half, size);
-    return ReadResult{true, 1, a >> kSequenceShift};
+    // relaxed, like the payload words (after the acquire load of a; may tear with them).
+    const std::int64_t origin = origins_[a & kIndexMask].load(std::memory_order_relaxed);
+    return ReadResult{true, 1, a >> kSequenceShift, origin};
   }
 
  private:
@@ -82,6 +86,7 @@ class DoubleBufferChannel final : public ChannelBase {
   };
   Active active_;
   WordBuffer buffers_;
+  std::atomic<std::int64_t> origins_[2] = {};  // per buffer origin stamp, stored like the words
 };
 
 }  // namespace

@@ -66,6 +66,7 @@ class LatestChannel final : public ChannelBase {
         count_(static_cast<std::uint32_t>(config.max_readers) + 2),
         buffers_(config.size_bytes, count_),
         sequences_(new std::uint64_t[count_]()),
+        origins_(new std::int64_t[count_]()),
         slots_(new Slot[static_cast<std::size_t>(config.max_readers)]),
         in_use_(new bool[count_]()) {}
 
@@ -73,7 +74,7 @@ class LatestChannel final : public ChannelBase {
     return latest_memory_bytes(config());
   }
 
-  void write(const void* src) override {
+  void publish(const void* src, std::int64_t origin_ns) override {
     const std::uint32_t w = choose_free();
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
@@ -83,6 +84,7 @@ class LatestChannel final : public ChannelBase {
     mid_write();
     std::memcpy(to + half, from + half, size - half);
     sequences_[w] = ++writes_;
+    origins_[w] = origin_ns;
     // seq_cst ⊇ release: a reader whose load of latest returns w sees the fill and sequence
     // ("conversely" above); seq_cst places it in S for the no-torn-read argument.
     latest_.value.store(w, std::memory_order_seq_cst);
@@ -115,7 +117,7 @@ class LatestChannel final : public ChannelBase {
     std::memcpy(to, from, half);
     mid_read(index);
     std::memcpy(to + half, from + half, size - half);
-    return ReadResult{true, 1, sequences_[j]};
+    return ReadResult{true, 1, sequences_[j], origins_[j]};
   }
 
  private:
@@ -151,6 +153,7 @@ class LatestChannel final : public ChannelBase {
   Latest latest_;
   WordBuffer buffers_;
   std::unique_ptr<std::uint64_t[]> sequences_;  // per buffer, guarded like the payload
+  std::unique_ptr<std::int64_t[]> origins_;     // per buffer origin stamps, likewise
   std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<bool[]> in_use_;  // writer's scratch for choose_free
   std::uint32_t latest_index_ = 0;  // writer-private copy of latest
@@ -163,7 +166,7 @@ std::size_t latest_memory_bytes(const ChannelConfig& config) noexcept {
   const auto readers = static_cast<std::size_t>(config.max_readers);
   const std::size_t count = readers + 2;
   return sizeof(LatestChannel) + count * payload_stride(config.size_bytes) +
-         count * sizeof(std::uint64_t) + readers * kCacheLine + count * sizeof(bool) +
+         count * (sizeof(std::uint64_t) + sizeof(std::int64_t)) + readers * kCacheLine + count * sizeof(bool) +
          claim_bytes(config);
 }
 

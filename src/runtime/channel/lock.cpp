@@ -123,7 +123,7 @@ class LockChannel final : public ChannelBase {
 
   [[nodiscard]] std::vector<LockUserStats> lock_stats() const override { return stats_; }
 
-  void write(const void* src) override {
+  void publish(const void* src, std::int64_t origin_ns) override {
     Scope scope(*this, kWriterSlot);
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
@@ -132,6 +132,7 @@ class LockChannel final : public ChannelBase {
     std::memcpy(to, from, half);
     mid_write();
     std::memcpy(to + half, from + half, size - half);
+    origin_ = origin_ns;
     ++writes_;
   }
 
@@ -145,7 +146,7 @@ class LockChannel final : public ChannelBase {
     std::memcpy(to, from, half);
     mid_read(index);
     std::memcpy(to + half, from + half, size - half);
-    return ReadResult{true, 1, writes_};
+    return ReadResult{true, 1, writes_, origin_};
   }
 
   void hold() override { acquire(kExplicitSlot); }
@@ -278,6 +279,7 @@ class LockChannel final : public ChannelBase {
   pthread_mutex_t mutex_{};
   WordBuffer data_;
   std::uint64_t writes_ = 0;  // guarded by the lock
+  std::int64_t origin_ = 0;    // origin stamp of the value (ByteChannel::write), likewise
   const bool msrp_;
   // next_ hands out tickets, serving_ is the ticket allowed in (msrp only), on separate lines so
   // that spinning readers of serving_ do not slow the requests' fetch_add.

@@ -73,7 +73,7 @@ class RetryChannel final : public ChannelBase {
     return retry_memory_bytes(config());
   }
 
-  void write(const void* src) override {
+  void publish(const void* src, std::int64_t origin_ns) override {
     const std::size_t size = size_bytes();
     const std::size_t half = copy_split(size);
     // relaxed: only the writer stores seq; we read our own last store (even).
@@ -85,6 +85,8 @@ class RetryChannel final : public ChannelBase {
     store_words(data_.copy(0), src, 0, half);
     mid_write();
     store_words(data_.copy(0), src, half, size);
+    // relaxed, inside the odd window like the payload words (checked by the reader's s1 == s2).
+    origin_.store(origin_ns, std::memory_order_relaxed);
     // release (step 1): a reader whose acquire load reads this even value sees all words stored.
     seq_.value.store(s + kSeqPerWrite, std::memory_order_release);
   }
@@ -102,6 +104,8 @@ class RetryChannel final : public ChannelBase {
       load_words(dst, data_.copy(0), 0, half);
       mid_read(index);
       load_words(dst, data_.copy(0), half, size);
+      // relaxed, like the payload words: validated with them by s2 below.
+      result.origin_ns = origin_.load(std::memory_order_relaxed);
       acquire_fence();  // step 2: keeps the data loads ahead of s2; pairs with the writer's fence
       // relaxed + the acquire fence above (step 2): if any word came from a later write, this
       // reads its odd store or later, so s2 != s1.
@@ -124,6 +128,7 @@ class RetryChannel final : public ChannelBase {
   };
   Seq seq_;
   WordBuffer data_;
+  std::atomic<std::int64_t> origin_{0};  // origin stamp of the value, stored like a payload word
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/chain_rules.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
@@ -160,6 +161,40 @@ std::vector<LockRun> lock_runs(const TaskSet& set, ChannelSet& channels) {
       run.users.push_back(std::move(user));
     }
     out.push_back(std::move(run));
+  }
+  return out;
+}
+
+// chain_runs measures each chain from its last task's records and the origins its jobs read
+// through the chain's last link (every runner joined).
+std::vector<ChainMeasure> chain_runs(const TaskSet& set, const Plan& plan,
+                                     const std::vector<TaskRun>& tasks,
+                                     const ChannelSet& channels) {
+  std::vector<ChainMeasure> out;
+  for (std::size_t c = 0; c < set.chains.size(); ++c) {
+    const ChainSpec& chain = set.chains[c];
+    const ChainPlan* bounds = nullptr;
+    for (const ChainPlan& p : plan.chains) {
+      if (p.name == chain.name) bounds = &p;
+    }
+    std::vector<ChainSample> samples;
+    const std::size_t n = chain.tasks.size();
+    const ChannelSpec* link =
+        n >= 2 ? model::chain_link(set, chain.tasks[n - 2], chain.tasks[n - 1]) : nullptr;
+    for (const TaskRun& run : tasks) {
+      if (link == nullptr || run.name != chain.tasks[n - 1]) continue;
+      for (const InputOrigins& in : run.input_origins) {
+        if (in.channel != link->name) continue;
+        for (std::size_t j = 0; j < run.records.size() && j < in.origin_ns.size(); ++j) {
+          // A zero stamp is the channel's initial value (or an unstamped write): no data yet.
+          samples.push_back({run.records[j].finish_ns, in.origin_ns[j] > 0 ? in.origin_ns[j] : -1});
+        }
+      }
+    }
+    const bool traced = channels.chain_traced(c);
+    ChainMeasure m = measure_chain(chain.name, traced ? samples : std::vector<ChainSample>{}, bounds);
+    m.traced = traced;
+    out.push_back(std::move(m));
   }
   return out;
 }
@@ -324,6 +359,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   }
   runners.clear();  // joins the team workers
   report.locks = lock_runs(set, *channels);
+  report.chains = chain_runs(set, plan, report.tasks, *channels);
   if (failure) {
     const std::string what = describe(failure);
     throw TaskFailure(failed_task, what, std::move(report), failure);

@@ -5,11 +5,20 @@
 
 namespace rtpar::detail {
 
-JobLog::JobLog(std::int64_t capacity, std::int64_t deadline_ns)
-    : deadline_ns_(deadline_ns), records_(static_cast<std::size_t>(capacity)) {}
+JobLog::JobLog(std::int64_t capacity, std::int64_t deadline_ns, const Endpoint* channels)
+    : deadline_ns_(deadline_ns), records_(static_cast<std::size_t>(capacity)), channels_(channels) {
+  if (channels_ != nullptr) {
+    for (const int in : channels_->traced_inputs()) {
+      origins_.push_back({channels_->read_name(in), std::vector<std::int64_t>(records_.size())});
+    }
+  }
+}
 
 void JobLog::record(const JobRecord& r) noexcept {
   if (used_ < records_.size()) {
+    for (std::size_t t = 0; t < origins_.size(); ++t) {
+      origins_[t].origin_ns[used_] = channels_->input_origin(channels_->traced_inputs()[t]);
+    }
     records_[used_++] = r;
   } else {
     truncated_ = true;
@@ -33,6 +42,8 @@ TaskRun JobLog::take_run(const TaskSpec& task, const TaskPlan& placement, std::i
   run.cores = placement.cores;
   records_.resize(used_);
   run.records = std::move(records_);
+  for (InputOrigins& o : origins_) o.origin_ns.resize(used_);
+  run.input_origins = std::move(origins_);
   return run;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rtpar/channel_set.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
@@ -25,10 +26,13 @@ struct TaskCounters {
 class JobLog {
  public:
   // JobLog preallocates `capacity` records; a job whose response exceeds `deadline_ns` is a miss.
-  JobLog(std::int64_t capacity, std::int64_t deadline_ns);
+  // With an endpoint, it also preallocates one origin per record for each of its traced inputs
+  // (the channels that end a cause-effect chain at this task).
+  JobLog(std::int64_t capacity, std::int64_t deadline_ns, const Endpoint* channels = nullptr);
 
-  // record stores r in the next free record (or marks the log truncated when none is left) and
-  // counts the job, and its miss when finish − release exceeds the deadline.
+  // record stores r in the next free record (or marks the log truncated when none is left),
+  // with the origins of the endpoint's traced inputs, and counts the job, and its miss when
+  // finish − release exceeds the deadline.
   void record(const JobRecord& r) noexcept;
   // counters are the live statistics for progress output.
   [[nodiscard]] const TaskCounters& counters() const noexcept { return counters_; }
@@ -39,6 +43,8 @@ class JobLog {
  private:
   std::int64_t deadline_ns_;
   std::vector<JobRecord> records_;  // sized once; used_ counts the filled prefix
+  const Endpoint* channels_;
+  std::vector<InputOrigins> origins_;  // per traced input, sized like records_
   std::size_t used_ = 0;
   bool truncated_ = false;
   TaskCounters counters_;

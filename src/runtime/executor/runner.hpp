@@ -10,16 +10,13 @@
 #include <memory>
 
 #include "rtpar/ext/kernel.hpp"
+#include "rtpar/channel_set.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
 #include "runtime/executor/job_log.hpp"
 #include "runtime/executor/release_loop.hpp"
 #include "runtime/executor/run_control.hpp"
-
-namespace rtpar {
-class Endpoint;
-}
 
 namespace rtpar::detail {
 
@@ -55,7 +52,7 @@ class RunnerBase : public Runner {
         control_(control),
         channels_(channels),
         releases_(task, control),
-        log_(record_capacity, task.deadline.count()) {}
+        log_(record_capacity, task.deadline.count(), channels) {}
 
   const TaskSpec& task_;
   const TaskPlan& placement_;

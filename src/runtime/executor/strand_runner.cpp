@@ -287,6 +287,8 @@ void StrandRunner::publish(std::uint32_t seq, std::int64_t k) noexcept {
   }
   release_ = releases_.release(k);
   index_ = k;
+  // The origin of the job's writes, published to the members with release_ by the store below.
+  if (channels_ != nullptr) channels_->begin_job(release_);
   // release: publishes release_/index_ to the members that acquire (seq, pending) (step 1,
   // invariant 1). We may overwrite them: every member's read of the previous values
   // happens-before this closer (invariant 4).

@@ -155,6 +155,7 @@ void TaskRunner::master_loop() noexcept {
     if (team_) team_->expect_release(releases_.release(k + 1));
     if (pool_) pool_->expect_release(releases_.release(k + 1));
     if (owns_threads) task_.code->job_started(releases_.release(k + 1));
+    if (channels_ != nullptr) channels_->begin_job(release);  // origin of this job's writes
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;
