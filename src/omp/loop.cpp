@@ -197,6 +197,11 @@ bool loop_next_long(ThreadState& ts, long* istart, long* iend) {
 
 bool loop_end_common(ThreadState& ts, bool barrier, bool cancellable) {
   if (ts.loop.ord_held) ordered_pass(ts);
+  if (barrier && !cancellable) {
+    // The barrier's last arriver frees the slot: no RMW on the shared slot after the barrier.
+    team_barrier(ts, false, /*end_ws=*/true);
+    return false;
+  }
   bool cancelled = false;
   if (barrier) cancelled = team_barrier(ts, cancellable);
   ws_leave(ts);
