@@ -19,7 +19,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "omp/icv.hpp"
@@ -144,8 +146,11 @@ struct IncludedFrame {
   IncludedFrame* prev;  // the enclosing included frame of the thread, or nullptr
   Task* owner;          // the task record this included task runs as
   bool saved;           // `icv` holds owner's ICVs as they were when the frame began
-  Icvs icv;             // (uninitialised until saved: the common case costs nothing)
+  // icv: owner's ICVs, raw bytes (Icvs has default member initialisers: a member of that type
+  // would be initialised on every included task; raw storage is written only when saved).
+  alignas(Icvs) unsigned char icv[sizeof(Icvs)];
 };
+static_assert(std::is_trivially_copyable_v<Icvs>, "IncludedFrame copies Icvs as bytes");
 
 // ThreadState is one thread's view of the runtime.
 struct ThreadState {

@@ -520,7 +520,7 @@ void run_included(ThreadState& ts, void (*fn)(void*), void* data) {
   ts.included = &frame;
   fn(data);
   ts.included = frame.prev;
-  if (__builtin_expect(frame.saved, 0)) frame.owner->icv = frame.icv;
+  if (__builtin_expect(frame.saved, 0)) std::memcpy(&frame.owner->icv, frame.icv, sizeof(Icvs));
 }
 
 }  // namespace
@@ -530,7 +530,7 @@ Icvs& writable_icvs(ThreadState& ts) noexcept {
   // Only the innermost frame can be the running task's: a task with a record of its own started
   // inside an included one (ts.task != owner) changes its own ICVs.
   if (f != nullptr && f->owner == ts.task && !f->saved) {
-    f->icv = ts.task->icv;
+    std::memcpy(f->icv, &ts.task->icv, sizeof(Icvs));
     f->saved = true;
   }
   return ts.task->icv;
