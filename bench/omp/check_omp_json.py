@@ -22,9 +22,9 @@ import sys
 
 CONSTRUCTS = {
     "sync": ["PARALLEL", "FOR", "PARALLEL_FOR", "BARRIER", "SINGLE", "CRITICAL", "LOCK_UNLOCK",
-             "ORDERED", "HANDOFF", "ATOMIC", "REDUCTION"],
+             "ORDERED", "HANDOFF", "ATOMIC", "REDUCTION", "THREAD_NUM"],
     "sched": [f"{k}_{c}" for k in ("STATIC", "DYNAMIC", "GUIDED") for c in (1, 8, 64)],
-    "task": ["FIB", "NQUEENS"],
+    "task": ["FIB", "FIB_FINAL", "NQUEENS"],
 }
 APPS = [a + f for a in ("FFT", "JACOBI", "LU") for f in ("", "/4", "/16")]
 TOP = ["results", "ratios", "targets", "libraries", "config", "skipped"]

@@ -13,7 +13,12 @@
  * CRITICAL, LOCK/UNLOCK and ATOMIC run inner/threads times on every thread, so `inner` of them
  * run in total, serialised; their reference is `inner` delays (ATOMIC: `inner` plain increments).
  * REDUCTION's reference is the delay plus the serial increment. HANDOFF is ORDERED's floor: the
- * same hand-off of a turn between threads with a plain atomic word and no runtime call. */
+ * same hand-off of a turn between threads with a plain atomic word and no runtime call.
+ *
+ * THREAD_NUM is a query's cost per call (issue 33, item 6: programs such as ImageMagick call
+ * omp_get_thread_num() hundreds of millions of times): one region, every thread making
+ * inner × kQueryCalls calls, the sample being the time per call; its reference is the same loop
+ * calling nothing. */
 #include "omp_bench.h"
 
 /* kBench names this program's rows. */
@@ -206,6 +211,46 @@ static int64_t test_reduction(long inner, long d) {
   return ob_now_ns() - t0;
 }
 
+/* kQueryCalls is THREAD_NUM's calls per `inner` unit. */
+#define kQueryCalls 4096
+
+/* g_query is omp_get_thread_num, called through a volatile pointer: GCC knows the routine as a
+ * const builtin and would otherwise hoist it out of the loop. */
+static int (*volatile g_query)(void) = omp_get_thread_num;
+/* g_query_sink keeps the sum of the results alive. */
+static volatile long g_query_sink;
+
+/* ref_query times the query loop without the call (per kQueryCalls iterations). */
+static int64_t ref_query(long inner, long d) {
+  (void)d;
+  const int64_t t0 = ob_now_ns();
+  long sum = 0;
+  for (long j = 0; j < inner * kQueryCalls; ++j) {
+    sum += j;
+    __asm__ volatile("" : "+r"(sum));
+  }
+  g_query_sink = sum;
+  return (ob_now_ns() - t0) / kQueryCalls;
+}
+
+/* test_thread_num: one region; every thread calls omp_get_thread_num() inner × kQueryCalls
+ * times; the time is per kQueryCalls calls, so a sample is the cost of one call. */
+static int64_t test_thread_num(long inner, long d) {
+  (void)d;
+  const int64_t t0 = ob_now_ns();
+#pragma omp parallel
+  {
+    int (*q)(void) = g_query;
+    long sum = 0;
+    for (long j = 0; j < inner * kQueryCalls; ++j) {
+      sum += q();
+      __asm__ volatile("" : "+r"(sum));
+    }
+    g_query_sink = sum;
+  }
+  return (ob_now_ns() - t0) / kQueryCalls;
+}
+
 /* Timed is a timed function: `inner` constructs (or reference bodies) with delay length d. */
 typedef int64_t (*Timed)(long inner, long d);
 
@@ -230,6 +275,7 @@ static const Construct kConstructs[] = {
     {"HANDOFF", test_handoff, ref_delay, 0},
     {"ATOMIC", test_atomic, ref_atomic, 1},
     {"REDUCTION", test_reduction, ref_reduction, 0},
+    {"THREAD_NUM", test_thread_num, ref_query, 0},
 };
 
 /* reference_ns is the median over reps of ref(inner, d), per construct (ns). */

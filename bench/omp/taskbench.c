@@ -4,12 +4,16 @@
  *   FIB      fib(n) (default 30) with no cutoff: every call with n >= 2 spawns fib(n-1) as
  *            `#pragma omp task` and computes fib(n-2) itself, then taskwait (the shape of
  *            `rtpar bench steal`'s fib, so the numbers compare).
+ *   FIB_FINAL fib(n) as FIB, but each task carries final(depth >= kFinalDepth): the tasks deeper
+ *            than that are included (run at once by their creator, OpenMP 5.0 §2.10.1), the usual
+ *            way a program cuts task creation off. It measures what an included task costs (issue
+ *            33, item 3): nearly all of the 1,346,268 GOMP_task calls are included ones.
  *   NQUEENS  nqueens(n) (default 10), BOTS style with no cutoff: one task per column tried at every
  *            row, each with its own copy of the board, taskwait, then the counts summed.
  * A sample is the wall time of one repetition: one `parallel` + `single` region running the whole
  * computation. Each row also gives the serial time of the same recursion without tasks, the number
  * of tasks spawned, and per_task_ns = (median time - serial time) / tasks. The results are checked
- * (fib(30) = 832040, nqueens(10) = 724); a wrong one fails the program (exit 1). */
+ * (fib(30) = 832040 for FIB and FIB_FINAL, nqueens(10) = 724); a wrong one fails the program (exit 1). */
 #include "omp_bench.h"
 
 /* kBench names this program's rows. */
@@ -24,6 +28,21 @@ static long fib_task(int n) {
 #pragma omp task shared(a)
   a = fib_task(n - 1);
   const long b = fib_task(n - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+/* kFinalDepth is FIB_FINAL's cutoff: tasks at this depth or deeper are final (2^kFinalDepth
+ * tasks at most are deferred, enough to keep every thread busy). */
+#define kFinalDepth 8
+
+/* fib_final is fib(n) at task depth `depth` with a final clause cutting deferral off. */
+static long fib_final(int n, int depth) {
+  if (n < 2) return n;
+  long a = 0;
+#pragma omp task shared(a) final(depth >= kFinalDepth)
+  a = fib_final(n - 1, depth + 1);
+  const long b = fib_final(n - 2, depth + 1);
 #pragma omp taskwait
   return a + b;
 }
@@ -89,6 +108,18 @@ static int64_t run_fib(int n, long* result) {
   return t;
 }
 
+/* run_fib_final times one repetition of FIB_FINAL. */
+static int64_t run_fib_final(int n, long* result) {
+  long r = 0;
+  const int64_t t0 = ob_now_ns();
+#pragma omp parallel
+#pragma omp single
+  r = fib_final(n, 0);
+  const int64_t t = ob_now_ns() - t0;
+  *result = r;
+  return t;
+}
+
 /* run_queens times one repetition of nqueens(n) with tasks. */
 static int64_t run_queens(int n, long* result) {
   long r = 0;
@@ -125,6 +156,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Kernel kernels[] = {{"FIB", o.fib_n, run_fib, fib_serial_entry},
+                            {"FIB_FINAL", o.fib_n, run_fib_final, fib_serial_entry},
                             {"NQUEENS", o.queens_n, run_queens, queens_serial_entry}};
   enum { kKernels = sizeof kernels / sizeof kernels[0] };
   double* samples = ob_alloc_samples(o.reps);

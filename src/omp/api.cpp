@@ -15,8 +15,11 @@ namespace rtpar::omp {
 
 namespace {
 
-// icv is the calling task's ICVs.
-Icvs& icv() noexcept { return self().task->icv; }
+// icv is the calling task's ICVs, to read.
+const Icvs& icv() noexcept { return self().task->icv; }
+
+// icv_w is the calling task's ICVs, to change (writable_icvs says why not icv()).
+Icvs& icv_w() noexcept { return writable_icvs(self()); }
 
 // ancestor finds the team of the calling thread's ancestor at nesting `level` and that
 // ancestor's number in it; false when level is outside [0, omp_get_level()].
@@ -39,7 +42,7 @@ bool ancestor(int level, const TeamState** team, int* tid) noexcept {
 // ---- threads and teams (§3.2) ----
 
 // omp_set_num_threads sets nthreads-var of the calling task (values below 1 count as 1).
-RTPAR_OMP_EXPORT void omp_set_num_threads(int n) { icv().nthreads = n > 0 ? n : 1; }
+RTPAR_OMP_EXPORT void omp_set_num_threads(int n) { icv_w().nthreads = n > 0 ? n : 1; }
 
 // omp_get_num_threads is the size of the innermost team.
 RTPAR_OMP_EXPORT int omp_get_num_threads() { return self().team->nthreads; }
@@ -57,7 +60,7 @@ RTPAR_OMP_EXPORT int omp_get_num_procs() { return globals().num_procs; }
 RTPAR_OMP_EXPORT int omp_in_parallel() { return self().team->active_level > 0 ? 1 : 0; }
 
 // omp_set_dynamic sets dyn-var.
-RTPAR_OMP_EXPORT void omp_set_dynamic(int on) { icv().dyn = on != 0; }
+RTPAR_OMP_EXPORT void omp_set_dynamic(int on) { icv_w().dyn = on != 0; }
 
 // omp_get_dynamic reads dyn-var.
 RTPAR_OMP_EXPORT int omp_get_dynamic() { return icv().dyn ? 1 : 0; }
@@ -65,7 +68,7 @@ RTPAR_OMP_EXPORT int omp_get_dynamic() { return icv().dyn ? 1 : 0; }
 // omp_set_nested (deprecated in 5.0) maps onto max-active-levels-var as libgomp does: true allows
 // every supported level, false limits an allowance above one to one.
 RTPAR_OMP_EXPORT void omp_set_nested(int on) {
-  Icvs& v = icv();
+  Icvs& v = icv_w();
   if (on != 0) {
     v.max_active_levels = kSupportedActiveLevels;
   } else if (v.max_active_levels > 1) {
@@ -83,7 +86,7 @@ RTPAR_OMP_EXPORT int omp_get_nested() {
 // omp_set_schedule sets run-sched-var; the chunk defaults (≤ 0) to 0 for static, 1 for dynamic
 // and guided; auto keeps no chunk. An unknown kind is ignored.
 RTPAR_OMP_EXPORT void omp_set_schedule(int kind, int chunk) {
-  Icvs& v = icv();
+  Icvs& v = icv_w();
   switch (static_cast<unsigned>(kind) & ~kMonotonic) {
     case kSchedStatic:
       v.run_chunk = chunk > 0 ? chunk : 0;
@@ -113,7 +116,7 @@ RTPAR_OMP_EXPORT int omp_get_thread_limit() { return icv().thread_limit; }
 // omp_set_max_active_levels sets max-active-levels-var (negative: ignored; capped at the
 // supported number).
 RTPAR_OMP_EXPORT void omp_set_max_active_levels(int n) {
-  if (n >= 0) icv().max_active_levels = std::min(n, kSupportedActiveLevels);
+  if (n >= 0) icv_w().max_active_levels = std::min(n, kSupportedActiveLevels);
 }
 
 // omp_get_max_active_levels reads max-active-levels-var.
@@ -169,7 +172,7 @@ RTPAR_OMP_EXPORT int omp_get_proc_bind() { return icv().bind; }
 // ---- devices (§3.7): only the host, which is device 0 = omp_get_initial_device() ----
 
 // omp_set_default_device sets default-device-var.
-RTPAR_OMP_EXPORT void omp_set_default_device(int device) { icv().default_device = device; }
+RTPAR_OMP_EXPORT void omp_set_default_device(int device) { icv_w().default_device = device; }
 
 // omp_get_default_device reads default-device-var.
 RTPAR_OMP_EXPORT int omp_get_default_device() { return icv().default_device; }

@@ -94,12 +94,13 @@ void barrier_poke(TeamState& t) noexcept {
   }
 }
 
-bool team_barrier(ThreadState& ts, bool cancellable) {
+bool team_barrier(ThreadState& ts, bool cancellable, bool end_ws) {
   TeamState& t = *ts.team;
   // acquire: pairs with GOMP_cancel's release store.
   if (cancellable && t.cancelled.load(std::memory_order_acquire)) return true;
   if (t.nthreads == 1) {
     tasks_drain(ts);
+    if (end_ws) ws_leave(ts);
   } else {
     // acquire (relaxed would do: the acq_rel RMW below keeps this load before our arrival). Read
     // before arriving, so this member cannot see the next generation early.
@@ -109,6 +110,9 @@ bool team_barrier(ThreadState& ts, bool cancellable) {
     if (t.barrier_count.fetch_add(1, std::memory_order_acq_rel) ==
         static_cast<std::uint32_t>(t.nthreads - 1)) {
       tasks_drain(ts);
+      // The members' last uses of the work share precede their arrivals, which (1) orders
+      // before this point: the slot is free for its next construct.
+      if (end_ws) ws_release(ts);
       // relaxed: no member touches the count before it sees the new generation, which the
       // release exchange in publish() orders after this store.
       t.barrier_count.store(0, std::memory_order_relaxed);

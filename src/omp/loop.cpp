@@ -7,7 +7,9 @@
 //    thread k mod nthreads; without a chunk, one contiguous block per thread), as libgomp does;
 //  - dynamic: one fetch_add on the shared counter per chunk (a CAS loop only when n is so close to
 //    2^64 that the overshoot of the final fetch_adds could wrap);
-//  - guided: a CAS loop taking max(chunk, ⌈remaining / (2·nthreads)⌉) iterations.
+//  - guided: a CAS loop taking max(chunk, ⌈remaining / nthreads⌉) iterations (OpenMP 5.0
+//    §2.9.2: proportional to the unassigned iterations divided by the number of threads; factor
+//    1, as libgomp. A factor 1/2 made twice the hand-outs, each a contended CAS).
 // Runtime schedules read run-sched-var; auto is static. Monotonic and nonmonotonic variants share
 // the dispatch: every schedule here hands chunks out in increasing order, which is monotonic.
 //
@@ -144,7 +146,7 @@ bool dynamic_next(LoopState& s, std::uint64_t& a, std::uint64_t& b) {
 
 // guided_next is the guided schedule: a share of the remaining iterations, at least `chunk`.
 bool guided_next(ThreadState& ts, LoopState& s, std::uint64_t& a, std::uint64_t& b) {
-  const std::uint64_t parts = 2 * static_cast<std::uint64_t>(ts.team->nthreads);
+  const auto parts = static_cast<std::uint64_t>(ts.team->nthreads);
   // relaxed: partitions the iterations only (file comment).
   a = s.next.load(std::memory_order_relaxed);
   do {
@@ -197,6 +199,11 @@ bool loop_next_long(ThreadState& ts, long* istart, long* iend) {
 
 bool loop_end_common(ThreadState& ts, bool barrier, bool cancellable) {
   if (ts.loop.ord_held) ordered_pass(ts);
+  if (barrier && !cancellable) {
+    // The barrier's last arriver frees the slot: no RMW on the shared slot after the barrier.
+    team_barrier(ts, false, /*end_ws=*/true);
+    return false;
+  }
   bool cancelled = false;
   if (barrier) cancelled = team_barrier(ts, cancellable);
   ws_leave(ts);

@@ -163,7 +163,7 @@ RTPAR_OMP_EXPORT void omp_destroy_allocator(std::uintptr_t handle) { delete user
 
 // omp_set_default_allocator sets the calling task's def-allocator-var.
 RTPAR_OMP_EXPORT void omp_set_default_allocator(std::uintptr_t handle) {
-  if (handle != 0) self().task->icv.def_allocator = handle;
+  if (handle != 0) writable_icvs(self()).def_allocator = handle;
 }
 
 // omp_get_default_allocator reads the calling task's def-allocator-var.

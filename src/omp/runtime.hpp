@@ -19,7 +19,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "omp/icv.hpp"
@@ -134,6 +136,22 @@ struct TeamState {
   std::int64_t mask_tick = -1;  // CLOCK_MONOTONIC_COARSE reading of the master's last mask read
 };
 
+// IncludedFrame is the frame of an included task run without a Task record of its own (a
+// descendant of a final task: task.cpp's run_included). The task runs as its encountering task
+// `owner` (ts.task stays owner), which is indistinguishable for everything it can do: it is final
+// too, it can create only included tasks (so owner's child count and dependence table stay
+// unchanged), and its taskgroups nest inside its own body. Only ICV changes would leak to owner:
+// writable_icvs saves owner's ICVs here before the first change, and run_included puts them back.
+struct IncludedFrame {
+  IncludedFrame* prev;  // the enclosing included frame of the thread, or nullptr
+  Task* owner;          // the task record this included task runs as
+  bool saved;           // `icv` holds owner's ICVs as they were when the frame began
+  // icv: owner's ICVs, raw bytes (Icvs has default member initialisers: a member of that type
+  // would be initialised on every included task; raw storage is written only when saved).
+  alignas(Icvs) unsigned char icv[sizeof(Icvs)];
+};
+static_assert(std::is_trivially_copyable_v<Icvs>, "IncludedFrame copies Icvs as bytes");
+
 // ThreadState is one thread's view of the runtime.
 struct ThreadState {
   TeamState* team = nullptr;       // innermost team (never null once initialised)
@@ -146,6 +164,9 @@ struct ThreadState {
   LoopCursor loop;                 // loop_state.hpp
   int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
+  // included: the innermost included task this thread runs without a record (task.cpp's
+  // run_included), nullptr when none; see writable_icvs.
+  IncludedFrame* included = nullptr;
   // tied_wait: the innermost tied task this thread suspended at a task scheduling point other than
   // a barrier (taskwait, end of taskgroup, an undeferred task's wait), nullptr when none: while it
   // is set the thread may start only tasks that descend from it (OpenMP 5.0 §2.10.6, Task
@@ -171,8 +192,30 @@ struct ThreadState {
   Task root_task;  // the initial / implicit task of the root team
 };
 
+// tls_state is the calling thread's state, nullptr before its first call into the runtime
+// (thread_state.cpp). `__thread` rather than `thread_local`: no dynamic initialiser, so other
+// translation units read it directly instead of through a TLS wrapper call; initial-exec (the
+// library is a DT_NEEDED dependency loaded at start, as libgomp is), so a read is one %fs-relative
+// load: self() below stays a leaf, which the per-call queries (omp_get_thread_num, ...) depend on.
+extern __thread ThreadState* tls_state
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+// self_slow creates the calling thread's state (first call only); out of line and cold so that
+// self()'s callers save no registers for it on their fast path.
+[[gnu::noinline, gnu::cold]] ThreadState& self_slow() noexcept;
+
 // self returns the calling thread's state, creating it (and its root team) on first use.
-ThreadState& self() noexcept;
+inline ThreadState& self() noexcept {
+  ThreadState* ts = tls_state;
+  if (__builtin_expect(ts == nullptr, 0)) return self_slow();
+  return *ts;
+}
+
+// writable_icvs returns the calling task's ICVs for an omp_set_* routine to change. When the
+// calling task is an included task run without a record of its own (task.cpp's run_included),
+// its ICVs are its encountering task's: the first change saves them in the included frame, which
+// restores them when the included task ends (a task's ICV changes do not leak to its parent).
+Icvs& writable_icvs(ThreadState& ts) noexcept;
 
 // ---- parallel regions (parallel.cpp) ----
 
@@ -268,8 +311,11 @@ void bind_member(ThreadState& ts, const TeamState& t, int rank);
 
 // team_barrier waits until every member of the caller's team arrived and every explicit task of
 // the region so far completed; waiters run queued tasks meanwhile. Returns true if the region was
-// cancelled (`cancel parallel`) — only when `cancellable`.
-bool team_barrier(ThreadState& ts, bool cancellable = false);
+// cancelled (`cancel parallel`) — only when `cancellable`. `end_ws`: the barrier ends the work
+// share every member is in (ts.ws: a loop's or sections' implicit barrier); the last arriver
+// frees its slot (ws_release), so that no member pays ws_leave's RMW on the shared slot after
+// the barrier. Not with `cancellable` (a cancelled barrier does not gather every member).
+bool team_barrier(ThreadState& ts, bool cancellable = false, bool end_ws = false);
 
 // arm_sleeper sets the SLEEPER bit of t's barrier word, whose value the caller read into v, and
 // leaves in v the value to futex_wait on; false when the word changed meanwhile (look again). The
@@ -295,6 +341,11 @@ void ws_publish(ThreadState& ts);
 
 // ws_leave makes the caller leave its current work share (the last member frees the slot).
 void ws_leave(ThreadState& ts);
+
+// ws_release frees the caller's current work share for the construct kWorkShareRing later, on
+// behalf of every member: only for the last arriver of a barrier that every member reached after
+// its last use of the slot, none of them calling ws_leave (team_barrier's end_ws).
+void ws_release(ThreadState& ts);
 
 // ---- waiting (wait.cpp) ----
 

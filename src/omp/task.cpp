@@ -504,6 +504,38 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
 
 }  // namespace task_detail
 
+namespace {
+
+// run_included runs an included task that needs no record of its own: a descendant of a final
+// task (the encountering task ts.task is final) with no dependences, no detach event and no copy
+// function (OpenMP 5.0 §2.10.1: such a task is included, and every task it creates is included
+// too). It runs as its encountering task (runtime.hpp's IncludedFrame says why that is exact), so
+// it costs a call: no record, no deque, no atomic operation. The spec needs none: an included
+// task completes before its encountering task resumes, on the same thread.
+void run_included(ThreadState& ts, void (*fn)(void*), void* data) {
+  IncludedFrame frame;
+  frame.prev = ts.included;
+  frame.owner = ts.task;
+  frame.saved = false;
+  ts.included = &frame;
+  fn(data);
+  ts.included = frame.prev;
+  if (__builtin_expect(frame.saved, 0)) std::memcpy(&frame.owner->icv, frame.icv, sizeof(Icvs));
+}
+
+}  // namespace
+
+Icvs& writable_icvs(ThreadState& ts) noexcept {
+  IncludedFrame* f = ts.included;
+  // Only the innermost frame can be the running task's: a task with a record of its own started
+  // inside an included one (ts.task != owner) changes its own ICVs.
+  if (f != nullptr && f->owner == ts.task && !f->saved) {
+    std::memcpy(f->icv, &ts.task->icv, sizeof(Icvs));
+    f->saved = true;
+  }
+  return ts.task->icv;
+}
+
 // ---- core hooks ----
 
 void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent) noexcept {
@@ -549,6 +581,15 @@ void tasks_drain(ThreadState& ts) {
 RTPAR_OMP_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
                                 long arg_size, long arg_align, bool if_clause, unsigned flags,
                                 void** depend, int priority, void* detach) {
+  ThreadState& ts = self();
+  // A final task's descendants: run_included, unless they need what only a record gives
+  // (dependences, a detach event, copy constructors run in the new task's environment) or
+  // cancellation is on (task_spawn checks whether the task is to be dropped).
+  if (ts.task->final_task && (flags & (kFlagDepend | kFlagDetach)) == 0 && cpyfn == nullptr &&
+      !cancellation_on()) {
+    run_included(ts, fn, data);
+    return;
+  }
   task_spawn(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach,
              nullptr, nullptr);
 }

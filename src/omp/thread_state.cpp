@@ -13,8 +13,6 @@ namespace rtpar::omp {
 
 namespace {
 
-__attribute__((tls_model("initial-exec"))) thread_local ThreadState* tls_state = nullptr;
-
 // all_states lists every ThreadState ever made (pushed with a CAS; never popped). States, and
 // the teams and task caches they own, live until the process exits: a team's workers may sleep
 // in it until then, and the list keeps them reachable for leak checkers. A foreign pthread that
@@ -55,10 +53,8 @@ ThreadState* create_state() {
 
 }  // namespace
 
-ThreadState& self() noexcept {
-  ThreadState* ts = tls_state;
-  if (__builtin_expect(ts == nullptr, 0)) ts = create_state();
-  return *ts;
-}
+__thread ThreadState* tls_state = nullptr;
+
+ThreadState& self_slow() noexcept { return *create_state(); }
 
 }  // namespace rtpar::omp

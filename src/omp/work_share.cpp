@@ -68,4 +68,11 @@ void ws_leave(ThreadState& ts) {
   }
 }
 
+void ws_release(ThreadState& ts) {
+  // `left` stayed 0 (nobody called ws_leave). The barrier's acq_rel arrivals (barrier.cpp (1))
+  // put every member's use of the slot before this point; the release exchange then publishes
+  // "free for k + kWorkShareRing" as the last leaver's does (3).
+  detail::publish(ts.ws->state, payload(ts.ws_index + kWorkShareRing, 0));
+}
+
 }  // namespace rtpar::omp
