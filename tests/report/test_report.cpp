@@ -233,7 +233,7 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
   CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted cpu_latency_us interference "
-                           "locks total_hold_overruns"));
+                           "locks total_hold_overruns chains chains_exceeding"));
   CHECK(doc["locks"].is_array());
   CHECK(doc["total_hold_overruns"] == 0);
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));

@@ -138,7 +138,8 @@ TEST_CASE("channel: memory_bytes equals channel_memory_bytes and follows the doc
   CHECK(bytes(ChannelKind::double_buffer, 1) - 2 * stride < 1024);
   CHECK(bytes(ChannelKind::latest, 1) - 3 * stride < 1024);
   CHECK(bytes(ChannelKind::latest, 5) - bytes(ChannelKind::latest, 4) ==
-        stride + 64 + sizeof(std::uint64_t) + sizeof(bool) + sizeof(std::atomic<bool>));
+        stride + 64 + sizeof(std::uint64_t) + sizeof(std::int64_t) + sizeof(bool) +
+              sizeof(std::atomic<bool>));
   CHECK(rtpar::channel_memory_bytes(chtest::config(ChannelKind::retry, 65, 1)) -
             rtpar::channel_memory_bytes(chtest::config(ChannelKind::retry, 64, 1)) ==
         64);  // payloads are padded to whole cache lines
