@@ -22,6 +22,10 @@ struct JobRecord {
   std::int64_t work_ns = 0;
   std::int64_t span_ns = 0;
   std::int64_t burdened_span_ns = 0;
+  // overrun_ns is the CPU time the job used beyond the budget its plan charged (TaskRun::budget_ns)
+  // when it overran its budget, 0 otherwise (and when the task has no budget). For a strand-level
+  // task: the largest over the task's threads.
+  std::int64_t overrun_ns = 0;
 };
 
 // ProfileStats summarises one per-job measurement (work, span or burdened span) over the jobs that
@@ -47,6 +51,11 @@ struct TaskStats {
   // Online work/span (runtime = "steal"): profiled_jobs counts the jobs that measured them.
   std::int64_t profiled_jobs = 0;
   ProfileStats work, span, burdened_span;
+  // Budgets (TaskRun's fields of the same names): jobs that overran, the largest CPU time beyond
+  // the budget, and the time demoted.
+  std::int64_t overruns = 0;
+  std::int64_t max_overrun_ns = 0;
+  std::int64_t demoted_ns = 0;
 };
 
 // InputOrigins is what a task's jobs read through one chain-ending channel: per recorded job,
@@ -72,6 +81,18 @@ struct TaskRun {
   // input_origins: per channel that ends a cause-effect chain at this task, the origin of the
   // value each recorded job last read from it (aligned with records; 0: none read yet).
   std::vector<InputOrigins> input_origins;
+  // budget is the budget mode the task ran with (docs/reliability.md, "Budgets"); budget_ns the
+  // CPU time charged per job to its busiest thread (0 when none). budget_note says why a task
+  // that asked for a budget ran without one ("" otherwise).
+  BudgetMode budget = BudgetMode::none;
+  std::int64_t budget_ns = 0;
+  std::string budget_note;
+  std::int64_t overruns = 0;        // jobs that used more CPU time than their budget
+  std::int64_t max_overrun_ns = 0;  // the largest CPU time a job used beyond its budget
+  std::int64_t demoted_ns = 0;      // enforce: time its threads spent demoted, summed
+  // hung_job is the index of a job that never returned (its thread was left running, demoted to
+  // SCHED_IDLE; docs/reliability.md "Hangs"); -1 when none did.
+  std::int64_t hung_job = -1;
 };
 
 // LockUserRun is what one user of a lock channel did during a run (runtime/channel/lock.cpp).

@@ -40,11 +40,20 @@ enum class RuntimeKind {
   steal,  // work-stealing runtime over the task's cores (rtpar/steal.hpp)
 };
 
+// BudgetMode is what the runtime does when a job of a real-time thread has used the CPU time the
+// plan charged for it on that thread's core (docs/reliability.md, "Budgets").
+enum class BudgetMode {
+  none,     // nothing measured
+  monitor,  // the job's CPU time is measured and an overrun recorded; nothing else changes
+  enforce,  // as monitor, and the thread is demoted below every real-time task until the job ends
+};
+
 // to_string names planners, overrun policies and runtimes as the file spells them.
 const char* to_string(PlannerKind kind) noexcept;
 const char* to_string(OverrunPolicy policy) noexcept;
 const char* to_string(RuntimeKind kind) noexcept;
 const char* to_string(FitKind kind) noexcept;
 const char* to_string(AssignKind kind) noexcept;
+const char* to_string(BudgetMode mode) noexcept;
 
 }  // namespace rtpar

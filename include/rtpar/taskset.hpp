@@ -61,6 +61,15 @@ struct SystemSpec {
   // memory_limit bounds the memory a run preallocates for the set's channels, in bytes; 0 means
   // the default, half the machine's physical memory (docs/taskset.md, "Memory limit").
   std::uint64_t memory_limit = 0;
+  // budget is the budget mode of every task that does not name its own; nullopt: each thread
+  // gets enforce when it shares a core with another task, monitor on cores of its own
+  // (model/budget_rules.hpp, docs/reliability.md "Budgets").
+  std::optional<BudgetMode> budget;
+  // budget_margin is added to every job's charged CPU time before a budget counts as spent: it
+  // covers the budget mechanism's own system calls, a kernel's clock-read overshoot and, on a
+  // virtual machine, host steal time counted in the thread's CPU clock, so that a job that uses
+  // exactly its declared work is not an overrun.
+  Duration budget_margin{std::chrono::microseconds(100)};
   SourceLocation where;  // location of [system] (or of the file when absent)
 };
 
@@ -85,6 +94,8 @@ struct TaskSpec {
   std::vector<int> places;            // partitioned: the cores this task's threads may use
   int threads = 0;                    // partitioned: team size (0: one thread per place)
   OverrunPolicy overrun = OverrunPolicy::queue;
+  // budget overrides [system] budget for this task (nullopt: the system's, or the default rule).
+  std::optional<BudgetMode> budget;
   WaitPolicy wait;       // how team members wait inside a job (default hybrid, 50 µs)
   SourceLocation where;  // location of this [[task]] table
 

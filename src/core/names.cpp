@@ -13,6 +13,7 @@ const char* to_string(OverrunPolicy policy) noexcept {
 const char* to_string(RuntimeKind kind) noexcept { return names::name_of(names::kRuntimes, kind); }
 const char* to_string(FitKind kind) noexcept { return names::name_of(names::kFits, kind); }
 const char* to_string(AssignKind kind) noexcept { return names::name_of(names::kAssigns, kind); }
+const char* to_string(BudgetMode mode) noexcept { return names::name_of(names::kBudgets, mode); }
 const char* to_string(WaitKind kind) noexcept { return names::name_of(names::kWaits, kind); }
 const char* to_string(ChannelKind kind) noexcept { return names::name_of(names::kChannels, kind); }
 const char* to_string(LockProtocol protocol) noexcept {

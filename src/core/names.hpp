@@ -43,6 +43,10 @@ inline constexpr std::pair<std::string_view, RuntimeKind> kRuntimes[] = {
 inline constexpr std::pair<std::string_view, OverrunPolicy> kOverruns[] = {
     {"queue", OverrunPolicy::queue}, {"skip", OverrunPolicy::skip}};
 
+// kBudgets spells BudgetMode ([[task]] budget, [system] budget).
+inline constexpr std::pair<std::string_view, BudgetMode> kBudgets[] = {
+    {"none", BudgetMode::none}, {"monitor", BudgetMode::monitor}, {"enforce", BudgetMode::enforce}};
+
 // kWaits spells WaitKind ([[task]] wait, overhead profiles).
 inline constexpr std::pair<std::string_view, WaitKind> kWaits[] = {
     {"spin", WaitKind::spin}, {"block", WaitKind::block}, {"hybrid", WaitKind::hybrid}};

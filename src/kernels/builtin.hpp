@@ -17,7 +17,9 @@ std::int64_t spec_integer(const KernelSpec& spec, std::string_view key);
 // spec_real is numeric argument key of spec (see spec_integer).
 double spec_real(const KernelSpec& spec, std::string_view key);
 
-// describe_spin checks `spin` (no args): each job consumes the task's work C of thread CPU time.
+// describe_spin checks `spin`: each job consumes the task's work C of thread CPU time; the
+// optional args overrun_every = N and overrun_factor = F make every N-th job burn F·C (fault
+// injection).
 KernelBuild describe_spin(const Args& args, SourceLocation where);
 // make_spin creates `spin`.
 std::shared_ptr<Kernel> make_spin(const KernelSpec& spec);
@@ -26,8 +28,14 @@ std::shared_ptr<Kernel> make_spin(const KernelSpec& spec);
 // the segments become the task's structure.
 KernelBuild describe_segments(const Args& args, const std::string& file, SourceLocation where);
 
-// make_segments_kernel creates the `segments` kernel for a task's [[task.segment]] structure.
-std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments);
+// make_segments_kernel creates the `segments` kernel for a task's [[task.segment]] structure,
+// with spec's fault-injection args (none for [[task.segment]] without a kernel).
+std::shared_ptr<Kernel> make_segments_kernel(const std::vector<SegmentSpec>& segments,
+                                             const KernelSpec& spec);
+
+// fault_args reads the fault-injection args of `spin` and `segments` (docs/taskset.md, Kernels):
+// overrun_every and overrun_factor (together) and hang_at_job, in that order, the ones given.
+std::vector<KernelArg> fault_args(const Args& args);
 
 // describe_matmul checks `matmul`: C = A·B on n×n doubles, rows split over the team (or, with
 // runtime = "steal", by steal::parallel_for).

@@ -18,7 +18,7 @@ std::shared_ptr<Kernel> make_kernel(const TaskSpec& task) {
       break;
   }
   if (spec.name == "spin") return make_spin(spec);
-  if (spec.name == "segments") return make_segments_kernel(task.segments);
+  if (spec.name == "segments") return make_segments_kernel(task.segments, spec);
   if (spec.name == "matmul") return make_matmul(spec);
   if (spec.name == "fib") return make_fib(spec);
   if (spec.name == "uts") return make_uts(spec);

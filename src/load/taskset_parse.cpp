@@ -68,7 +68,7 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   }
   const TableReader reader(*table, file, "system", locations);
   reader.allow_only({"cores", "planner", "delta", "nonrt_cores", "fit", "sockets",
-                     "fork_join_overhead", "memory_limit", "isolate"});
+                     "fork_join_overhead", "memory_limit", "isolate", "budget", "budget_margin"});
   spec.where = reader.where();
 
   if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
@@ -112,6 +112,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
     if (isolate->as_boolean() == nullptr) reader.fail(isolate, "isolate", "expected true or false");
     spec.isolate = isolate->as_boolean()->get();
   }
+  spec.budget = parse_choice(reader, "budget", names::kBudgets);  // docs/reliability.md "Budgets"
+  if (const auto margin = reader.duration("budget_margin")) spec.budget_margin = *margin;
   return spec;
 }
 
@@ -183,7 +185,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
   }
   reader.allow_only({"name", "period", "deadline", "phase", "work", "span", "priority", "kernel",
                      "args", "runtime", "overrun", "wait", "wait_spin", "segment", "node", "places",
-                     "threads", "steal"});
+                     "threads", "steal", "budget"});
   if (!name) reader.fail(nullptr, "name", "required");
 
   const auto period = reader.duration("period");
@@ -197,6 +199,7 @@ TaskSpec parse_task(const toml::table& table, std::size_t i, const std::string& 
 
   task.runtime = parse_choice(reader, "runtime", names::kRuntimes).value_or(RuntimeKind::team);
   task.overrun = parse_choice(reader, "overrun", names::kOverruns).value_or(OverrunPolicy::queue);
+  task.budget = parse_choice(reader, "budget", names::kBudgets);
   task.wait.kind = parse_choice(reader, "wait", names::kWaits).value_or(WaitKind::hybrid);
   if (const auto spin = reader.duration("wait_spin")) {
     if (task.wait.kind != WaitKind::hybrid) {

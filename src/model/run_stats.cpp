@@ -62,6 +62,9 @@ TaskStats summarize(const TaskRun& run) {
   stats.name = run.name;
   stats.skipped = run.skipped;
   stats.jobs = static_cast<std::int64_t>(run.records.size());
+  stats.overruns = run.overruns;
+  stats.max_overrun_ns = run.max_overrun_ns;
+  stats.demoted_ns = run.demoted_ns;
   if (run.records.empty()) return stats;
 
   // The only allocation: one vector of responses, sorted once for every percentile.

@@ -120,6 +120,11 @@ void Checker::system() const {
                 "reserves every core; at least one must remain for real-time tasks");
   }
 
+  // The margin is a tolerance for the budget mechanism's own cost, not a second budget: above a
+  // millisecond it would hide real overruns of the shortest tasks.
+  if (sys.budget_margin.count() < 0 || sys.budget_margin > std::chrono::milliseconds(1)) {
+    fail_system("budget_margin", -1, "must be between 0 and 1ms");
+  }
   if (!std::isfinite(sys.delta) || sys.delta <= 0.0) {
     fail_system("delta", -1, "must be a finite number > 0");
   }

@@ -123,6 +123,19 @@ void RtThread::join() {
   }
 }
 
+bool RtThread::join_until(std::int64_t deadline_ns) {
+  if (!joinable_) return true;
+  timespec at{};
+  at.tv_sec = static_cast<time_t>(deadline_ns / 1'000'000'000);
+  at.tv_nsec = static_cast<long>(deadline_ns % 1'000'000'000);
+  int rc = 0;
+  while ((rc = pthread_clockjoin_np(handle_, nullptr, CLOCK_MONOTONIC, &at)) == EINTR) {
+  }
+  if (rc != 0) return false;  // ETIMEDOUT
+  joinable_ = false;
+  return true;
+}
+
 int RtThread::tid() const noexcept { return start_->tid.load(std::memory_order_acquire); }
 
 void apply_to_current_thread(const ThreadConfig& config) {
@@ -139,6 +152,13 @@ void apply_to_current_thread(const ThreadConfig& config) {
   const int policy = config.sched == SchedClass::fifo ? SCHED_FIFO : SCHED_OTHER;
   if (const int rc = pthread_setschedparam(pthread_self(), policy, &param); rc != 0) {
     refuse(config, rc);
+  }
+}
+
+void demote_to_idle(const std::vector<int>& tids) noexcept {
+  const sched_param param{};
+  for (const int tid : tids) {
+    if (tid > 0) (void)sched_setscheduler(tid, SCHED_IDLE, &param);
   }
 }
 

@@ -3,8 +3,10 @@
 
 #include <pthread.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "rtpar/thread_config.hpp"
 
@@ -24,6 +26,10 @@ class RtThread {
 
   // join waits for the thread to end (idempotent).
   void join();
+  // join_until waits for the thread to end until the absolute CLOCK_MONOTONIC time deadline_ns;
+  // returns whether it ended (then it is joined, as by join). A thread that did not end stays
+  // joinable: the caller decides whether to wait again or leave it running (a hung job).
+  bool join_until(std::int64_t deadline_ns);
   // tid is the Linux thread id, published by the thread as it starts (0 until then).
   [[nodiscard]] int tid() const noexcept;
 
@@ -45,5 +51,10 @@ void apply_to_current_thread(const ThreadConfig& config);
 // holder run (RT throttling gives the core to SCHED_OTHER threads only). Under TSan this hung
 // `rtpar experiment run` when the strand threads of one core exited together.
 void leave_real_time() noexcept;
+
+// demote_to_idle moves the threads with these Linux thread ids (0 entries are skipped) to
+// SCHED_IDLE, below every other thread: what is left of a hung job then runs only on a core that
+// would otherwise idle. Failures are ignored (a thread that already ended).
+void demote_to_idle(const std::vector<int>& tids) noexcept;
 
 }  // namespace rtpar::detail

@@ -37,7 +37,7 @@ std::string jobs_csv(const RunReport& report) {
   fmt::format_to(
       std::back_inserter(out),
       "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed,work_ns,span_ns,"
-      "burdened_span_ns\n");
+      "burdened_span_ns,overrun_ns\n");
   for (const TaskRun& run : report.tasks) {
     const std::string name = csv_field(run.name);
     for (const JobRecord& r : run.records) {
@@ -48,10 +48,16 @@ std::string jobs_csv(const RunReport& report) {
       // Work and span are measured only by runtime = "steal": empty fields elsewhere, so a
       // spreadsheet never reads a missing measurement as 0 ns.
       if (run.profiled && r.work_ns > 0) {
-        fmt::format_to(std::back_inserter(out), ",{},{},{}\n", r.work_ns, r.span_ns,
+        fmt::format_to(std::back_inserter(out), ",{},{},{}", r.work_ns, r.span_ns,
                        r.burdened_span_ns);
       } else {
-        fmt::format_to(std::back_inserter(out), ",,,\n");
+        fmt::format_to(std::back_inserter(out), ",,,");
+      }
+      // CPU time beyond the job's budget: empty when the task has no budget, 0 within it.
+      if (run.budget != BudgetMode::none) {
+        fmt::format_to(std::back_inserter(out), ",{}\n", r.overrun_ns);
+      } else {
+        fmt::format_to(std::back_inserter(out), ",\n");
       }
     }
   }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include "core/table.hpp"
 #include "model/chain_measure.hpp"
+#include "report/budget_output.hpp"
 
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
@@ -62,6 +63,7 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run, const Plan& pla
       {"records_truncated", run.records_truncated},
   };
   if (!run.failure.empty()) j["failure"] = run.failure;
+  report::add_budget_json(j, run);
   if (run.profiled) {
     // The online measurement of runtime = "steal" (docs/internals/steal.md §5); `rtpar check
     // --measured` reads burdened_span_ns.max back into federated-ws.
@@ -250,6 +252,7 @@ std::string stats_table(const RunReport& report) {
       rows, {false, true, true, true, true, true, true, true, true, true, true, true});
 
   out += profile_table(stats, report.tasks);
+  out += report::budget_table(stats, report.tasks);
   out += locks_table(report);
   out += model::chain_measures_table(report.chains, "measured");
   for (const TaskRun& run : report.tasks) {

@@ -483,3 +483,36 @@ TEST_CASE("taskset: enum names match the file's spelling") {
   CHECK(std::string(rtpar::to_string(rtpar::OverrunPolicy::skip)) == "skip");
   CHECK(std::string(rtpar::to_string(rtpar::RuntimeKind::team)) == "team");
 }
+
+TEST_CASE("taskset: budget modes, the system default and the margin") {
+  const TaskSet plain = parse(kSystem + kTask);
+  CHECK_FALSE(plain.tasks[0].budget.has_value());
+  CHECK_FALSE(plain.system.budget.has_value());
+  CHECK(plain.system.budget_margin == 100us);
+  const TaskSet set = parse("[system]\ncores = 2\nbudget = \"monitor\"\nbudget_margin = \"5us\"\n" +
+                            kTask + "budget = \"enforce\"\n");
+  CHECK(set.system.budget == rtpar::BudgetMode::monitor);
+  CHECK(set.system.budget_margin == 5us);
+  CHECK(set.tasks[0].budget == rtpar::BudgetMode::enforce);
+  try {
+    (void)parse(kSystem + kTask + "budget = \"strict\"\n");
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.field() == "task[0].budget");
+    CHECK(e.where().line == 7);
+  }
+}
+
+TEST_CASE("taskset: spin's fault injection args") {
+  const TaskSet set =
+      parse(task_doc("period = \"10ms\"\nwork = \"1ms\"\n"
+                     "args = { overrun_every = 5, overrun_factor = 4 }\n"));
+  CHECK(set.tasks[0].kernel_spec.integer("overrun_every") == 5);
+  CHECK(set.tasks[0].kernel_spec.real("overrun_factor") == 4.0);
+  try {
+    (void)parse(task_doc("period = \"10ms\"\nwork = \"1ms\"\nargs = { overrun_factor = 4 }\n"));
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.field() == "task[0].args.overrun_every");
+  }
+}

@@ -249,7 +249,10 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
 
   const json& a = doc["tasks"][0];
   CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "   // required
-                         "miss_ratio records_truncated response_bound_ns over_bound"));  // extras
+                         "miss_ratio records_truncated response_bound_ns over_bound "    // extras
+                         "budget budget_ns overruns max_overrun_ns demoted_ns overrun_misses"));
+  CHECK(a["budget"] == "none");  // budgets: docs/reliability.md
+  CHECK(a["overruns"] == 0);
   CHECK(a["name"] == "a");
   for (const char* key : {"jobs", "misses", "skipped"}) CHECK(a[key].is_number_integer());
   CHECK(a["jobs"] == 4);
@@ -362,11 +365,11 @@ TEST_CASE("report: jobs_csv has a header and one row per job") {
   REQUIRE(lines.size() == 1 + 4 + 2);
   CHECK(lines[0] ==
         "task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed,work_ns,span_ns,"
-        "burdened_span_ns");
+        "burdened_span_ns,overrun_ns");
   // Job 2 of "a": released at 1 s + 20 µs, response 1001 > D = 1000.
-  CHECK(lines[3] == "a,2,1000020000,1000020250,1000021001,1001,1000,1,,,");
-  CHECK(lines[2] == "a,1,1000010000,1000010250,1000011000,1000,1000,0,,,");
-  CHECK(lines[5] == "b,0,1000000000,1000000025,1000000100,100,1000,0,,,");
+  CHECK(lines[3] == "a,2,1000020000,1000020250,1000021001,1001,1000,1,,,,");
+  CHECK(lines[2] == "a,1,1000010000,1000010250,1000011000,1000,1000,0,,,,");
+  CHECK(lines[5] == "b,0,1000000000,1000000025,1000000100,100,1000,0,,,,");
 
   SUBCASE("a name with a comma or quote is quoted") {
     rtpar::RunReport odd = sample_report();

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "model/chain_rules.hpp"
+#include "model/budget_rules.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
@@ -123,6 +124,19 @@ bool lock_memory(const RunConfig& config) {
 }
 
 // describe is the message of the exception e: its what(), or a fixed text for non-std types.
+// hang_grace is how long after the stop a task's running job may still take before it is taken
+// for hung: twice its deadline, at least 100 ms — a job that has not returned by then has missed
+// its deadline by a deadline more than any the plan admitted.
+std::int64_t hang_grace(const TaskSpec& task) {
+  return std::max<std::int64_t>(2 * task.deadline.count(), 100'000'000);
+}
+
+// hang_message names a hung task's job for TaskRun::failure.
+std::string hang_message(const TaskRun& run) {
+  return "hung: job " + std::to_string(run.hung_job) +
+         " never returned; its threads were demoted to SCHED_IDLE and left running";
+}
+
 std::string describe(const std::exception_ptr& e) {
   try {
     std::rethrow_exception(e);
@@ -266,9 +280,11 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   std::vector<std::unique_ptr<detail::Runner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
+    const detail::BudgetRequest budget{model::effective_budget(set, plan, i),
+                                       set.system.budget_margin.count()};
     runners.push_back(detail::make_runner(set.tasks[i], plan.tasks[i], config.best_effort,
                                           record_capacity(set.tasks[i], config), control,
-                                          &channels->endpoint(set.tasks[i].name)));
+                                          &channels->endpoint(set.tasks[i].name), budget));
   }
   std::optional<detail::CpuLatencyRequest> cpu_latency;
   try {
@@ -341,20 +357,42 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   // nothing else: what the masters wrote is read after join() (RunControl (3)).
   control.stop.store(detail::kStopRequested, std::memory_order_release);
   detail::futex_wake(control.stop, INT32_MAX);
-  for (auto& r : runners) r->join();
+  // A job still running well after the stop never returns (a hang): its task's threads are
+  // demoted and left running, so that the run ends on time with complete reports
+  // (docs/reliability.md, "Hangs").
+  const std::int64_t stopped = monotonic_now();
+  std::vector<bool> hung(runners.size(), false);
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    hung[i] = !runners[i]->join_until(stopped + hang_grace(set.tasks[i]));
+    if (hung[i]) detail::demote_to_idle(runners[i]->thread_ids());
+  }
   if (report.memory_locked) munlockall();
   cpu_latency.reset();  // the run is over: let idle cores sleep deeply again
 
   std::exception_ptr failure;
   std::string failed_task;
-  for (auto& r : runners) {
-    report.tasks.push_back(r->result());
-    if (const std::exception_ptr e = r->failure()) {
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    detail::Runner& r = *runners[i];
+    std::exception_ptr e = r.failure();
+    if (hung[i]) {
+      report.tasks.push_back(r.hung_result(monotonic_now()));
+      e = std::make_exception_ptr(std::runtime_error(hang_message(report.tasks.back())));
+    } else {
+      report.tasks.push_back(r.result());
+    }
+    if (e) {
       report.tasks.back().failure = describe(e);
       if (!failure) {
         failure = e;
         failed_task = report.tasks.back().name;
       }
+    }
+  }
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    // A hung task's threads still use its runner, its channel endpoint and its code: never freed.
+    if (hung[i]) {
+      (void)runners[i].release();
+      (void)own_channels.release();
     }
   }
   runners.clear();  // joins the team workers

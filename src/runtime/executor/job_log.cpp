@@ -47,4 +47,17 @@ TaskRun JobLog::take_run(const TaskSpec& task, const TaskPlan& placement, std::i
   return run;
 }
 
+TaskRun JobLog::copy_run(const TaskSpec& task, const TaskPlan& placement,
+                         std::int64_t skipped) const {
+  TaskRun run;
+  run.name = task.name;
+  run.deadline_ns = task.deadline.count();
+  run.period_ns = task.period.count();
+  run.skipped = skipped;
+  run.records_truncated = truncated_;
+  run.cores = placement.cores;
+  run.records.assign(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(used_));
+  return run;
+}
+
 }  // namespace rtpar::detail

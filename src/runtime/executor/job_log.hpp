@@ -39,6 +39,10 @@ class JobLog {
   // take_run moves the filled records out into a TaskRun of `task` placed by `placement`, with
   // `skipped` dropped releases; the caller adds the threads' ids and whatever else it knows.
   TaskRun take_run(const TaskSpec& task, const TaskPlan& placement, std::int64_t skipped);
+  // copy_run is take_run without taking: the records stay (a hung job's thread still owns the
+  // log), for a caller to which they were published (Runner::hung_result).
+  [[nodiscard]] TaskRun copy_run(const TaskSpec& task, const TaskPlan& placement,
+                                 std::int64_t skipped) const;
 
  private:
   std::int64_t deadline_ns_;

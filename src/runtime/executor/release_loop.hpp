@@ -39,6 +39,11 @@ class ReleaseLoop {
     }
     return k;
   }
+  // due_after counts the releases after job k that are still before the end of the run.
+  [[nodiscard]] std::int64_t due_after(std::int64_t k) const noexcept {
+    const std::int64_t room = control_.end_ns - release(k + 1);
+    return room <= 0 ? 0 : (room - 1) / task_.period.count() + 1;
+  }
   // skipped counts the releases `skip` dropped. Written only by the thread that computes the next
   // release (one job after another), read after join.
   [[nodiscard]] std::int64_t skipped() const noexcept { return skipped_; }

@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "platform/futex.hpp"
@@ -64,8 +65,9 @@ bool reached(std::uint32_t value, std::uint32_t target) {
 }  // namespace
 
 StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-                           std::int64_t record_capacity, RunControl& control, Endpoint* channels)
-    : RunnerBase(task, placement, record_capacity, control, channels),
+                           std::int64_t record_capacity, RunControl& control, Endpoint* channels,
+                           BudgetRequest budget)
+    : RunnerBase(task, placement, record_capacity, control, channels, budget),
       best_effort_(best_effort),
       gates_(placement.segments.size()) {
   if (!task.code || !task.code->supports_strands()) {
@@ -102,6 +104,8 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
         members_.push_back(std::move(m));
       }
       Member& m = members_[it->second];
+      m.last_segment = s;
+      m.charged_ns += placement.segments[s].length_ns;
       m.strands[s].push_back(static_cast<std::int64_t>(k));
       m.priority[s] = std::max(m.priority[s], strand.priority);
     }
@@ -121,6 +125,16 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
     }
     gates_[s].spin_cap_ns = busiest;
   }
+  // A member's gate waits may spin (wait_gate): that CPU time is the runtime's, not an overrun.
+  for (Member& m : members_) {
+    for (std::size_t s = m.first_segment + 1; s < segments; ++s) {
+      if (m.strands[s].empty()) continue;
+      m.charged_ns += task.wait.kind == WaitKind::hybrid ? task.wait.spin_ns.count()
+                      : task.wait.kind == WaitKind::spin ? gates_[s - 1].spin_cap_ns
+                                                         : 0;
+    }
+    tally_.charged_ns = std::max(tally_.charged_ns, m.charged_ns);
+  }
   KernelSetup setup;
   setup.work = task.work;
   setup.span = task.span;
@@ -130,7 +144,7 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
   for (std::size_t m = 1; m < members_.size(); ++m) {
     try {
       members_[m].thread =
-          std::make_unique<RtThread>(members_[m].config, [this, m] { member_loop(m); });
+          std::make_unique<RtThread>(members_[m].config, [this, m] { member_body(m); });
     } catch (...) {
       join();  // stops and joins the members already created
       throw;
@@ -154,6 +168,20 @@ void StrandRunner::join() {
     members_[m].thread->join();
     tids_[m] = members_[m].thread->tid();
   }
+}
+
+bool StrandRunner::join_until(std::int64_t deadline_ns) {
+  for (Member& member : members_) {
+    if (member.thread && !member.thread->join_until(deadline_ns)) return false;
+  }
+  join();
+  return true;
+}
+
+std::vector<int> StrandRunner::thread_ids() const {
+  std::vector<int> ids;
+  for (const Member& member : members_) ids.push_back(member.thread ? member.thread->tid() : 0);
+  return ids;
 }
 
 void StrandRunner::set_priority(Member& member, int priority) noexcept {
@@ -201,6 +229,7 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   const std::size_t first = member.first_segment;
   const std::size_t last = placement_.segments.size() - 1;
 
+  CpuBudget* const budget = member.budget;
   // Commit (step 2): sleep until this member's first strand may start, or a stop.
   const bool stop = !releases_.sleep_until_release(release + placement_.segments[first].offset_ns);
   const std::int64_t now = monotonic_now();
@@ -222,6 +251,7 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   } else if ((state & kJobStateMask) == kJobStopped) {
     return false;
   }
+  if (budget != nullptr) budget->begin();
 
   JobContext job;
   job.index = index;
@@ -233,7 +263,8 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
     if (member.strands[s].empty()) continue;
     const std::int64_t at = release + placement_.segments[s].offset_ns;
     if (monotonic_now() < at) sleep_until(at);
-    set_priority(member, member.priority[s]);
+    // A demoted member stays below the real-time tasks until its part of the job ends.
+    if (budget == nullptr || !budget->demoted()) set_priority(member, member.priority[s]);
     if (s > 0) wait_gate(s - 1, runs);
     for (const std::int64_t strand : member.strands[s]) {
       // relaxed: a hint to skip the rest of a failed job; nothing is read through it (failure_
@@ -250,6 +281,16 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
         // through failed_: it is read after join() (invariant 5). The closer of this job sees the
         // true through our later gate arrival (invariant 4) and stops releasing.
         if (!failed_.exchange(true)) failure_ = std::current_exception();
+      }
+    }
+    if (s == member.last_segment && budget != nullptr) {
+      // Measured before the last arrival, so the closer sees it (invariant 4).
+      const std::int64_t overrun = budget->end();
+      // relaxed: an RMW on one word keeps the largest; the closer reads it after our arrival
+      // below, whose acq_rel orders this before (invariant 4).
+      std::int64_t seen = job_overrun_.load(std::memory_order_relaxed);
+      while (overrun > seen &&
+             !job_overrun_.compare_exchange_weak(seen, overrun, std::memory_order_relaxed)) {
       }
     }
     // acq_rel (invariants 3, 4): the release half publishes our strands' effects and our reads
@@ -270,7 +311,16 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
 void StrandRunner::close_job(std::uint32_t seq) noexcept {
   const std::int64_t finish = monotonic_now();
   // relaxed: the gates' chain orders the winner's store before this closer (invariant 4).
-  log_.record(JobRecord{index_, release_, job_start_.load(std::memory_order_relaxed), finish});
+  JobRecord record{index_, release_, job_start_.load(std::memory_order_relaxed), finish};
+  // relaxed: every member's store happens-before this closer (invariant 4); cleared before the
+  // next publication, whose release store orders the clearing before the next job's members.
+  record.overrun_ns = job_overrun_.exchange(0, std::memory_order_relaxed);
+  if (record.overrun_ns > 0) {
+    // Written by closers only, read after join (invariant 5).
+    ++tally_.overruns;
+    tally_.max_overrun_ns = std::max(tally_.max_overrun_ns, record.overrun_ns);
+  }
+  log_.record(record);
   publish(seq + 1, releases_.next(index_, finish));
 }
 
@@ -289,6 +339,9 @@ void StrandRunner::publish(std::uint32_t seq, std::int64_t k) noexcept {
   index_ = k;
   // The origin of the job's writes, published to the members with release_ by the store below.
   if (channels_ != nullptr) channels_->begin_job(release_);
+  // release: publishes the previous jobs' records and the skip count to hung_result (invariant
+  // 5's writers are the closers, this one the last of them until the job closes).
+  running_.store(k, std::memory_order_release);
   // release: publishes release_/index_ to the members that acquire (seq, pending) (step 1,
   // invariant 1). We may overwrite them: every member's read of the previous values
   // happens-before this closer (invariant 4).
@@ -302,6 +355,25 @@ void StrandRunner::stop_all(std::uint32_t seq) noexcept {
   // no job was ever published.
   job_.store(encode(seq, kJobStopped), std::memory_order_release);
   futex_wake(job_, INT32_MAX);
+}
+
+void StrandRunner::member_body(std::size_t m) noexcept {
+  Member& member = members_[m];
+  if (budget_.mode == BudgetMode::none) {
+    member_loop(m);
+    return;
+  }
+  // The timer targets the calling thread, so each member makes its own, before its first job.
+  std::optional<CpuBudget> budget;
+  try {
+    budget.emplace(budget_.mode == BudgetMode::enforce, member.charged_ns, budget_.margin_ns);
+    member.budget = &*budget;
+  } catch (const std::exception&) {
+    // The member runs unmeasured; result() says so (member.budget stays null).
+  }
+  member_loop(m);
+  member.budget = nullptr;
+  if (budget) member.demoted_ns = budget->demoted_ns();  // read after join
 }
 
 void StrandRunner::member_loop(std::size_t m) noexcept {
@@ -331,7 +403,7 @@ void StrandRunner::master_loop() noexcept {
     futex_wait(control_.go, kGoWaiting);
   }
   publish(kNoJobSeq + 1, 0);
-  member_loop(0);
+  member_body(0);
 }
 
 TaskRun StrandRunner::result() {
@@ -339,22 +411,26 @@ TaskRun StrandRunner::result() {
   TaskRun run = log_.take_run(task_, placement_, releases_.skipped());
   run.master_tid = tids_.empty() ? 0 : tids_[0];
   for (std::size_t m = 1; m < tids_.size(); ++m) run.worker_tids.push_back(tids_[m]);
+  std::int64_t demoted = 0;
+  for (const Member& member : members_) demoted += member.demoted_ns;
+  tally_.demoted_ns = demoted;
+  take_budget(run);
   return run;
 }
 
 std::unique_ptr<Runner> make_runner(const TaskSpec& task, const TaskPlan& placement,
                                     bool best_effort, std::int64_t record_capacity,
-                                    RunControl& control, Endpoint* channels) {
+                                    RunControl& control, Endpoint* channels, BudgetRequest budget) {
   // A plan of one strand is a sequential job on one core: the team runner runs it with any
   // kernel, at the strand's core and priority (TaskPlan::cores and priority say the same).
   const bool one_strand =
       placement.segments.size() == 1 && placement.segments.front().strands.size() == 1;
   if (!placement.segments.empty() && !one_strand) {
     return std::make_unique<StrandRunner>(task, placement, best_effort, record_capacity, control,
-                                          channels);
+                                          channels, budget);
   }
   return std::make_unique<TaskRunner>(task, placement, best_effort, record_capacity, control,
-                                      channels);
+                                      channels, budget);
 }
 
 }  // namespace rtpar::detail

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "platform/cpu_budget.hpp"
 #include "platform/rt_thread.hpp"
 #include "runtime/executor/runner.hpp"
 
@@ -33,8 +34,11 @@ class StrandRunner final : public RunnerBase {
   // StrandRunner builds one member per distinct core of the plan's strands (master = the core of
   // segment 0, strand 0). Throws InputError when the task's kernel cannot run strand by strand or
   // the plan has a segment without strands.
+  // With a budget, each member measures its part of every job against what the plan charges on
+  // its core: its strands' lengths, plus the spin its gate waits may take.
   StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-               std::int64_t record_capacity, RunControl& control, Endpoint* channels);
+               std::int64_t record_capacity, RunControl& control, Endpoint* channels,
+               BudgetRequest budget = {});
   ~StrandRunner() override;
   StrandRunner(const StrandRunner&) = delete;
   StrandRunner& operator=(const StrandRunner&) = delete;
@@ -43,7 +47,9 @@ class StrandRunner final : public RunnerBase {
   void start() override;
   // join waits until every member left (after control.end_ns or a stop) and the last job closed.
   void join() override;
+  bool join_until(std::int64_t deadline_ns) override;
   TaskRun result() override;
+  [[nodiscard]] std::vector<int> thread_ids() const override;
 
  private:
   // Member is one pinned thread and what it runs in each segment.
@@ -52,8 +58,16 @@ class StrandRunner final : public RunnerBase {
     std::vector<std::vector<std::int64_t>> strands;  // per segment: its strand indices
     std::vector<int> priority;                       // per segment: FIFO priority (0: none)
     std::size_t first_segment = 0;                   // first segment with strands of its own
+    std::size_t last_segment = 0;                    // last segment with strands of its own
     std::unique_ptr<RtThread> thread;
     int current_priority = 0;
+    // charged_ns is the member's budget per job: Σ over its segments of strands × length, plus
+    // the longest spin of each gate it waits for (docs/reliability.md, "Budgets").
+    std::int64_t charged_ns = 0;
+    // budget is the member's CpuBudget while its thread runs (null without a budget); used and
+    // destroyed by that thread only. demoted_ns is what it recorded, read after join.
+    CpuBudget* budget = nullptr;
+    std::int64_t demoted_ns = 0;
   };
   // Gate is a segment's completion counter: participants arrive (kGateArrival) once per job, so
   // the segment of the n-th job run is complete when `done` reaches participants · n (mod 2^32).
@@ -63,6 +77,8 @@ class StrandRunner final : public RunnerBase {
     std::int64_t spin_cap_ns = 0;  // WaitKind::spin: longest spin before blocking (see .cpp)
   };
 
+  // member_body makes member m's budget (when the task has one) and runs member_loop.
+  void member_body(std::size_t m) noexcept;
   // member_loop is every member's life: wait (blocked) for a published job, run it, repeat until
   // the state says stopped.
   void member_loop(std::size_t m) noexcept;
@@ -93,6 +109,9 @@ class StrandRunner final : public RunnerBase {
   // (see .cpp); initially (kNoJobSeq, pending): nothing published, members wait.
   alignas(64) std::atomic<std::uint32_t> job_{(kNoJobSeq << kJobSeqShift) | kJobPending};
   std::atomic<std::int64_t> job_start_{0};  // first commit time of the running job
+  // job_overrun_ is the largest overrun of the running job's members (0: none); written by the
+  // members before their last gate arrival, read and cleared by the closer (invariant 4).
+  std::atomic<std::int64_t> job_overrun_{0};
   std::int64_t release_ = 0;                // of the published job; written before job_ is released
   std::int64_t index_ = 0;
   bool started_ = false;

@@ -4,6 +4,10 @@
 
 #include <unistd.h>
 
+#include <optional>
+#include <string>
+
+#include "platform/cpu_budget.hpp"
 #include "platform/futex.hpp"
 #include "rtpar/channel_set.hpp"
 #include "runtime/executor/edf_band.hpp"
@@ -31,8 +35,9 @@ ThreadConfig member_config(const TaskSpec& task, const TaskPlan& placement, bool
 }  // namespace
 
 TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-                       std::int64_t record_capacity, RunControl& control, Endpoint* channels)
-    : RunnerBase(task, placement, record_capacity, control, channels) {
+                       std::int64_t record_capacity, RunControl& control, Endpoint* channels,
+                       BudgetRequest budget)
+    : RunnerBase(task, placement, record_capacity, control, channels, budget) {
   master_config_ = member_config(task, placement, best_effort, 0);
   TeamConfig team;
   team.wait = task.wait;
@@ -41,6 +46,16 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
                                                               : placement.cores.size();
   for (std::size_t r = 0; r < members; ++r) {
     team.members.push_back(member_config(task, placement, best_effort, r));
+  }
+  if (budget_.mode != BudgetMode::none) {
+    if (members == 1) {
+      // One thread on one core: the planners charge the task's whole work there.
+      tally_.charged_ns = task.work.count();
+    } else {
+      tally_.note = "not applied: a team of " + std::to_string(members) +
+                    " threads (budgets apply to one-thread tasks and strand-level plans)";
+      budget_.mode = BudgetMode::none;
+    }
   }
   const bool steal = task.runtime == RuntimeKind::steal;
   KernelSetup& setup = setup_;
@@ -96,6 +111,19 @@ void TaskRunner::join() {
   }
 }
 
+bool TaskRunner::join_until(std::int64_t deadline_ns) {
+  if (!master_) return true;
+  if (!master_->join_until(deadline_ns)) return false;
+  join();
+  return true;
+}
+
+std::vector<int> TaskRunner::thread_ids() const {
+  std::vector<int> ids = {master_ ? master_->tid() : master_tid_};
+  for (const int tid : worker_tids()) ids.push_back(tid);
+  return ids;
+}
+
 std::vector<int> TaskRunner::worker_tids() const {
   if (pool_) return pool_->worker_tids();
   if (team_) return team_->worker_tids();
@@ -115,6 +143,15 @@ void TaskRunner::master_loop() noexcept {
     ready_.store(r, std::memory_order_release);
     futex_wake(ready_, 1);
     if (r == kReadyFailed) return;
+  }
+  // The budget's timer targets this thread, so it is made here, before the first release.
+  std::optional<CpuBudget> budget;
+  if (budget_.mode != BudgetMode::none) {
+    try {
+      budget.emplace(budget_.mode == BudgetMode::enforce, tally_.charged_ns, budget_.margin_ns);
+    } catch (const std::exception& e) {
+      tally_.note = std::string("not applied: ") + e.what();
+    }
   }
   // acquire: pairs with the control thread's release store of go; we must see the start_ns/end_ns
   // it published before releases_ reads them (RunControl (1)).
@@ -156,18 +193,23 @@ void TaskRunner::master_loop() noexcept {
     if (pool_) pool_->expect_release(releases_.release(k + 1));
     if (owns_threads) task_.code->job_started(releases_.release(k + 1));
     if (channels_ != nullptr) channels_->begin_job(release);  // origin of this job's writes
+    // release: publishes the previous jobs' records and the skip count to hung_result.
+    running_.store(k, std::memory_order_release);
     const std::int64_t start = monotonic_now();
     job.index = k;
     job.release_ns = release;
     job.work_ns = job.span_ns = job.burdened_span_ns = 0;
     job.steal_runs = 0;
+    if (budget) budget->begin();
     try {
       task_.code->run(job);
     } catch (...) {
       failure_ = std::current_exception();
+      if (budget) budget->end();  // restores a demoted thread
       break;
     }
     finish = monotonic_now();
+    const std::int64_t overrun = budget ? budget->end() : 0;
     // Between jobs the workers sleep whatever the policy: spinning at SCHED_FIFO while no job
     // runs would hit RT throttling and steal the cores from everything else.
     if (team_) team_->park();
@@ -177,12 +219,19 @@ void TaskRunner::master_loop() noexcept {
       edf->prepare_dispatch(edf_slots_[0]);
     }
     JobRecord r{k, release, start, finish};
+    r.overrun_ns = overrun;
     if (job.steal_runs > 0) {
       r.work_ns = job.work_ns;
       r.span_ns = job.span_ns;
       r.burdened_span_ns = job.burdened_span_ns;
     }
     log_.record(r);
+  }
+  if (budget) {
+    // Read after join (RunControl (3)).
+    tally_.overruns = budget->overruns();
+    tally_.max_overrun_ns = budget->max_excess_ns();
+    tally_.demoted_ns = budget->demoted_ns();
   }
 }
 
@@ -192,6 +241,7 @@ TaskRun TaskRunner::result() {
   run.master_tid = master_tid_;
   run.worker_tids = worker_tids();
   run.profiled = pool_ != nullptr;
+  take_budget(run);
   return run;
 }
 

@@ -24,8 +24,11 @@ class TaskRunner final : public RunnerBase {
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
   // workers or, for runtime = "steal", the work-stealing pool with its whole memory budget
   // (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
+  // With a budget, a one-thread task's master measures each job against the task's work
+  // (multi-thread teams run without one, said in BudgetTally::note).
   TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
-             std::int64_t record_capacity, RunControl& control, Endpoint* channels);
+             std::int64_t record_capacity, RunControl& control, Endpoint* channels,
+             BudgetRequest budget = {});
   ~TaskRunner() override;
   TaskRunner(const TaskRunner&) = delete;
   TaskRunner& operator=(const TaskRunner&) = delete;
@@ -34,8 +37,10 @@ class TaskRunner final : public RunnerBase {
   void start() override;
   // join waits for the master to finish its last job (after control.end_ns or a stop).
   void join() override;
+  bool join_until(std::int64_t deadline_ns) override;
   // result moves the records out into a TaskRun (call after join).
   TaskRun result() override;
+  [[nodiscard]] std::vector<int> thread_ids() const override;
 
  private:
   void master_loop() noexcept;

@@ -219,3 +219,37 @@ TEST_CASE("executor: a task without code is refused before any thread starts") {
   CHECK_THROWS_AS(sys.run(config), rtpar::InputError);
   CHECK_THROWS_AS(sys.bind("nosuchtask", [](rtpar::JobContext&) {}), rtpar::InputError);
 }
+
+TEST_CASE("executor: an enforced budget records overruns and allocates nothing after start-up") {
+  rtpar::TaskSet set;
+  set.system.cores = {machine_cores().front()};
+  rtpar::TaskSpec t = light("budgeted", 5ms, 1ms);
+  t.budget = rtpar::BudgetMode::enforce;
+  set.tasks = {t};
+  rtpar::System sys(set);
+  constexpr int kJobs = 20;
+  std::vector<long> counts(kJobs, -1);
+  sys.bind("budgeted", [&](rtpar::JobContext& job) {
+    if (job.index < kJobs) {
+      counts[static_cast<std::size_t>(job.index)] = rtpar::test::thread_allocations();
+    }
+    // Every 4th job burns 2.5 ms of CPU time against its 1 ms budget.
+    const std::int64_t burn = job.index % 4 == 3 ? 2'500'000 : 200'000;
+    const std::int64_t until = rtpar::thread_cpu_now() + burn;
+    while (rtpar::thread_cpu_now() < until) {
+    }
+  });
+  rtpar::RunConfig config;
+  config.duration = 100ms;
+  const auto report = run_system(sys, config);
+  const rtpar::TaskRun& run = report.tasks[0];
+  REQUIRE(run.records.size() == static_cast<std::size_t>(kJobs));
+  CHECK(run.budget == rtpar::BudgetMode::enforce);
+  CHECK(run.budget_ns == 1'000'000);
+  CHECK(run.overruns == kJobs / 4);
+  CHECK(run.max_overrun_ns >= 1'000'000);
+  for (const rtpar::JobRecord& r : run.records) CHECK((r.overrun_ns > 0) == (r.index % 4 == 3));
+  for (int j = 2; j < kJobs; ++j) {
+    CHECK_MESSAGE(counts[j] == counts[1], "allocated before job ", j);
+  }
+}
