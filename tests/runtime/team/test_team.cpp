@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <iterator>
 #include <string>
 #include <memory>
 #include <thread>
@@ -252,16 +251,11 @@ TEST_CASE("team: no allocation after construction (regions, loops, barriers)") {
 
 TEST_CASE("team: destruction is clean with workers spinning, asleep, or never used") {
   // Clean: the destructor returns (a hang is the ctest timeout) and every worker thread has
-  // exited and been joined: none of the team's thread ids is left in /proc/self/task and the
-  // process has as many threads as before the team.
-  const auto thread_count = [] {
-    return std::distance(std::filesystem::directory_iterator("/proc/self/task"),
-                         std::filesystem::directory_iterator{});
-  };
+  // exited and been joined: none of the team's thread ids is left in /proc/self/task. (Thread
+  // ids, not a thread count: a sanitizer runtime may start threads of its own.)
   const auto alive = [](int tid) {
     return std::filesystem::exists("/proc/self/task/" + std::to_string(tid));
   };
-  const auto before = thread_count();
   for (const rtpar::WaitPolicy& wait : kPolicies) {
     for (int state = 0; state < 3; ++state) {
       std::vector<int> tids;
@@ -275,7 +269,6 @@ TEST_CASE("team: destruction is clean with workers spinning, asleep, or never us
         }
         REQUIRE(tids.size() == 2);
         for (int tid : tids) REQUIRE(alive(tid));
-        CHECK(thread_count() == before + 2);
         if (state >= 1) {
           std::atomic<int> ran{0};
           team->run([&](int) { ran.fetch_add(1); });
@@ -291,7 +284,6 @@ TEST_CASE("team: destruction is clean with workers spinning, asleep, or never us
         CHECK_MESSAGE(!alive(tid), "worker ", tid, " outlived its team (wait=",
                       std::string(rtpar::to_string(wait.kind)), ", state ", state, ")");
       }
-      CHECK(thread_count() == before);
     }
   }
 }
