@@ -81,12 +81,14 @@ run_unschedulable)
   ;;
 run_json_and_out)
   printf '[system]\ncores = [0]\n[[task]]\nname = "tick"\nperiod = "10ms"\nwork = "200us"\n' > tick.toml
-  expect_status 0 "$rtpar" run tick.toml --duration 300ms --json --out outdir --no-mlock --best-effort
+  # At SCHED_FIFO (as the other run cases): a best-effort master was seen starved of the whole
+  # 300 ms (0 jobs) while other processes' real-time threads ran on this 2-core machine.
+  expect_status 0 "$rtpar" run tick.toml --duration 300ms --json --out outdir --no-mlock
   # Releases at 0, 10, ..., 290 ms: 30 (release_loop.hpp: due while release < end), never more.
   # With overrun = "queue" every release that has started by the end runs to completion; only
   # releases still waiting when the run stops (at 300 ms) are not run, i.e. one per 10 ms the
-  # master is late at the end. A best-effort master on a loaded 2-core machine can be that late
-  # (tens of ms, not 50), so the count is 25..30; the release instants themselves are exact.
+  # master is late at the end. A SCHED_FIFO master is late only behind other real-time threads
+  # (tens of µs to a few ms, not 50 ms), so the count is 25..30; the release instants are exact.
   json 'assert isinstance(d["duration_ns"],int) and d["duration_ns"]==300000000
 t=d["tasks"][0]; assert t["name"]=="tick" and 25<=t["jobs"]<=30 and t["skipped"]==0, t
 assert set(t["response_ns"])>={"min","p50","p99","max"} and isinstance(t["max_relative_response"],float)'
