@@ -19,9 +19,11 @@ $(BUILD)/build.ninja: | setup
 build: setup $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
+# DEMO_DURATION: how long `make demo` runs the demo (the readme test runs it for 1 s).
+DEMO_DURATION ?= 10s
 demo: build
 	$(BUILD)/rtpar check examples/demo.toml
-	$(BUILD)/rtpar run examples/demo.toml --duration 10s
+	$(BUILD)/rtpar run examples/demo.toml --duration $(DEMO_DURATION)
 
 # TEST_TIMEOUT bounds every test without a TIMEOUT of its own (the slowest, under ASan, takes
 # ~80 s): a hang fails that test by name instead of stalling the whole run.

@@ -14,7 +14,10 @@ dg-output. GCC's test files are never copied into the repository: they live in t
   tools/omp_conformance.py [--suite DIR] [--lib LIBDIR] [-j N] [--threads 2,4] [--timeout 60]
                            [--json FILE] [--filter REGEX]
 
-Exit status: 0 if every valid test passed at every thread count, 1 otherwise, 2 on setup errors.
+Exit status: 0 if every valid test passed at every thread count, 1 otherwise (also when no test
+ran against rtpar's library at all), 2 on setup errors. For dg-shouldfail a test passes by exiting
+non-zero or aborting; a crash (any other signal) is not a pass. dg-skip-if honours its
+include-opts / exclude-opts against the options the test is compiled with.
 """
 import argparse
 import concurrent.futures
@@ -236,6 +239,7 @@ def parse_test(path, lang):
         src = f.read()
     info = {"options": None, "additional": [], "sources": [], "env": {}, "shouldfail": False,
             "output": "", "do": "run"}
+    skip_ifs = []
     for m in DG_RE.finditer(src):
         name, args = m.group(1), split_tcl(m.group(2))
         if name == "dg-do":
@@ -258,8 +262,10 @@ def parse_test(path, lang):
             if args and not target_true(args[0], lang):
                 return f"requires effective target {args[0]}", info
         elif name == "dg-skip-if":
+            # { dg-skip-if comment { selector } [{ include-opts } [{ exclude-opts }]] }: judged
+            # below, once every dg-options / dg-additional-options line has been read.
             if len(args) >= 2 and eval_selector(args[1], lang):
-                return f"dg-skip-if {args[1].strip()}", info
+                skip_ifs.append(args)
         elif name == "dg-set-target-env-var":
             if len(args) >= 2:
                 info["env"][args[0]] = args[1]
@@ -271,7 +277,32 @@ def parse_test(path, lang):
                 info["output"] += args[0]
     if info["do"] != "run":
         return f"dg-do {info['do']} (not run)", info
+    flags = test_flags(info)
+    for args in skip_ifs:
+        include = split_tcl(args[2]) if len(args) > 2 else ["*"]
+        exclude = split_tcl(args[3]) if len(args) > 3 else [""]
+        if options_match(flags, include, exclude):
+            return f"dg-skip-if {args[1].strip()} (options {' '.join(flags)})", info
     return None, info
+
+
+def test_flags(info):
+    """test_flags: the options the test is compiled with (compile_test), as dg-skip-if sees them."""
+    return ["-fopenmp", "-O2"] + strip_options(info["options"] or []) + \
+        strip_options(info["additional"])
+
+
+def options_match(flags, include, exclude):
+    """options_match: GCC's check-flags for dg-skip-if (gccint "Directives"): true when some set
+    of include-opts is all present in flags and no set of exclude-opts is. A set is one string of
+    space-separated options, each a glob; the defaults { "*" } { "" } match every compilation. An
+    empty exclude set excludes nothing."""
+    def has_set(opts):
+        return all(any(fnmatch.fnmatchcase(f, o) for f in flags + ["toolname"]) for o in opts)
+
+    inc = any(has_set(s.split()) for s in include) if include else True
+    exc = any(has_set(s.split()) for s in exclude if s.split())
+    return inc and not exc
 
 
 # ---- compile and run ----------------------------------------------------------------------
@@ -350,7 +381,12 @@ def run_test(exe, info, libdir, threads, timeout):
     secs = time.monotonic() - start
     text = out.decode(errors="replace")
     if info["shouldfail"]:
-        ok = code != 0
+        # dg-shouldfail: the program must *fail* — exit non-zero or abort() (a failed assert).
+        # Killed by any other signal (SIGSEGV, SIGBUS, ...) is a crash, not the expected failure.
+        ok = code > 0 or code == -signal.SIGABRT
+        if not ok and code < 0:
+            return "crash", f"signal {-code} (dg-shouldfail expects an exit or abort)\n" + \
+                tail(out), secs
     else:
         ok = code == 0
     if ok and info["output"]:
@@ -483,6 +519,13 @@ def main():
             json.dump({"suite": suite, "lib": libdir, "threads": threads, "results": results},
                       f, indent=1)
     ok = all(x["status"] == "pass" for r in results for x in r["runs"].values())
+    ran = sum(len(r["runs"]) for r in results)
+    if ran == 0:
+        # Nothing ran against rtpar's library (no test matched, or every one was skipped, failed
+        # to compile or was invalid here): that proves nothing, so it is not a pass.
+        print(f"omp_conformance: no test ran against {libdir} ({len(tests)} collected)",
+              file=sys.stderr)
+        return 1
     return 0 if ok else 1
 
 

@@ -10,7 +10,8 @@ case_name=$1 rtpar=$2 src=$3 work=$4 cc=$5
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 # build_lib DIR NAME: a kernel library whose constructor creates $work/ctor-ran (the witness that
-# its code was executed) and which exports the kernel function `job`.
+# its code was executed) and which exports the kernel function `job`, which appends a line to
+# $work/job-calls per call.
 build_lib() {
   mkdir -p "$1"
   cat > "$1/k.c" <<C
@@ -20,7 +21,11 @@ __attribute__((constructor)) static void mark(void) {
   if (f) fclose(f);
 }
 int data_symbol = 1;
-void job(const void* j) { (void)j; }
+void job(const void* j) {
+  (void)j;
+  FILE* f = fopen("$work/job-calls", "a");
+  if (f) { fputs("job\\n", f); fclose(f); }
+}
 C
   "$cc" -shared -fPIC -o "$1/$2" "$1/k.c" || fail "cannot build the test library"
 }
@@ -100,6 +105,10 @@ run_loads)
   mkdir elsewhere && cd elsewhere || exit 1
   expect_status 0 "$rtpar" run ../tasks.toml --duration 100ms --best-effort --no-mlock --json
   [ -e ../ctor-ran ] || fail "run did not load the library"
+  # Every recorded job called `job` once (a started job always finishes: one line per job).
+  jobs=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['tasks'][0]['jobs'])" "$out")
+  calls=$(cat ../job-calls 2>/dev/null | wc -l)
+  [ "$jobs" -ge 1 ] && [ "$calls" -eq "$jobs" ] || fail "job called $calls times for $jobs jobs"
   ;;
 channel_memory)
   # 10,000 channels of 1 GiB: refused by check, at the channel that crosses the limit.

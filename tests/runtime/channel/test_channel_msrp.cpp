@@ -14,6 +14,7 @@
 #include "rtpar/channel.hpp"
 #include "runtime/channel/sched_probe.hpp"
 #include "runtime/channel/test_channel_payload.hpp"
+#include "support/skip.hpp"
 
 using rtpar::ChannelKind;
 using namespace std::chrono_literals;
@@ -150,8 +151,7 @@ TEST_CASE("channel msrp: a request runs at the non-preemptive priority until the
     after = chtest::kernel_priority();
   });
   if (!ran) {
-    MESSAGE("skipped: SCHED_FIFO refused (run as root or with CAP_SYS_NICE)");
-    return;
+    RTPAR_SKIP("SCHED_FIFO refused (run as root or with CAP_SYS_NICE)");
   }
   CHECK(before == 10);
   CHECK(holding == 60);

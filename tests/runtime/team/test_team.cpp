@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <string>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -248,20 +250,40 @@ TEST_CASE("team: no allocation after construction (regions, loops, barriers)") {
 }
 
 TEST_CASE("team: destruction is clean with workers spinning, asleep, or never used") {
+  // Clean: the destructor returns (a hang is the ctest timeout) and every worker thread has
+  // exited and been joined: none of the team's thread ids is left in /proc/self/task. (Thread
+  // ids, not a thread count: a sanitizer runtime may start threads of its own.)
+  const auto alive = [](int tid) {
+    return std::filesystem::exists("/proc/self/task/" + std::to_string(tid));
+  };
   for (const rtpar::WaitPolicy& wait : kPolicies) {
-    {
-      auto team = make_test_team(3, wait);  // never ran a region: workers asleep from the start
-    }
-    {
-      auto team = make_test_team(3, wait);
-      team->run([](int) {});  // not parked: spin/hybrid workers are spinning right now
-    }
-    {
-      auto team = make_test_team(3, wait);
-      team->run([](int) {});
-      team->park();
-      std::this_thread::sleep_for(1ms);  // workers have gone to sleep
+    for (int state = 0; state < 3; ++state) {
+      std::vector<int> tids;
+      {
+        auto team = make_test_team(3, wait);
+        // Each worker publishes its tid as it starts (0 until then).
+        tids = team->worker_tids();
+        while (std::count(tids.begin(), tids.end(), 0) > 0) {
+          std::this_thread::sleep_for(100us);
+          tids = team->worker_tids();
+        }
+        REQUIRE(tids.size() == 2);
+        for (int tid : tids) REQUIRE(alive(tid));
+        if (state >= 1) {
+          std::atomic<int> ran{0};
+          team->run([&](int) { ran.fetch_add(1); });
+          CHECK(ran.load() == 3);  // state 1: not parked, spin/hybrid workers spinning now
+        }
+        if (state == 2) {
+          team->park();
+          std::this_thread::sleep_for(1ms);  // workers have gone to sleep
+        }
+        // state 0: never ran a region, workers asleep from the start
+      }
+      for (int tid : tids) {
+        CHECK_MESSAGE(!alive(tid), "worker ", tid, " outlived its team (wait=",
+                      std::string(rtpar::to_string(wait.kind)), ", state ", state, ")");
+      }
     }
   }
-  CHECK(true);
 }
