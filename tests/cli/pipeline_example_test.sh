@@ -26,5 +26,14 @@ users = {u["task"]: u for u in lock["users"]}
 assert users["tracker"]["acquisitions"] == jobs["tracker"], (users, jobs)
 assert users["control"]["acquisitions"] == jobs["control"], (users, jobs)
 assert all(u["max_hold_ns"] > 0 for u in users.values()), users
-assert d["total_hold_overruns"] == sum(u["hold_overruns"] for u in users.values()), d'
+assert d["total_hold_overruns"] == sum(u["hold_overruns"] for u in users.values()), d
+# The chain: origins travelled through both channels (measured outputs with stamped data, the
+# plan'"'"'s bounds beside them); whether they stay within the bounds is timing, not judged here.
+assert [c["name"] for c in d["chains"]] == ["camera-to-control"], d["chains"]
+c = d["chains"][0]
+assert c["traced"] and c["samples"] > 0 and 0 < c["origins"] <= c["samples"], c
+assert 0 < c["age_p50_ns"] <= c["age_max_ns"], c
+assert 0 < c["reaction_max_ns"] <= c["age_max_ns"] + c["reaction_bound_ns"], c
+assert c["age_bound_ns"] > 0 and c["reaction_bound_ns"] > c["age_bound_ns"], c
+assert d["chains_exceeding"] == (0 if c["within_bounds"] else 1), d'
 echo "PASS [$case_name]"
