@@ -19,11 +19,13 @@ $(BUILD)/build.ninja: | setup
 build: setup $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-# DEMO_DURATION: how long `make demo` runs the demo (the readme test runs it for 1 s).
+# DEMO_DURATION: how long `make demo` runs the demo (the readme test runs it for 1 s). The demo
+# shows its verdict line and exits 0 even when this machine broke a bound (--allow-misses): the
+# line says how and why (host stall, release latency not charged before `rtpar calibrate`).
 DEMO_DURATION ?= 10s
 demo: build
 	$(BUILD)/rtpar check examples/demo.toml
-	$(BUILD)/rtpar run examples/demo.toml --duration $(DEMO_DURATION)
+	$(BUILD)/rtpar run examples/demo.toml --duration $(DEMO_DURATION) --allow-misses
 
 # TEST_TIMEOUT bounds every test without a TIMEOUT of its own (the slowest, under ASan, takes
 # ~80 s): a hang fails that test by name instead of stalling the whole run.

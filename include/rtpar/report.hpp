@@ -127,12 +127,12 @@ struct ChainSample {
 // chains").
 struct ChainMeasure {
   std::string name;
-  bool traced = true;         // false: a link carries another chain's origins (not measured)
-  std::int64_t samples = 0;   // outputs that used stamped data
-  std::int64_t origins = 0;   // distinct origins seen (reaction samples)
+  bool traced = true;        // false: a link carries another chain's origins (not measured)
+  std::int64_t samples = 0;  // outputs that used stamped data
+  std::int64_t origins = 0;  // distinct origins seen (reaction samples)
   std::int64_t age_p50_ns = 0, age_p99_ns = 0, age_max_ns = 0;
   std::int64_t reaction_p99_ns = 0, reaction_max_ns = 0;
-  std::optional<std::int64_t> age_bound_ns;       // the plan's bounds, copied (ChainPlan)
+  std::optional<std::int64_t> age_bound_ns;  // the plan's bounds, copied (ChainPlan)
   std::optional<std::int64_t> reaction_bound_ns;
   // within_bounds: every measured age and reaction is at most its bound (true without bounds).
   [[nodiscard]] bool within_bounds() const noexcept {
@@ -142,7 +142,8 @@ struct ChainMeasure {
 };
 
 // measure_chain summarises a chain's outputs (in finish order; samples with origin < 0 — no
-// stamped data yet — are skipped) into a ChainMeasure named `name` with the plan's bounds of `bounds` (nullptr: none).
+// stamped data yet — are skipped) into a ChainMeasure named `name` with the plan's bounds of
+// `bounds` (nullptr: none).
 ChainMeasure measure_chain(const std::string& name, const std::vector<ChainSample>& samples,
                            const ChainPlan* bounds);
 
@@ -160,8 +161,14 @@ struct RunReport {
   std::string cpu_latency_refused;
   Plan plan;
   std::vector<TaskRun> tasks;
-  std::vector<LockRun> locks;  // one per lock channel, file order
+  std::vector<LockRun> locks;        // one per lock channel, file order
   std::vector<ChainMeasure> chains;  // one per [[chain]], file order
+  // overhead_profile is the overhead profile the plan charged (its file; "" when none was), and
+  // host_steal_ns the time the hypervisor stole from the real-time cores during the run
+  // (/proc/stat; nullopt when unknown). Set by `rtpar run`; they explain a broken bound in the
+  // verdict (report/run_verdict.hpp).
+  std::string overhead_profile;
+  std::optional<std::int64_t> host_steal_ns;
 
   // total_hold_overruns sums the holds longer than declared over all locks: each is a broken
   // assumption of the admission test, reported like a deadline miss.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "cli/atomic_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/cpu_latency_flag.hpp"
+#include "cli/machine_profile.hpp"
 #include "core/duration_flag.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/rt_thread.hpp"
@@ -81,7 +83,9 @@ Command add_calibrate(CLI::App& app) {
                  "One spin burst of the supply measurement: the longest window measured "
                  "(1ms..1s)")
       ->capture_default_str();
-  app.add_option("--out", opts->out, "Write the overhead profile (JSON) to this file");
+  app.add_option("--out", opts->out,
+                 "Write the overhead profile (JSON) to this file (default: this machine's profile, "
+                 "charged by check, run and simulate)");
   return [opts]() {
     std::int64_t cap_us = -1;
     if (opts->fifo && !opts->no_cpu_latency) {
@@ -127,14 +131,20 @@ Command add_calibrate(CLI::App& app) {
                        fmt::format("'{}': must be 0s (skip) or 4 bursts ({}) .. 24h", opts->supply,
                                    format_duration(4 * burst)));
     }
+    // Without --out the profile becomes this machine's (machine_profile.hpp): `check`, `run` and
+    // `simulate` charge it from then on.
+    const bool machine_wide = opts->out.empty();
+    if (machine_wide) {
+      opts->out = machine_profile_path();
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(opts->out).parent_path(), ec);
+    }
     // A bad --out fails now, not after minutes of measuring.
-    if (!opts->out.empty()) check_writable_file(opts->out, "--out");
-    char host[256] = "unknown";
-    gethostname(host, sizeof(host) - 1);
+    check_writable_file(opts->out, machine_wide ? "machine profile" : "--out");
     OverheadProfile profile;
+    // machine_identity first: choose_overhead charges a machine profile only where it was made.
     profile.machine =
-        fmt::format("{} ({} CPUs online, {}{})", host, cpus.size(),
-                    opts->fifo ? "SCHED_FIFO 50" : "SCHED_OTHER",
+        fmt::format("{}, {}{})", machine_identity(), opts->fifo ? "SCHED_FIFO 50" : "SCHED_OTHER",
                     cap.held() ? fmt::format(", cpu latency cap {} us", cap.requested_us()) : "");
     // The master is this thread: it runs where and how members[0] is described.
     ThreadConfig master;
@@ -223,11 +233,12 @@ Command add_calibrate(CLI::App& app) {
                    format_duration(Duration(s.loss_ns), 3), s.samples);
       }
     }
-    if (!opts->out.empty()) {
-      // Replaced as a whole or not at all: a planner never reads half a profile.
-      write_file_atomically(opts->out, overhead_profile_json(profile) + "\n");
-      fmt::print("overhead profile written to {}\n", opts->out);
-    }
+    // Replaced as a whole or not at all: a planner never reads half a profile.
+    write_file_atomically(opts->out, overhead_profile_json(profile) + "\n");
+    fmt::print("overhead profile written to {}{}\n", opts->out,
+               machine_wide ? " (this machine's: check, run and simulate charge it; "
+                              "--overhead none to opt out)"
+                            : "");
     return kExitOk;
   };
 }

@@ -132,6 +132,7 @@ Command add_check(CLI::App& app) {
     std::vector<Plan> plans;
     for (const PlannerKind kind : planning->planners) {
       plans.push_back(plan_with(kind, set, planning->options));
+      plans.back().notes.push_back(planning->overhead_note);
     }
     const bool admitted =
         std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return p.schedulable; });

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/bounds/light_first_fit.hpp"
+#include "cli/machine_profile.hpp"
 #include "core/names.hpp"
 #include "model/overhead_statistic.hpp"
 #include "platform/interference.hpp"
@@ -142,7 +143,8 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
       ->type_name("SPEC")
       ->check(non_empty());
   app.add_option("--overhead", flags.overhead,
-                 "Measured fork/join overhead profile (written by `rtpar calibrate --out`)")
+                 "Overhead profile to charge (`rtpar calibrate --out`); default: this machine's "
+                 "profile when `rtpar calibrate` wrote one; `none`: charge nothing")
       ->type_name("FILE")
       ->check(non_empty());
   app.add_option("--charged-statistic", flags.charged_statistic,
@@ -185,8 +187,10 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
     planning->target = parse_target(flags.target);
     planning->options.target = &*planning->target;
   }
-  if (!flags.overhead.empty()) {
-    planning->overhead = load_overhead_profile(flags.overhead);
+  OverheadChoice overhead = choose_overhead(flags.overhead, !flags.target.empty());
+  planning->overhead_note = std::move(overhead.note);
+  if (overhead.profile) {
+    planning->overhead = std::move(overhead.profile);
     if (!flags.charged_statistic.empty()) {
       planning->overhead =
           model::charged_at(*planning->overhead, flags.charged_statistic,
@@ -195,7 +199,8 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
     planning->options.overhead = &*planning->overhead;
   } else if (!flags.charged_statistic.empty()) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "--charged-statistic",
-                     "needs --overhead FILE");
+                     "needs an overhead profile (--overhead FILE, or this machine's profile from "
+                     "`rtpar calibrate`)");
   }
   if (!flags.measured.empty()) {
     planning->measured = load_measured_profile(flags.measured);

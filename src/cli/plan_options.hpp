@@ -22,7 +22,7 @@ namespace rtpar::cli {
 struct PlanningFlags {
   std::string planner;   // empty: the file's system.planner; "all": every planner
   std::string target;    // e.g. "40c4s"; empty: the file's machine
-  std::string overhead;  // overhead profile file (rtpar calibrate --out); empty: none
+  std::string overhead;  // overhead profile file, or "none"; empty: the machine's profile, if any
   // charged_statistic: which statistic of each --overhead entry the planners charge (p50, p99,
   // p99.9, max); empty: p99.9, the profile as written.
   std::string charged_statistic;
@@ -46,6 +46,7 @@ struct Planning {
   bool all = false;
   std::optional<Topology> target;
   std::optional<OverheadProfile> overhead;
+  std::string overhead_note;  // which overheads are charged, and if none why (machine_profile.hpp)
   std::optional<MeasuredProfile> measured;
   PlanOptions options;
 

@@ -228,7 +228,8 @@ Command add_simulate(CLI::App& app) {
     bool every_complete = true;
     bool any_complete = false;
     for (const PlannerKind kind : planning->planners) {
-      const Plan plan = plan_with(kind, set, planning->options);
+      Plan plan = plan_with(kind, set, planning->options);
+      plan.notes.push_back(planning->overhead_note);
       const SimResult result = simulate_plan(plan, set, sim);
       misses += result.misses;
       const bool complete = std::all_of(result.tasks.begin(), result.tasks.end(),

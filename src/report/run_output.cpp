@@ -13,6 +13,7 @@
 #include "core/table.hpp"
 #include "model/chain_measure.hpp"
 #include "report/budget_output.hpp"
+#include "report/run_verdict.hpp"
 
 #include "rtpar/report.hpp"
 #include "rtpar/taskset.hpp"
@@ -152,6 +153,12 @@ Json run_document(const RunReport& report) {
       // the channels: docs/analysis.md, "Cause-effect chains").
       {"chains", model::chain_measures_json(report.chains)},
       {"chains_exceeding", model::chains_exceeding(report.chains)},
+      // What explains a broken bound: the profile charged, the host's steal time.
+      {"overhead_profile",
+       report.overhead_profile.empty() ? Json(nullptr) : Json(report.overhead_profile)},
+      {"host_steal_ns", report.host_steal_ns ? Json(*report.host_steal_ns) : Json(nullptr)},
+      // Whether the run kept the plan's promise, and the likely cause when not (docs/cli.md).
+      {"verdict", report::run_verdict_json(report::run_verdict(report))},
   };
 }
 

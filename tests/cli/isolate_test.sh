@@ -68,14 +68,14 @@ assert k["state"] in ("stated","none") and "RT throttling" in k["source"], k'
   ;;
 run_isolate)
   need_root
-  expect_status 0 "$rtpar" run "$src/examples/demo.toml" --isolate --duration 2s --no-mlock --json
+  expect_status 0 "$rtpar" run --allow-misses "$src/examples/demo.toml" --isolate --duration 2s --no-mlock --json
   json 'k=d["interference"]; assert k["state"]=="isolated" and "RT throttling off" in k["source"], k'
   same_settings "a normal end"
   [ ! -e state/restore.json ] || fail "restore record left behind"
   ;;
 run_isolate_sigint)
   need_root
-  "$rtpar" run "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
+  "$rtpar" run --allow-misses "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
   pid=$!
   wait_isolated
   [ -e state/restore.json ] || fail "no restore record while isolated: $(cat stderr.txt)"
@@ -103,7 +103,7 @@ profile_isolate)
   ;;
 run_isolate_crash)
   need_root
-  "$rtpar" run "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
+  "$rtpar" run --allow-misses "$src/examples/demo.toml" --isolate --duration 60s --no-mlock --json > out.json 2>stderr.txt &
   pid=$!
   wait_isolated
   [ -e state/restore.json ] || fail "no restore record while isolated"
@@ -112,7 +112,7 @@ run_isolate_crash)
   [ -e state/restore.json ] || fail "the record should outlive a killed run"
   # The next run, isolating or not, applies the record first and says so.
   printf '[system]\ncores = [0]\n[[task]]\nname = "tick"\nperiod = "10ms"\nwork = "200us"\n' > tick.toml
-  expect_status 0 "$rtpar" run tick.toml --duration 100ms --json --no-mlock --best-effort
+  expect_status 0 "$rtpar" run --allow-misses tick.toml --duration 100ms --json --no-mlock --best-effort
   grep -q "left by rtpar run pid $pid" <<<"$err" || fail "leftover not reported: $err"
   same_settings "SIGKILL and the next run"
   [ ! -e state/restore.json ] || fail "record not deleted"

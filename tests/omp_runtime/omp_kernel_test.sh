@@ -48,7 +48,7 @@ case $case_name in
 demo)
   seconds=${DEMO_SECONDS:-10}
   RTPAR_OMP_DEMO_CPUS=3 RTPAR_OMP_DEMO_THREADS=2 \
-    "$rtpar" run "$examples/omp_demo.toml" --duration "${seconds}s" --out "$tmp/out" \
+    "$rtpar" run --allow-misses "$examples/omp_demo.toml" --duration "${seconds}s" --out "$tmp/out" \
     >"$tmp/log" 2>&1 &
   run_pid=$!
   sample_cpus "$run_pid" >"$tmp/cpus" &
@@ -107,7 +107,7 @@ profile)
   done
   ;;
 bound)
-  RTPAR_TEST_NONRT_CPU=1 "$rtpar" run "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
+  RTPAR_TEST_NONRT_CPU=1 "$rtpar" run --allow-misses "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
   rc=$?
   cat "$tmp/log"
   [ "$rc" = 3 ] && { echo "SKIP: SCHED_FIFO refused"; exit 77; }
@@ -128,7 +128,7 @@ foreign)
   gomp=$(gcc -print-file-name=libgomp.so.1)
   [ -f "$gomp" ] || { echo "SKIP: no system libgomp.so.1"; exit 77; }
   mkdir "$tmp/lib" && cp "$gomp" "$tmp/lib/libgomp.so.1"
-  RTPAR_OMP_DIR=$tmp/lib "$rtpar" run "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
+  RTPAR_OMP_DIR=$tmp/lib "$rtpar" run --allow-misses "$here/bound_kernel.toml" --duration 1s >"$tmp/log" 2>&1
   rc=$?
   cat "$tmp/log"
   [ "$rc" = 2 ] || fail "exit $rc, want 2"

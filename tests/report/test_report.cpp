@@ -233,7 +233,13 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
   CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted cpu_latency_us interference "
-                           "locks total_hold_overruns chains chains_exceeding"));
+                           "locks total_hold_overruns chains chains_exceeding overhead_profile "
+                           "host_steal_ns verdict"));
+  CHECK(keys(doc["verdict"]) == words("promised promise_kept jobs misses over_bound hold_overruns "
+                                      "chains_exceeding cause"));
+  CHECK(doc["verdict"]["promise_kept"].is_boolean());
+  CHECK(doc["overhead_profile"].is_null());  // nothing charged in this report
+  CHECK(doc["host_steal_ns"].is_null());     // not measured (set by `rtpar run`)
   CHECK(doc["locks"].is_array());
   CHECK(doc["total_hold_overruns"] == 0);
   CHECK(keys(doc["interference"]) == words("state known budget_ns period_ns source"));
