@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "core/exit_status.hpp"
+#include "platform/elf_symbols.hpp"
 #include "platform/omp_library_dir.hpp"
 #include "rtpar/error.hpp"
 
@@ -90,6 +92,48 @@ void prepend_env(const char* name, const std::string& dir) {
   setenv(name, value.c_str(), 1);
 }
 
+// program_path is the file execvp would run for `name`: itself when it has a '/', else the first
+// executable match on PATH ("" when none).
+std::string program_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t at = 0;
+  while (at <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::string dir = end > at ? dirs.substr(at, end - at) : ".";
+    const std::string candidate = dir + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    at = end + 1;
+  }
+  return {};
+}
+
+// warn_foreign_runtime says when the program links LLVM's or Intel's OpenMP runtime (built with
+// clang -fopenmp or icx): rtpar's runtime implements GCC's libgomp ABI, so such a program would
+// run on its own runtime, outside --cores/--fifo's team rules, with nothing said. A program whose
+// OpenMP comes through another library (or a non-PIE executable) is not judged.
+void warn_foreign_runtime(const std::string& program) {
+  const std::string file = program_path(program);
+  if (file.empty()) return;  // execvp reports it
+  std::vector<std::string> needed;
+  try {
+    needed = platform::needed_libraries_in_file(file);
+  } catch (const platform::ElfError&) {
+    return;
+  }
+  for (const std::string& lib : needed) {
+    if (lib != "libomp.so" && lib != "libomp.so.5" && lib != "libiomp5.so") continue;
+    fmt::print(stderr,
+               "rtpar omp: warning: {} is linked against {} (LLVM's or Intel's OpenMP runtime, "
+               "e.g. built with clang -fopenmp): it runs on that runtime, not on rtpar's "
+               "(which implements GCC's libgomp ABI), so rtpar's team rules do not apply; build "
+               "it with gcc -fopenmp\n",
+               program, lib);
+    return;
+  }
+}
+
 int run_omp(const OmpOptions& o) {
   if (o.command.empty()) {
     throw InputError(SourceLocation{"<command line>", 0, 0}, "PROGRAM",
@@ -117,6 +161,7 @@ int run_omp(const OmpOptions& o) {
   if (!o.wait.empty()) setenv("RTPAR_OMP_WAIT", o.wait.c_str(), 1);
   if (o.threads > 0) setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
   prepend_env("LD_LIBRARY_PATH", dir.string());
+  warn_foreign_runtime(o.command.front());
   std::vector<char*> argv;
   argv.reserve(o.command.size() + 1);
   for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -1,12 +1,19 @@
 // plan_options.cpp — see plan_options.hpp.
 #include "cli/plan_options.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "analysis/bounds/light_first_fit.hpp"
 #include "cli/machine_profile.hpp"
 #include "core/names.hpp"
 #include "model/overhead_statistic.hpp"
+#include "platform/elf_symbols.hpp"
 #include "platform/interference.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/tools/report_io.hpp"
@@ -116,6 +123,40 @@ const CLI::Validator& non_empty() {
   return validator;
 }
 
+namespace {
+
+// kOpenMpRuntimes are the sonames of the OpenMP runtimes a `lib:` object may be linked against
+// (GCC's, LLVM's and Intel's).
+constexpr std::string_view kOpenMpRuntimes[] = {"libgomp.so.1", "libomp.so", "libomp.so.5",
+                                                "libiomp5.so"};
+
+// openmp_lib_warning is a warning for a `lib:` kernel whose object needs an OpenMP runtime: its
+// parallel regions would make teams of the runtime's own, neither planned nor pinned (the plan
+// gives the task one thread), where `omp:` makes the team the plan's (docs/openmp.md). Empty
+// otherwise, and when the object's dynamic section cannot be read (its symbol was found).
+std::string openmp_lib_warning(const TaskSpec& t) {
+  std::vector<std::string> needed;
+  try {
+    needed = platform::needed_libraries_in_file(t.kernel_spec.library);
+  } catch (const platform::ElfError&) {
+    return {};
+  }
+  for (const std::string& lib : needed) {
+    if (std::find(std::begin(kOpenMpRuntimes), std::end(kOpenMpRuntimes), lib) ==
+        std::end(kOpenMpRuntimes)) {
+      continue;
+    }
+    return fmt::format(
+        "warning: task \"{}\": {} needs {} (OpenMP): as `lib:` its parallel regions run on the "
+        "runtime's own threads, which the plan neither counts nor pins; declare it "
+        "`kernel = \"omp:{}:{}\"` so its team is the plan's (docs/openmp.md)\n",
+        t.name, t.kernel_spec.library, lib, t.kernel_spec.library, t.kernel_spec.symbol);
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string resolved_kernels_text(const TaskSet& set) {
   std::string text;
   for (const TaskSpec& t : set.tasks) {
@@ -126,6 +167,7 @@ std::string resolved_kernels_text(const TaskSet& set) {
     text += "kernel of task \"" + t.name + "\": " + t.kernel +
             " resolved: " + t.kernel_spec.library + " exports " + t.kernel_spec.symbol +
             " (read from its ELF symbol table; not loaded)\n";
+    if (t.kernel_spec.source == KernelSource::library) text += openmp_lib_warning(t);
   }
   return text;
 }

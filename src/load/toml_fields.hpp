@@ -130,9 +130,12 @@ class TableReader {
         {"GiB", 1ULL << 30},
         {"TiB", 1ULL << 40},
         {"kB", 1000},
-        {"KB", 1000},
         {"MB", 1000 * 1000},
         {"GB", 1000 * 1000 * 1000}};
+    // "KB" reads as 1000 to some and 1024 to others: a size must not depend on the reader.
+    if (unit == "KB") {
+      fail(&value, key, "\"KB\" is ambiguous: write \"KiB\" (1024 bytes) or \"kB\" (1000 bytes)");
+    }
     for (const auto& [name, bytes] : kUnits) {
       if (unit != name) continue;
       if (number == 0) fail(&value, key, "must be > 0 bytes");

@@ -59,8 +59,7 @@ struct Section {
 
 // check_header validates the ELF header of image and returns it.
 Elf64_Ehdr check_header(std::span<const std::byte> image) {
-  if (image.size() < EI_NIDENT ||
-      std::memcmp(image.data(), ELFMAG, SELFMAG) != 0) {
+  if (image.size() < EI_NIDENT || std::memcmp(image.data(), ELFMAG, SELFMAG) != 0) {
     throw ElfError("not an ELF file");
   }
   const auto ident = reinterpret_cast<const unsigned char*>(image.data());
@@ -82,7 +81,8 @@ Elf64_Ehdr check_header(std::span<const std::byte> image) {
 }
 
 // section_at reads section header `index`, checking it and its contents against the image.
-Section section_at(std::span<const std::byte> image, const Elf64_Ehdr& header, std::uint64_t index) {
+Section section_at(std::span<const std::byte> image, const Elf64_Ehdr& header,
+                   std::uint64_t index) {
   if (index >= header.e_shnum) throw ElfError("section index out of range");
   const auto raw =
       read_at<Elf64_Shdr>(image, header.e_shoff + index * std::uint64_t{header.e_shentsize});
@@ -143,8 +143,11 @@ std::optional<ElfSymbol> find_dynamic_symbol(std::span<const std::byte> image,
   return std::nullopt;
 }
 
-std::optional<ElfSymbol> find_dynamic_symbol_in_file(const std::string& path,
-                                                     std::string_view name) {
+namespace {
+
+// read_elf_file reads the file at path whole (never mapped executable): the checks
+// find_dynamic_symbol_in_file documents.
+std::vector<std::byte> read_elf_file(const std::string& path) {
   auto system_error = [](const char* what) {
     return ElfError(std::string(what) + ": " +
                     std::error_code(errno, std::generic_category()).message());
@@ -172,7 +175,48 @@ std::optional<ElfSymbol> find_dynamic_symbol_in_file(const std::string& path,
     done += static_cast<std::size_t>(n);
   }
   image.resize(done);
-  return find_dynamic_symbol(image, name);
+  return image;
+}
+
+}  // namespace
+
+std::optional<ElfSymbol> find_dynamic_symbol_in_file(const std::string& path,
+                                                     std::string_view name) {
+  return find_dynamic_symbol(read_elf_file(path), name);
+}
+
+std::vector<std::string> needed_libraries(std::span<const std::byte> image) {
+  const Elf64_Ehdr header = check_header(image);
+  if (header.e_shoff == 0 || header.e_shnum == 0) return {};
+  if (header.e_shentsize != sizeof(Elf64_Shdr)) throw ElfError("unexpected section header size");
+  if (!in_bounds(header.e_shoff, header.e_shnum, sizeof(Elf64_Shdr), image.size())) {
+    throw ElfError("section header table lies outside the file (truncated?)");
+  }
+  std::vector<std::string> out;
+  for (std::uint64_t i = 0; i < header.e_shnum; ++i) {
+    const Section dynamic = section_at(image, header, i);
+    if (dynamic.type != SHT_DYNAMIC) continue;
+    if (dynamic.size % sizeof(Elf64_Dyn) != 0) throw ElfError("malformed dynamic section");
+    const Section strtab = section_at(image, header, dynamic.link);
+    if (strtab.type != SHT_STRTAB) throw ElfError("dynamic section has no string table");
+    const auto* strings = reinterpret_cast<const char*>(image.data() + strtab.offset);
+    const std::uint64_t count = dynamic.size / sizeof(Elf64_Dyn);
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const auto dyn = read_at<Elf64_Dyn>(image, dynamic.offset + k * sizeof(Elf64_Dyn));
+      if (dyn.d_tag == DT_NULL) break;
+      if (dyn.d_tag != DT_NEEDED) continue;
+      if (dyn.d_un.d_val >= strtab.size) throw ElfError("DT_NEEDED outside the string table");
+      const std::size_t room = strtab.size - dyn.d_un.d_val;
+      const void* nul = std::memchr(strings + dyn.d_un.d_val, '\0', room);
+      if (nul == nullptr) throw ElfError("unterminated DT_NEEDED name");
+      out.emplace_back(strings + dyn.d_un.d_val, static_cast<const char*>(nul));
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> needed_libraries_in_file(const std::string& path) {
+  return needed_libraries(read_elf_file(path));
 }
 
 }  // namespace rtpar::platform

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rtpar::platform {
 
@@ -39,6 +40,15 @@ std::optional<ElfSymbol> find_dynamic_symbol(std::span<const std::byte> image,
 // is not a regular file, or is larger than kMaxElfBytes.
 std::optional<ElfSymbol> find_dynamic_symbol_in_file(const std::string& path,
                                                      std::string_view name);
+
+// needed_libraries lists the DT_NEEDED entries of `image`'s dynamic section (the shared objects
+// it was linked against, e.g. "libgomp.so.1"), in order; empty without section headers or a
+// dynamic section. Same checks and ElfError as find_dynamic_symbol.
+std::vector<std::string> needed_libraries(std::span<const std::byte> image);
+
+// needed_libraries_in_file is needed_libraries on the file at path (read as
+// find_dynamic_symbol_in_file reads it).
+std::vector<std::string> needed_libraries_in_file(const std::string& path);
 
 // kMaxElfBytes bounds the file read into memory: a kernel library is far smaller.
 inline constexpr std::size_t kMaxElfBytes = std::size_t{1} << 30;

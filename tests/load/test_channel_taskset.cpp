@@ -82,6 +82,8 @@ TEST_CASE("channel taskset: static checks name the channel's line and field") {
                  "channel[0].size", 13, "at most");
   check_rejected(head + "size = \"12 parsecs\"\nwriter = \"cam\"\nreaders = [\"track\"]\n",
                  "channel[0].size", 13, "unknown unit \"parsecs\"");
+  check_rejected(head + "size = \"4KB\"\nwriter = \"cam\"\nreaders = [\"track\"]\n",
+                 "channel[0].size", 13, "\"KB\" is ambiguous: write \"KiB\"");
   check_rejected(head + "kind = \"mailbox\"\nsize = 8\nwriter = \"cam\"\nreaders = [\"track\"]\n",
                  "channel[0].kind", 13, "unknown channel kind");
   check_rejected(head + "numtries = 2\nsize = 8\nwriter = \"cam\"\nreaders = [\"track\"]\n",

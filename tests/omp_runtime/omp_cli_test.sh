@@ -38,5 +38,17 @@ fifo)
   fi
   expect_status 0 "$rtpar" omp --fifo 10 -- "$prog"
   grep -qx "policy=fifo" <<<"$out" || fail "--fifo not inherited by the region: $out" ;;
+clang_program)
+  # A program built with clang -fopenmp links LLVM's libomp: rtpar omp says it will not run on
+  # rtpar's runtime (and still runs it); the gcc-built one gets no such warning.
+  command -v clang >/dev/null || { echo "SKIPPED: no clang"; exit 77; }
+  src=$(dirname "$0")/which_lib.c
+  clang -fopenmp -O1 "$src" -o clang_prog 2>clang.txt || { echo "SKIPPED: clang -fopenmp cannot build here: $(cat clang.txt)"; exit 77; }
+  readelf -d clang_prog | grep -q 'NEEDED.*libomp' || { echo "SKIPPED: clang linked no libomp"; exit 77; }
+  "$rtpar" omp -- ./clang_prog >/dev/null 2>err.txt
+  grep -q "warning: ./clang_prog is linked against libomp.*LLVM's or Intel's OpenMP runtime.*gcc -fopenmp" err.txt ||
+    fail "no warning for a clang-built program: $(cat err.txt)"
+  expect_status 0 "$rtpar" omp -- "$prog"
+  if grep -q "is linked against" <<<"$err"; then fail "warning for a gcc-built program: $err"; fi ;;
 *) fail "unknown case" ;;
 esac

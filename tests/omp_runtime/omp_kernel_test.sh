@@ -124,6 +124,20 @@ steal)
   [ "$rc" = 2 ] || fail "exit $rc, want 2"
   grep -q 'steal.toml:[0-9]*:[0-9]*: .*runtime.*omp: kernels' "$tmp/log" || fail "message"
   ;;
+lib_warning)
+  # The same OpenMP object declared `lib:` (its regions would make unplanned teams): check says so
+  # and names the `omp:` spelling; the `omp:` original gets no such warning.
+  sed 's/kernel = "omp:/kernel = "lib:/' "$here/bound_kernel.toml" >"$here/as_lib.toml"
+  "$rtpar" check "$here/as_lib.toml" >"$tmp/log" 2>&1
+  rc=$?
+  rm -f "$here/as_lib.toml"
+  cat "$tmp/log"
+  [ "$rc" -le 1 ] || fail "exit $rc"
+  grep -q 'warning: task "bound": .* needs libgomp.so.1 (OpenMP): .*declare it `kernel = "omp:' "$tmp/log" ||
+    fail "no OpenMP warning for the lib: kernel"
+  "$rtpar" check "$here/bound_kernel.toml" >"$tmp/log" 2>&1
+  if grep -q "needs libgomp.so.1" "$tmp/log"; then fail "warning on the omp: kernel"; fi
+  ;;
 foreign)
   gomp=$(gcc -print-file-name=libgomp.so.1)
   [ -f "$gomp" ] || { echo "SKIP: no system libgomp.so.1"; exit 77; }
