@@ -110,6 +110,25 @@ class LockOrderError : public std::logic_error {
 
 class ByteChannel;
 
+// ChannelReadCounts is what one reader index did (ByteChannel::read_counts): reads, reads that
+// failed (retry: numtries attempts without a consistent copy), and attempts in total.
+struct ChannelReadCounts {
+  std::int64_t reads = 0;
+  std::int64_t failed = 0;
+  std::int64_t tries = 0;
+};
+
+namespace detail {
+// ChannelReaderSlot is one reader index's claim flag and counters, a cache line of its own so
+// that readers on different cores never share a line (written only by the index's reader).
+struct alignas(64) ChannelReaderSlot {
+  std::atomic<bool> claimed{false};
+  std::atomic<std::int64_t> reads{0};
+  std::atomic<std::int64_t> failed{0};
+  std::atomic<std::int64_t> tries{0};
+};
+}  // namespace detail
+
 // ChannelReader is one reader's handle on a channel, obtained once at setup with
 // ByteChannel::reader(i). Move-only; destroying it frees index i for a later reader(i). It must
 // not outlive its channel.
@@ -172,11 +191,25 @@ class ByteChannel {
   // steps, no blocking, no allocation. Lock kind: blocks on the mutex; throws LockOrderError if the
   // thread holds a channel lock of equal or higher rank, EnvironmentError if the mutex refuses
   // the thread (priority above the ceiling, or a SCHED_OTHER thread on a ceiling lock).
-  void write(const void* src) { publish(src, 0); }
+  void write(const void* src) {
+    publish(src, 0);
+    count_write();
+  }
   // write stamps the value with origin_ns (returned by the reads of this value in
   // ReadResult::origin_ns) — the executor's cause-effect chain measurement (Endpoint). Same
   // rules and costs as write(src): the stamp travels with the payload, one more word.
-  void write(const void* src, std::int64_t origin_ns) { publish(src, origin_ns); }
+  void write(const void* src, std::int64_t origin_ns) {
+    publish(src, origin_ns);
+    count_write();
+  }
+
+  // writes is how many writes completed; read_counts what reader index i did (0 <= i <
+  // max_readers()). Exact once no thread uses the channel (after the run's threads joined);
+  // a snapshot otherwise.
+  [[nodiscard]] std::int64_t writes() const noexcept {
+    return writes_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] ChannelReadCounts read_counts(int index) const noexcept;
 
   // reader claims reader index i (0 <= i < max_readers()) and returns its handle. Setup-time
   // only. Throws InputError if i is out of range or already claimed by a live handle.
@@ -198,8 +231,15 @@ class ByteChannel {
   friend class ChannelReader;
   friend class ChannelHold;
 
+  // count_write counts a completed write. One writer at a time, so a load and a store (no
+  // read-modify-write); relaxed: a statistic, read after the writer joined (writes()).
+  void count_write() noexcept {
+    writes_.store(writes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
+
   ChannelConfig config_;
-  std::unique_ptr<std::atomic<bool>[]> claimed_;  // one flag per reader index
+  std::unique_ptr<detail::ChannelReaderSlot[]> slots_;  // one per reader index
+  alignas(64) std::atomic<std::int64_t> writes_{0};     // the writer's line
 };
 
 // make_channel creates a channel; all its memory is allocated here. Throws InputError for an

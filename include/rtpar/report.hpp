@@ -113,6 +113,23 @@ struct LockRun {
   std::vector<LockUserRun> users;
 };
 
+// ChannelReaderRun is what one reader of a channel did during a run (ChannelReadCounts).
+struct ChannelReaderRun {
+  std::string task;  // the reading task, or "nonrt"
+  std::int64_t reads = 0;
+  std::int64_t failed_reads = 0;  // retry: reads that gave up after numtries attempts
+  std::int64_t tries = 0;         // attempts over all reads (retry: > reads when it retried)
+};
+
+// ChannelRun is one channel's traffic during a run: writes and each reader's reads.
+struct ChannelRun {
+  std::string channel;
+  ChannelKind kind = ChannelKind::latest;
+  std::string writer;
+  std::int64_t writes = 0;  // 0: readers only ever read the initial zeros
+  std::vector<ChannelReaderRun> readers;
+};
+
 // ChainSample is one output of a chain's last task: when its job finished and the origin (the
 // release time of the chain's first job) of the data it used; origin < 0: none yet.
 struct ChainSample {
@@ -162,6 +179,7 @@ struct RunReport {
   Plan plan;
   std::vector<TaskRun> tasks;
   std::vector<LockRun> locks;        // one per lock channel, file order
+  std::vector<ChannelRun> channels;  // one per [[channel]], file order
   std::vector<ChainMeasure> chains;  // one per [[chain]], file order
   // overhead_profile is the overhead profile the plan charged (its file; "" when none was), and
   // host_steal_ns the time the hypervisor stole from the real-time cores during the run

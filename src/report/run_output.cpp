@@ -99,6 +99,54 @@ Json locks_json(const RunReport& report) {
   return locks;
 }
 
+// channels_json lists each channel's traffic (schema: docs/cli.md, "run --json").
+Json channels_json(const RunReport& report) {
+  Json out = Json::array();
+  for (const ChannelRun& c : report.channels) {
+    Json readers = Json::array();
+    for (const ChannelReaderRun& r : c.readers) {
+      readers.push_back({{"task", r.task},
+                         {"reads", r.reads},
+                         {"failed_reads", r.failed_reads},
+                         {"tries", r.tries}});
+    }
+    out.push_back({{"name", c.channel},
+                   {"kind", to_string(c.kind)},
+                   {"writer", c.writer},
+                   {"writes", c.writes},
+                   {"readers", std::move(readers)}});
+  }
+  return out;
+}
+
+// channels_table lists each channel's writes and reads, and warns of a channel never written
+// during the run (its readers read only the initial zeros: a writer that never writes it, or a
+// kernel that does not use channels); empty without channels.
+std::string channels_table(const RunReport& report) {
+  if (report.channels.empty()) return {};
+  std::vector<std::vector<std::string>> rows = {
+      {"channel", "kind", "writer", "writes", "reader", "reads", "failed", "tries"}};
+  std::string warnings;
+  for (const ChannelRun& c : report.channels) {
+    bool first = true;
+    for (const ChannelReaderRun& r : c.readers) {
+      rows.push_back({first ? c.channel : "", first ? to_string(c.kind) : "", first ? c.writer : "",
+                      first ? fmt::format("{}", c.writes) : "", r.task, fmt::format("{}", r.reads),
+                      fmt::format("{}", r.failed_reads), fmt::format("{}", r.tries)});
+      first = false;
+    }
+    if (c.writes == 0) {
+      warnings += fmt::format(
+          "warning: channel '{}' was never written during the run: its readers read only the "
+          "initial zeros (does '{}''s kernel write it? docs/taskset.md, \"Channels\")\n",
+          c.channel, c.writer);
+    }
+  }
+  return "\nchannels (this run's traffic)\n" +
+         report::render_table(rows, {false, false, false, true, false, true, true, true}) +
+         warnings;
+}
+
 // locks_table lists the lock channels' records and names every hold longer than declared (each
 // breaks an assumption of the admission test, like a deadline miss); empty without locks.
 std::string locks_table(const RunReport& report) {
@@ -147,6 +195,7 @@ Json run_document(const RunReport& report) {
       {"tasks", std::move(tasks)},
       // The plan's kernel interference: what ran above the tasks, or what the run isolated.
       {"interference", Json::parse(plan_json(report.plan, TaskSet{}))["interference"]},
+      {"channels", channels_json(report)},
       {"locks", locks_json(report)},
       {"total_hold_overruns", report.total_hold_overruns()},
       // Each chain's measured data age and reaction beside its bounds (origins stamped through
@@ -260,6 +309,7 @@ std::string stats_table(const RunReport& report) {
 
   out += profile_table(stats, report.tasks);
   out += report::budget_table(stats, report.tasks);
+  out += channels_table(report);
   out += locks_table(report);
   out += model::chain_measures_table(report.chains, "measured");
   for (const TaskRun& run : report.tasks) {

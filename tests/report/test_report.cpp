@@ -232,9 +232,10 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   rtpar::RunReport report = sample_report();
   report.tasks[0].skipped = 1;
   const json doc = json::parse(rtpar::run_json(report));
-  CHECK(keys(doc) == words("duration_ns tasks best_effort interrupted cpu_latency_us interference "
-                           "locks total_hold_overruns chains chains_exceeding overhead_profile "
-                           "host_steal_ns verdict"));
+  CHECK(keys(doc) ==
+        words("duration_ns tasks best_effort interrupted cpu_latency_us interference "
+              "channels locks total_hold_overruns chains chains_exceeding overhead_profile "
+              "host_steal_ns verdict"));
   CHECK(keys(doc["verdict"]) == words("promised promise_kept jobs misses over_bound hold_overruns "
                                       "chains_exceeding cause"));
   CHECK(doc["verdict"]["promise_kept"].is_boolean());
@@ -254,8 +255,8 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   REQUIRE(doc["tasks"].size() == 2);
 
   const json& a = doc["tasks"][0];
-  CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "   // required
-                         "miss_ratio records_truncated response_bound_ns over_bound "    // extras
+  CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "  // required
+                         "miss_ratio records_truncated response_bound_ns over_bound "   // extras
                          "budget budget_ns overruns max_overrun_ns demoted_ns overrun_misses"));
   CHECK(a["budget"] == "none");  // budgets: docs/reliability.md
   CHECK(a["overruns"] == 0);

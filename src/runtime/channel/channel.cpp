@@ -92,9 +92,17 @@ std::unique_ptr<ByteChannel> make_channel(const ChannelConfig& config) {
 
 ByteChannel::ByteChannel(ChannelConfig config)
     : config_(std::move(config)),
-      claimed_(new std::atomic<bool>[static_cast<std::size_t>(config_.max_readers)]) {
-  // relaxed: the channel is not shared yet; make_channel's caller publishes it to other threads.
-  for (int i = 0; i < config_.max_readers; ++i) claimed_[i].store(false, std::memory_order_relaxed);
+      slots_(new detail::ChannelReaderSlot[static_cast<std::size_t>(config_.max_readers)]) {
+  // The slots start unclaimed with zero counts (their initialisers); the channel is not shared
+  // yet: make_channel's caller publishes it to other threads.
+}
+
+ChannelReadCounts ByteChannel::read_counts(int index) const noexcept {
+  if (index < 0 || index >= config_.max_readers) return {};
+  const detail::ChannelReaderSlot& slot = slots_[static_cast<std::size_t>(index)];
+  // relaxed: statistics, exact after the reader joined (see writes()).
+  return {slot.reads.load(std::memory_order_relaxed), slot.failed.load(std::memory_order_relaxed),
+          slot.tries.load(std::memory_order_relaxed)};
 }
 
 ByteChannel::~ByteChannel() = default;
@@ -108,7 +116,7 @@ ChannelReader ByteChannel::reader(int index) {
   // The exchange makes a claim exclusive even if two threads race for one index at setup; the
   // acquire pairs with the release in ChannelReader::reset, so the new owner sees every access
   // the previous owner made through the index (the latest kind's slot state).
-  if (claimed_[index].exchange(true, std::memory_order_acquire)) {
+  if (slots_[index].claimed.exchange(true, std::memory_order_acquire)) {
     fail(config_, "reader", "reader index " + std::to_string(index) + " is already claimed");
   }
   return ChannelReader(this, index);
@@ -131,14 +139,26 @@ ChannelReader::~ChannelReader() { reset(); }
 void ChannelReader::reset() noexcept {
   // release: pairs with the acquire exchange in ByteChannel::reader (the next claimer sees our
   // accesses through this index).
-  if (channel_ != nullptr) channel_->claimed_[index_].store(false, std::memory_order_release);
+  if (channel_ != nullptr) {
+    channel_->slots_[index_].claimed.store(false, std::memory_order_release);
+  }
   channel_ = nullptr;
   index_ = -1;
 }
 
 ReadResult ChannelReader::read(void* dst) {
   if (channel_ == nullptr) return {};
-  return channel_->read_as(index_, dst);
+  const ReadResult r = channel_->read_as(index_, dst);
+  // One reader per index: loads and stores, no read-modify-write; relaxed: statistics, read
+  // after the reader joined (ByteChannel::read_counts).
+  detail::ChannelReaderSlot& slot = channel_->slots_[index_];
+  const auto bump = [](std::atomic<std::int64_t>& c, std::int64_t by) {
+    c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+  };
+  bump(slot.reads, 1);
+  if (!r.ok) bump(slot.failed, 1);
+  bump(slot.tries, r.tries);
+  return r;
 }
 
 namespace detail {

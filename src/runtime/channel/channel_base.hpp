@@ -44,9 +44,10 @@ class ChannelBase : public ByteChannel {
 // set_channel_hooks installs hooks on a channel made by make_channel (test-only entry point).
 void set_channel_hooks(ByteChannel& channel, const ChannelHooks& hooks);
 
-// claim_bytes is the memory of the reader claim flags every channel allocates.
+// claim_bytes is the memory of the reader slots (claim flag and read counters, a cache line
+// each) every channel allocates.
 inline std::size_t claim_bytes(const ChannelConfig& config) noexcept {
-  return static_cast<std::size_t>(config.max_readers) * sizeof(std::atomic<bool>);
+  return static_cast<std::size_t>(config.max_readers) * sizeof(ChannelReaderSlot);
 }
 
 // The per-kind factories (config already validated) and memory formulas (see memory_bytes).

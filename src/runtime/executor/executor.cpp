@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/chain_rules.hpp"
 #include "model/budget_rules.hpp"
+#include "model/chain_rules.hpp"
 #include "platform/cpu_latency.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
@@ -147,6 +147,27 @@ std::string describe(const std::exception_ptr& e) {
   }
 }
 
+// channel_runs collects each channel's writes and per-reader reads after the run (every user
+// joined; reader index k is spec.readers[k], as ChannelSet claims them).
+std::vector<ChannelRun> channel_runs(const TaskSet& set, ChannelSet& channels) {
+  std::vector<ChannelRun> out;
+  for (const ChannelSpec& spec : set.channels) {
+    const ByteChannel* channel = channels.channel(spec.name);
+    if (channel == nullptr) continue;
+    ChannelRun run;
+    run.channel = spec.name;
+    run.kind = spec.kind;
+    run.writer = spec.writer;
+    run.writes = channel->writes();
+    for (std::size_t k = 0; k < spec.readers.size(); ++k) {
+      const ChannelReadCounts c = channel->read_counts(static_cast<int>(k));
+      run.readers.push_back({spec.readers[k], c.reads, c.failed, c.tries});
+    }
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
 // lock_runs collects each lock channel's per-user records after the run (every user joined).
 std::vector<LockRun> lock_runs(const TaskSet& set, ChannelSet& channels) {
   std::vector<LockRun> out;
@@ -206,7 +227,8 @@ std::vector<ChainMeasure> chain_runs(const TaskSet& set, const Plan& plan,
       }
     }
     const bool traced = channels.chain_traced(c);
-    ChainMeasure m = measure_chain(chain.name, traced ? samples : std::vector<ChainSample>{}, bounds);
+    ChainMeasure m =
+        measure_chain(chain.name, traced ? samples : std::vector<ChainSample>{}, bounds);
     m.traced = traced;
     out.push_back(std::move(m));
   }
@@ -397,6 +419,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   }
   runners.clear();  // joins the team workers
   report.locks = lock_runs(set, *channels);
+  report.channels = channel_runs(set, *channels);
   report.chains = chain_runs(set, plan, report.tasks, *channels);
   if (failure) {
     const std::string what = describe(failure);

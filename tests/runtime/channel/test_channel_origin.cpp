@@ -79,3 +79,26 @@ TEST_CASE("channel origin: a complete value never carries another write's stamp"
     if (kind != ChannelKind::double_buffer) CHECK(mismatched == 0);
   }
 }
+
+TEST_CASE("channel counts: writes and each reader index's reads, failures and tries") {
+  for (ChannelKind kind : kOriginKinds) {
+    INFO("kind=", std::string(rtpar::to_string(kind)));
+    auto channel = make_channel(chtest::config(kind, 16, 2));
+    auto first = channel->reader(0);
+    auto second = channel->reader(1);
+    std::vector<unsigned char> buf(16, 1);
+    CHECK(channel->writes() == 0);
+    channel->write(buf.data());
+    channel->write(buf.data(), 5);
+    for (int k = 0; k < 3; ++k) (void)first.read(buf.data());
+    CHECK(channel->writes() == 2);
+    const rtpar::ChannelReadCounts a = channel->read_counts(0);
+    CHECK(a.reads == 3);
+    CHECK(a.failed == 0);
+    CHECK(a.tries == 3);  // uncontended: one attempt each
+    CHECK(channel->read_counts(1).reads == 0);
+    (void)second.read(buf.data());
+    CHECK(channel->read_counts(1).reads == 1);
+    CHECK(channel->read_counts(2).reads == 0);  // out of range: nothing
+  }
+}
