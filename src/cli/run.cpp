@@ -188,13 +188,15 @@ Command add_run(CLI::App& app) {
       return kExitIoError;
     }
     if (failed) {
+      bool crashed = false;
       for (const TaskRun& t : report.tasks) {
         if (!t.failure.empty()) {
           fmt::print(stderr, "rtpar: error: task '{}' stopped after {} jobs: {}\n", t.name,
                      t.records.size(), t.failure);
         }
+        crashed = crashed || !t.crash_signal.empty();
       }
-      return kExitTaskFailed;
+      return crashed ? kExitTaskCrashed : kExitTaskFailed;
     }
     if (opts->fail_on_miss && (report.total_misses() > 0 || report.total_hold_overruns() > 0 ||
                                model::chains_exceeding(report.chains) > 0)) {
