@@ -5,7 +5,7 @@
 # was recorded, name the task and the job on stderr and in the report, and end at once instead of
 # at --duration. Cases: segv (NULL dereference on the master), fpe (integer division by zero),
 # team_worker (the fault in the second member of a 2-thread partitioned team: a thread the task's
-# master did not create itself). Runs at SCHED_FIFO, or --best-effort when that is refused (the
+# master did not create itself), stack_overflow (the handler runs on the alternate stack). Runs at SCHED_FIFO, or --best-effort when that is refused (the
 # containment does not depend on the class).
 set -uo pipefail
 source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
@@ -28,13 +28,23 @@ static void member(int64_t i, void* ctx) {
   if (j->index == 5 && i == 1) { volatile int* p = 0; *p = 1; }
 }
 void team_job(const rtpar_job* j) { rtpar_parallel_for(j, 2, member, (void*)j); }
+/* deep recurses without end: the thread runs off its stack (SIGSEGV on the guard page). */
+static int deep(volatile char* up, int n) {
+  volatile char frame[4096];
+  frame[0] = (char)n;
+  return deep(frame, n + 1) + up[0];
+}
+void overflow_job(const rtpar_job* j) {
+  if (j->index == 5) (void)deep((volatile char*)"x", 0);
+}
 C
-"$cc" -shared -fPIC -O1 -I"$src/include" -o libk.so k.c || fail "cannot build the test library"
+"$cc" -shared -fPIC -O0 -I"$src/include" -o libk.so k.c || fail "cannot build the test library"
 
 symbol=segv_job signal=SIGSEGV places="[0]" cores="[0]"
 case $case_name in
 segv) ;;
 fpe) symbol=fpe_job signal=SIGFPE ;;
+stack_overflow) symbol=overflow_job ;;
 team_worker)
   symbol=team_job places="[0, 1]" cores="[0, 1]"
   [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs: skipped"; exit 77; }
