@@ -76,6 +76,10 @@ faults)
     st=$?
     case $st in
     0|1) applicable=$((applicable + 1))
+       # The variant is planned exactly as the example (the faults change the code, not the plan).
+       diff <("$rtpar" check "$example" | sed -n '/^task/,$p') \
+            <("$rtpar" check "$work/$name/faults.toml" | sed -n '/^task/,$p') > plan.diff ||
+         fail "$name: the variant is planned differently: $(cat plan.diff)"
        grep -Eq "^soak: faults: '.*' injected overruns \(budget enforce\): [1-9][0-9]* overruns, max excess [0-9.]+ms, demoted [0-9.]*[1-9][0-9.]*ms, .*the other tasks: [0-9]+ misses" soak.out ||
          fail "$name: no overrun, no demotion or no verdict: $(cat soak.out soak.err)" ;;
     3) echo "SCHED_FIFO refused: skipped"; exit 77 ;;
