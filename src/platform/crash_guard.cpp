@@ -3,10 +3,11 @@
 // The handler runs on the faulting thread, on its alternate stack, and uses only async-signal-safe
 // operations: lock-free atomics, a thread-local int of the initial-exec model (a fixed offset from
 // the thread pointer: no allocation, no lock), and single system calls (sigaction, write,
-// sched_setscheduler, futex, sigsuspend). Memory ordering: the guard's table is published by a
-// release store of g_table before any task thread runs a job (the executor's go store orders it
-// too), and each entry's fault is published by a release store of its signal after its job and
-// address; the control thread reads the signal with acquire before them.
+// sched_setscheduler, futex, sigsuspend). Memory ordering: a task thread gets its table pointer
+// from its creator (RtThread's start, a happens-before edge) after the table was filled, and the
+// names and job words are set before the executor's go store, which every job follows; each
+// entry's fault is published by a release store of its signal after its job and address, and the
+// control thread reads the signal with acquire before them.
 #include "platform/crash_guard.hpp"
 
 #include <sched.h>
@@ -16,6 +17,7 @@
 #include <climits>
 #include <cstring>
 #include <iterator>
+#include <mutex>
 
 #include "platform/futex.hpp"
 #include "platform/stop_signals.hpp"
@@ -27,9 +29,11 @@ namespace {
 
 constexpr std::size_t kCrashSignalCount = std::size(kCrashSignalList);
 
-// t_crash_identity is the task the thread acts for (-1: none). initial-exec: the handler reads it
-// without __tls_get_addr, which may allocate for a module's first access in a thread.
-__attribute__((tls_model("initial-exec"))) thread_local int t_crash_identity = -1;
+// t_crash_table and t_crash_task are what the thread acts for (CrashIdentity; null/-1: none).
+// initial-exec: the handler reads them without __tls_get_addr, which may allocate for a module's
+// first access in a thread.
+__attribute__((tls_model("initial-exec"))) thread_local CrashGuard::Table* t_crash_table = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local int t_crash_task = -1;
 
 // kAltStackBytes is each thread's alternate signal stack: the handler's frame (a few hundred
 // bytes) plus the kernel's signal frame (up to a few KiB with AVX-512 state), with ample margin.
@@ -56,14 +60,14 @@ struct CrashGuard::Table {
   std::size_t count = 0;
   // faults counts the faults recorded (a futex word: the control thread sleeps on it).
   std::atomic<std::uint32_t> faults{0};
-  struct sigaction previous[kCrashSignalCount] = {};
-  bool active = false;  // this guard installed the handlers (none other was active)
 };
 
 namespace {
 
-// g_table is the active guard's table (nullptr: none active).
-std::atomic<CrashGuard::Table*> g_table{nullptr};
+// g_install_mutex guards g_guards and g_previous: the handlers are installed while g_guards > 0.
+std::mutex g_install_mutex;
+int g_guards = 0;
+struct sigaction g_previous[kCrashSignalCount];
 
 // crash_append copies text into buf at *at (bounded by size), for the handler's message.
 void crash_append(char* buf, std::size_t size, std::size_t* at, const char* text) noexcept {
@@ -99,9 +103,8 @@ void crash_default_action(int sig, bool sent) noexcept {
 // rtpar_on_crash_signal is the handler (see the top of the file for what it may do).
 extern "C" void rtpar_on_crash_signal(int sig, siginfo_t* info, void* /*context*/) {
   const int saved_errno = errno;
-  // acquire: pairs with the guard's release store; the entries' names and job words are visible.
-  CrashGuard::Table* table = g_table.load(std::memory_order_acquire);
-  const int task = t_crash_identity;
+  CrashGuard::Table* table = t_crash_table;
+  const int task = t_crash_task;
   // A signal sent with kill/tgkill/sigqueue (si_code ≤ 0) is not a fault of the code.
   const bool sent = info == nullptr || info->si_code <= 0;
   if (table == nullptr || task < 0 || static_cast<std::size_t>(task) >= table->count || sent) {
@@ -174,28 +177,25 @@ const char* crash_signal_name(int sig) noexcept {
 CrashGuard::CrashGuard(std::size_t tasks) : table_(std::make_unique<Table>()) {
   table_->entries = std::make_unique<Table::CrashEntry[]>(tasks);
   table_->count = tasks;
-  Table* expected = nullptr;
-  // acq_rel: publishes the table (release) to the handler's acquire load; only one guard wins.
-  if (!g_table.compare_exchange_strong(expected, table_.get(), std::memory_order_acq_rel)) return;
-  table_->active = true;
+  const std::lock_guard lock(g_install_mutex);
+  if (g_guards++ > 0) return;
   struct sigaction action {};
   action.sa_sigaction = rtpar_on_crash_signal;
   sigemptyset(&action.sa_mask);
   // SA_ONSTACK: a stack overflow is a SIGSEGV with no stack left (CrashAltStack).
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   for (std::size_t i = 0; i < kCrashSignalCount; ++i) {
-    sigaction(kCrashSignalList[i], &action, &table_->previous[i]);
+    sigaction(kCrashSignalList[i], &action, &g_previous[i]);
   }
 }
 
 CrashGuard::~CrashGuard() {
-  if (!table_ || !table_->active) return;
+  if (!table_) return;  // kept: the handlers and the table stay
+  const std::lock_guard lock(g_install_mutex);
+  if (--g_guards > 0) return;
   for (std::size_t i = 0; i < kCrashSignalCount; ++i) {
-    sigaction(kCrashSignalList[i], &table_->previous[i], nullptr);
+    sigaction(kCrashSignalList[i], &g_previous[i], nullptr);
   }
-  // release: pairs with a later guard's CAS; no handler reads the table once the handlers are
-  // gone (every task thread was joined).
-  g_table.store(nullptr, std::memory_order_release);
 }
 
 void CrashGuard::keep_installed() noexcept { (void)table_.release(); }
@@ -231,15 +231,20 @@ bool CrashGuard::wait_until(std::int64_t deadline_ns) const noexcept {
   }
 }
 
-CrashScope::CrashScope(int task) noexcept : previous_(t_crash_identity) {
-  t_crash_identity = task;
+CrashScope::CrashScope(const CrashGuard* guard, int task) noexcept
+    : previous_(crash_identity()) {
+  set_crash_identity(guard != nullptr && guard->table_ ? CrashIdentity{guard->table_.get(), task}
+                                                       : CrashIdentity{});
 }
 
-CrashScope::~CrashScope() { t_crash_identity = previous_; }
+CrashScope::~CrashScope() { set_crash_identity(previous_); }
 
-int crash_identity() noexcept { return t_crash_identity; }
+CrashIdentity crash_identity() noexcept { return CrashIdentity{t_crash_table, t_crash_task}; }
 
-void set_crash_identity(int task) noexcept { t_crash_identity = task; }
+void set_crash_identity(CrashIdentity identity) noexcept {
+  t_crash_table = identity.table;
+  t_crash_task = identity.task;
+}
 
 CrashAltStack::CrashAltStack()
     : memory_(std::make_unique<unsigned char[]>(kAltStackBytes)), size_(kAltStackBytes) {}

@@ -38,13 +38,13 @@ struct CrashReport {
 // crash_signal_name is "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL" or "signal N" (static storage).
 const char* crash_signal_name(int sig) noexcept;
 
-// CrashGuard installs the crash handlers for its lifetime and owns the table the handler records
-// into: one entry per task, named and given its job word by the executor before the first
-// release. One guard is active per process at a time: a guard made while another is active is
-// inactive (records nothing; faults keep the other run's rule). It restores the previous
-// dispositions when destroyed — unless keep_installed() was called because a thread of the run
-// may still fault (a crashed or hung task's threads are left running): then the handlers and the
-// table stay for the rest of the process.
+// CrashGuard owns the table the handler records into — one entry per task, named and given its
+// job word by the executor before the first release — and keeps the crash handlers installed for
+// its lifetime (process-wide, counted: the first guard installs them, the last one gone restores
+// the previous dispositions). Guards of concurrent or successive runs coexist: each task thread
+// records into the table of the guard it acts for (CrashIdentity). keep_installed() — a thread of
+// the run may still fault (a crashed or hung task's threads are left running) — leaves the table
+// and the handlers for the rest of the process.
 class CrashGuard {
  public:
   // CrashGuard prepares a table of `tasks` entries and installs the handlers.
@@ -70,28 +70,36 @@ class CrashGuard {
   struct Table;  // the handler's view (crash_guard.cpp)
 
  private:
+  friend class CrashScope;
   std::unique_ptr<Table> table_;
 };
 
-// CrashScope makes the calling thread act for task `task` while it lives, and every RtThread it
-// creates meanwhile for ever (the identity is copied at creation, see RtThread): the executor
-// holds one while it builds and starts a task's runner, so that the task's master, team, pool and
-// strand threads are all the task's. Restores the previous identity when destroyed.
+// CrashIdentity is what a thread acts for: entry `task` of a guard's table (none: no table).
+struct CrashIdentity {
+  CrashGuard::Table* table = nullptr;
+  int task = -1;
+};
+
+// CrashScope makes the calling thread act for task `task` of `guard` (none when guard is null)
+// while it lives, and every RtThread it creates meanwhile for ever (the identity is copied at
+// creation, see RtThread): the executor holds one while it builds and starts a task's runner, so
+// that the task's master, team, pool and strand threads are all the task's. Restores the previous
+// identity when destroyed.
 class CrashScope {
  public:
-  explicit CrashScope(int task) noexcept;
+  CrashScope(const CrashGuard* guard, int task) noexcept;
   ~CrashScope();
   CrashScope(const CrashScope&) = delete;
   CrashScope& operator=(const CrashScope&) = delete;
 
  private:
-  int previous_;
+  CrashIdentity previous_;
 };
 
-// crash_identity is the task the calling thread acts for (-1: none).
-int crash_identity() noexcept;
+// crash_identity is what the calling thread acts for.
+CrashIdentity crash_identity() noexcept;
 // set_crash_identity sets it (a new RtThread sets the identity its creator had).
-void set_crash_identity(int task) noexcept;
+void set_crash_identity(CrashIdentity identity) noexcept;
 
 // CrashAltStack is a thread's alternate signal stack, so that a stack overflow (a SIGSEGV on the
 // guard page) still runs the handler. Constructed by the thread's creator (it allocates), then

@@ -53,7 +53,7 @@ struct RtThread::Start {
   std::string name;
   std::atomic<int> tid{0};
   // crash_identity is the creator's task (CrashScope): a thread created for a task acts for it.
-  int crash_identity = -1;
+  CrashIdentity crash_identity;
   // alt_stack is the thread's alternate signal stack (a stack overflow still reaches the crash
   // handler); allocated here, by the creator, never on the new thread.
   CrashAltStack alt_stack;

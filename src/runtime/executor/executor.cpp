@@ -300,7 +300,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     const detail::BudgetRequest budget{model::effective_budget(set, plan, i),
                                        set.system.budget_margin.count()};
     // The team and pool threads made here act for task i (a fault in them is the task's).
-    const detail::CrashScope scope(static_cast<int>(i));
+    const detail::CrashScope scope(crash_guard ? &*crash_guard : nullptr, static_cast<int>(i));
     runners.push_back(detail::make_runner(set.tasks[i], plan.tasks[i], config.best_effort,
                                           record_capacity(set.tasks[i], config), control,
                                           &channels->endpoint(set.tasks[i].name), budget));
@@ -312,7 +312,7 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   try {
     for (std::size_t i = 0; i < runners.size(); ++i) {
       // The master and strand threads made here act for task i too.
-      const detail::CrashScope scope(static_cast<int>(i));
+      const detail::CrashScope scope(crash_guard ? &*crash_guard : nullptr, static_cast<int>(i));
       runners[i]->start();
     }
     // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
