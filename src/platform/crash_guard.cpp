@@ -75,8 +75,8 @@ void crash_append(char* buf, std::size_t size, std::size_t* at, const char* text
 }
 
 // crash_append_number appends value in base 10 (base 16 with "0x" when hex), without allocation.
-void crash_append_number(char* buf, std::size_t size, std::size_t* at, std::uint64_t value, bool hex,
-                   bool negative = false) noexcept {
+void crash_append_number(char* buf, std::size_t size, std::size_t* at, std::uint64_t value,
+                         bool hex, bool negative = false) noexcept {
   char digits[24];
   std::size_t n = 0;
   const std::uint64_t base = hex ? 16 : 10;
@@ -89,9 +89,9 @@ void crash_append_number(char* buf, std::size_t size, std::size_t* at, std::uint
   while (n > 0 && *at + 1 < size) buf[(*at)++] = digits[--n];
 }
 
-// crash_default_action gives sig its default disposition again; the fault then repeats (a synchronous
-// fault re-executes the instruction) or, for a sent signal, is raised again, and ends the process
-// as it would have without rtpar.
+// crash_default_action gives sig its default disposition again; the fault then repeats (a
+// synchronous fault re-executes the instruction) or, for a sent signal, is raised again, and ends
+// the process as it would have without rtpar.
 void crash_default_action(int sig, bool sent) noexcept {
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
@@ -134,9 +134,10 @@ extern "C" void rtpar_on_crash_signal(int sig, siginfo_t* info, void* /*context*
     crash_append_number(msg, sizeof(msg), &at, entry.address, true);
     crash_append(msg, sizeof(msg), &at, " in job ");
     const std::int64_t job = entry.job_at_fault;
-    crash_append_number(msg, sizeof(msg), &at,
-                  job < 0 ? 0 - static_cast<std::uint64_t>(job) : static_cast<std::uint64_t>(job),
-                  false, job < 0);
+    crash_append_number(
+        msg, sizeof(msg), &at,
+        job < 0 ? 0 - static_cast<std::uint64_t>(job) : static_cast<std::uint64_t>(job), false,
+        job < 0);
     crash_append(msg, sizeof(msg), &at, "; ending the run and writing the reports\n");
     const ssize_t written = ::write(STDERR_FILENO, msg, at);
     (void)written;  // nothing to do if stderr is gone
@@ -231,8 +232,7 @@ bool CrashGuard::wait_until(std::int64_t deadline_ns) const noexcept {
   }
 }
 
-CrashScope::CrashScope(const CrashGuard* guard, int task) noexcept
-    : previous_(crash_identity()) {
+CrashScope::CrashScope(const CrashGuard* guard, int task) noexcept : previous_(crash_identity()) {
   set_crash_identity(guard != nullptr && guard->table_ ? CrashIdentity{guard->table_.get(), task}
                                                        : CrashIdentity{});
 }

@@ -23,19 +23,19 @@
 
 namespace rtpar::detail {
 
-// kCrashSignals are the synchronous faults contained: invalid memory access (SIGSEGV), a bus error
+// kCrashSignalList is the synchronous faults contained: invalid memory access (SIGSEGV), a bus error
 // (SIGBUS: e.g. a truncated mapped file), an arithmetic fault (SIGFPE: integer division by zero)
 // and an illegal instruction (SIGILL).
 inline constexpr int kCrashSignalList[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 // CrashReport is what the handler recorded for one task: the first fault of any of its threads.
 struct CrashReport {
-  int signal = 0;             // the signal number (SIGSEGV, ...)
-  std::int64_t job = -1;      // the task's job running (or published) at the fault; -1: before any
+  int signal = 0;              // the signal number (SIGSEGV, ...)
+  std::int64_t job = -1;       // the task's job running (or published) at the fault; -1: before any
   std::uintptr_t address = 0;  // si_addr: the faulting address (SIGSEGV, SIGBUS) or instruction
 };
 
-// crash_signal_name is "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL" or "signal N" (static storage).
+// crash_signal_name is "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL" or "a fault signal" (static storage).
 const char* crash_signal_name(int sig) noexcept;
 
 // CrashGuard owns the table the handler records into — one entry per task, named and given its

@@ -142,8 +142,7 @@ std::string hang_message(const TaskRun& run) {
 // crash_message names a crashed task's signal, job and address for TaskRun::failure.
 std::string crash_message(const detail::CrashReport& crash) {
   char address[32];
-  std::snprintf(address, sizeof(address), "0x%llx",
-                static_cast<unsigned long long>(crash.address));
+  std::snprintf(address, sizeof(address), "0x%llx", static_cast<unsigned long long>(crash.address));
   return "crashed: " + std::string(detail::crash_signal_name(crash.signal)) + " at address " +
          address + " in job " + std::to_string(crash.job) +
          "; its threads were left blocked at SCHED_IDLE. The process state may be damaged "
