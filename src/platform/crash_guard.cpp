@@ -11,6 +11,7 @@
 #include "platform/crash_guard.hpp"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -246,20 +247,29 @@ void set_crash_identity(CrashIdentity identity) noexcept {
   t_crash_task = identity.task;
 }
 
-CrashAltStack::CrashAltStack()
-    : memory_(std::make_unique<unsigned char[]>(kAltStackBytes)), size_(kAltStackBytes) {}
+CrashAltStack::CrashAltStack() {
+  void* p = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (p == MAP_FAILED) return;  // only stack overflows go uncontained
+  memory_ = p;
+  size_ = kAltStackBytes;
+}
 
-CrashAltStack::~CrashAltStack() = default;
+CrashAltStack::~CrashAltStack() {
+  if (memory_ != nullptr) munmap(memory_, size_);
+}
 
 void CrashAltStack::install() noexcept {
+  if (memory_ == nullptr) return;
   stack_t stack{};
-  stack.ss_sp = memory_.get();
+  stack.ss_sp = memory_;
   stack.ss_size = size_;
   stack.ss_flags = 0;
   (void)sigaltstack(&stack, nullptr);  // a refusal leaves only stack overflows uncontained
 }
 
 void CrashAltStack::uninstall() noexcept {
+  if (memory_ == nullptr) return;
   stack_t stack{};
   stack.ss_flags = SS_DISABLE;
   (void)sigaltstack(&stack, nullptr);

@@ -102,8 +102,10 @@ CrashIdentity crash_identity() noexcept;
 void set_crash_identity(CrashIdentity identity) noexcept;
 
 // CrashAltStack is a thread's alternate signal stack, so that a stack overflow (a SIGSEGV on the
-// guard page) still runs the handler. Constructed by the thread's creator (it allocates), then
-// install() and uninstall() by the thread itself, first and last in its body.
+// guard page) still runs the handler. Constructed by the thread's creator (it maps the memory, as
+// the thread's own stack is mapped: never from the heap, whose size the steal pools account),
+// then install() and uninstall() by the thread itself, first and last in its body. Without
+// memory (the mapping was refused) install() does nothing.
 class CrashAltStack {
  public:
   CrashAltStack();
@@ -116,8 +118,8 @@ class CrashAltStack {
   void uninstall() noexcept;
 
  private:
-  std::unique_ptr<unsigned char[]> memory_;
-  std::size_t size_;
+  void* memory_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 }  // namespace rtpar::detail

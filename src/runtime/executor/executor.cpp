@@ -401,9 +401,15 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     hung[i] = crashes[i] || !runners[i]->join_until(stopped + hang_grace(set.tasks[i]));
     if (hung[i]) detail::demote_to_idle(runners[i]->thread_ids());
   }
-  // A task that crashed while the others were being joined is seen here too.
+  // A task that crashed while the others were being joined is seen here too, and left like the
+  // others (its joined master may own a team whose faulted worker can never be joined).
   for (std::size_t i = 0; crash_guard && i < runners.size(); ++i) {
-    if (!crashes[i]) crashes[i] = crash_guard->crashed(i);
+    if (crashes[i]) continue;
+    crashes[i] = crash_guard->crashed(i);
+    if (crashes[i] && !hung[i]) {
+      hung[i] = true;
+      detail::demote_to_idle(runners[i]->thread_ids());
+    }
   }
   // A left thread may still fault: its handler and table must stay for the rest of the process.
   if (crash_guard && std::find(hung.begin(), hung.end(), true) != hung.end()) {
