@@ -3,7 +3,7 @@
 # task's jobs, misses, worst response and worst lateness (docs/reliability.md).
 #
 # Usage: tools/soak.sh FILE [--duration D] [--load] [--mem-per-cpu SIZE] [--rtpar PATH]
-#                      [--out DIR] [-- RUN_OPTION...]
+#                      [--out DIR] [--faults] [-- RUN_OPTION...]
 #   --duration D       how long `rtpar run` releases jobs (default 10m; `m` means minutes, any
 #                      other unit as in `rtpar run --duration`)
 #   --load             while it runs, keep every CPU of this process's affinity mask busy at
@@ -16,12 +16,18 @@
 #                      jobs.csv, trace.json; `rtpar run --out` needs a directory of its own),
 #                      its stdout in DIR/run.json, the hogs' log in DIR/hogs.log (default: a
 #                      temporary directory, removed at the end)
+#   --faults           fault mode: run FILE with one task injecting overruns (every 5th job burns
+#                      4x its work) under budget = "enforce" (tools/soak_faults.py picks the task
+#                      and writes the variant to DIR/faults.toml); pass when that task overran and
+#                      every other task has 0 misses
 #   RUN_OPTION...      passed to `rtpar run` (e.g. --no-mlock, --best-effort)
 #
 # Prints one line per task (jobs, misses, max response, max lateness = max response − deadline;
 # negative means every job had slack) and a total line. Exit status: 0 no miss, 1 at least one
 # miss, rtpar's own status when it failed (2 bad input, 3 no real-time privilege, ...), 128+N
-# when stopped by signal N (the run is then stopped with SIGINT, so it still reports).
+# when stopped by signal N (the run is then stopped with SIGINT, so it still reports). With
+# --faults: 0 when the injecting task overran and the others had no miss, 1 otherwise, 4 when no
+# task of FILE can inject under an applied budget (nothing is run; the reason is said).
 #
 # The hogs never outlive the script: they are killed on every exit path (end of the run, error,
 # SIGINT, SIGTERM, SIGHUP), each with its whole process group; and each is started with a
@@ -30,10 +36,10 @@
 set -uo pipefail
 set -m  # job control: every background job gets its own process group, killed as a whole
 
-usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "soak: $*" >&2; exit 2; }
 
-file="" duration="10m" load=0 mem="128M" rtpar=${RTPAR:-} out="" run_opts=()
+file="" duration="10m" load=0 mem="128M" rtpar=${RTPAR:-} out="" run_opts=() faults=0
 while [ $# -gt 0 ]; do
   case $1 in
     --duration) [ $# -ge 2 ] || usage; duration=$2; shift 2 ;;
@@ -41,6 +47,7 @@ while [ $# -gt 0 ]; do
     --mem-per-cpu) [ $# -ge 2 ] || usage; mem=$2; shift 2 ;;
     --rtpar) [ $# -ge 2 ] || usage; rtpar=$2; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    --faults) faults=1; shift ;;
     --) shift; run_opts=("$@"); break ;;
     -h|--help) usage ;;
     -*) echo "soak: unknown option $1" >&2; usage ;;
@@ -89,6 +96,16 @@ cleanup() {
   [ $keep_out -eq 1 ] || rm -rf "$out"
 }
 trap cleanup EXIT
+
+# Fault mode: the run is of a variant of FILE with one task injecting overruns.
+fault_task=""
+if [ $faults -eq 1 ]; then
+  fault_task=$(python3 "$root/tools/soak_faults.py" variant "$file" "$rtpar" "$out/faults.toml")
+  st=$?
+  [ $st -eq 0 ] || exit $st  # 4: not applicable (said on stderr); 2: bad input
+  echo "soak: faults: task '$fault_task' of $file injects overruns, budget enforce ($out/faults.toml)"
+  file=$out/faults.toml
+fi
 # A signal stops the run the way Ctrl-C does (rtpar still writes its report); the script then
 # reports, stops the hogs and exits 128+N.
 on_signal() {
@@ -185,5 +202,10 @@ EOF
 misses=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total_misses"])' "$out/report/report.json")
 [ -z "$signal" ] || exit $(( 128 + $(kill -l "$signal") ))
 [ $status -eq 0 ] || exit $status
+if [ -n "$fault_task" ]; then
+  # The injecting task's own misses are its fault; the others must have none.
+  python3 "$root/tools/soak_faults.py" verdict "$out/report/report.json" "$fault_task"
+  exit $?
+fi
 [ "$misses" -eq 0 ] || exit 1
 exit 0

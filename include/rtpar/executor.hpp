@@ -33,6 +33,10 @@ struct RunConfig {
   // (the first one; later ones are ignored, said once on stderr), SIGPIPE and SIGXFSZ are ignored,
   // for the run (docs/internals/executor.md "Signals"); real-time threads never see them.
   bool handle_signals = false;
+  // contain_crashes: a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) in a task's thread ends the run at
+  // once with complete reports and a TaskFailure naming the task and job, instead of killing the
+  // process (docs/reliability.md "Crashes"); the handlers are installed for the run only.
+  bool contain_crashes = true;
   std::int64_t max_records_per_task = 10'000'000;  // cap on preallocated job records
   // progress, when set, is called about every `progress_interval` from the calling thread with
   // (elapsed ns, jobs finished so far, misses so far). Not called from real-time threads.

@@ -93,6 +93,10 @@ struct TaskRun {
   // hung_job is the index of a job that never returned (its thread was left running, demoted to
   // SCHED_IDLE; docs/reliability.md "Hangs"); -1 when none did.
   std::int64_t hung_job = -1;
+  // crashed_job is the job during which a thread of the task faulted (SIGSEGV, SIGBUS, SIGFPE,
+  // SIGILL; docs/reliability.md "Crashes"), -1 when none did; crash_signal names the signal.
+  std::int64_t crashed_job = -1;
+  std::string crash_signal;
 };
 
 // LockUserRun is what one user of a lock channel did during a run (runtime/channel/lock.cpp).

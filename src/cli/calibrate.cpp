@@ -204,6 +204,23 @@ Command add_calibrate(CLI::App& app) {
         }
       }
     }
+    // The budget mechanism (docs/reliability.md, "Budgets"): measured on the master's CPU, at its
+    // class; stated in the profile, not charged by the planners yet.
+    {
+      const BudgetCosts b = measure_budget_cost(opts->iters);
+      profile.budget_job = b.job;
+      profile.budget_demotion = b.demotion;
+      const auto budget_row = [](const char* what, const BudgetCost& c) {
+        fmt::print("{:>7}  {:<6}  {:<11}  {:>9}  {:>8}  {:>8}  {:>9}  {:>9}\n", 1, "-", what, "-",
+                   c.p50_ns, c.p99_ns, c.p999_ns, c.max_ns);
+      };
+      budget_row("budget job", b.job);
+      if (b.demotion) {
+        budget_row("demotion", *b.demotion);
+      } else {
+        fmt::print("  budget demotion not measured: the master is not at SCHED_FIFO (--fifo)\n");
+      }
+    }
     if (supply.count() > 0) {
       SupplyConfig sc;
       sc.duration = supply;

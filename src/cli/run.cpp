@@ -201,13 +201,15 @@ Command add_run(CLI::App& app) {
       return kExitIoError;
     }
     if (failed) {
+      bool crashed = false;
       for (const TaskRun& t : report.tasks) {
         if (!t.failure.empty()) {
           fmt::print(stderr, "rtpar: error: task '{}' stopped after {} jobs: {}\n", t.name,
                      t.records.size(), t.failure);
         }
+        crashed = crashed || !t.crash_signal.empty();
       }
-      return kExitTaskFailed;
+      return crashed ? kExitTaskCrashed : kExitTaskFailed;
     }
     // The verdict is the last line (stderr with --json, where stdout is the document): a broken
     // promise exits 1 unless --allow-misses (docs/cli.md, "Verdict").

@@ -19,6 +19,11 @@ inline constexpr int kExitEnvironment = 3;
 inline constexpr int kExitWrongResult = 4;
 // kExitTaskFailed: a task's code threw during `rtpar run` (the reports are still complete).
 inline constexpr int kExitTaskFailed = 5;
+// kExitTaskCrashed: a task's code faulted (SIGSEGV, SIGBUS, SIGFPE, SIGILL) during `rtpar run`;
+// the run ended at once and the reports are complete up to the fault (docs/reliability.md
+// "Crashes"). Distinct from 5: the process state may be damaged, and the faulting threads were
+// left blocked rather than returning.
+inline constexpr int kExitTaskCrashed = 6;
 // kExitIoError: an I/O error on an output (EX_IOERR of sysexits.h): `rtpar run` could not
 // write its summary to stdout (a closed pipe, a full disk) or its --out files (EFBIG under a
 // file-size limit, ENOSPC); the --out directory then still holds its previous reports, unmixed.

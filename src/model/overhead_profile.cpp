@@ -104,6 +104,16 @@ std::string overhead_profile_json(const OverheadProfile& profile) {
     }
     doc["supply"] = std::move(supply);
   }
+  const auto budget_cost = [](const BudgetCost& c) {
+    return nlohmann::json{{"samples", c.samples}, {"p50_ns", c.p50_ns}, {"p99_ns", c.p99_ns},
+                          {"p999_ns", c.p999_ns}, {"max_ns", c.max_ns}};
+  };
+  if (profile.budget_job || profile.budget_demotion) {
+    nlohmann::json budget = nlohmann::json::object();
+    if (profile.budget_job) budget["job"] = budget_cost(*profile.budget_job);
+    if (profile.budget_demotion) budget["demotion"] = budget_cost(*profile.budget_demotion);
+    doc["budget"] = std::move(budget);
+  }
   return doc.dump(2);
 }
 
@@ -192,12 +202,33 @@ void read_supply(const model::JsonAt& root, std::vector<SupplyLoss>& out) {
             [](const SupplyLoss& a, const SupplyLoss& b) { return a.window_ns < b.window_ns; });
 }
 
+// read_budget_cost reads budget.job or budget.demotion: every field required, percentiles in
+// order, each at most kMaxForkJoinCostNs.
+BudgetCost read_budget_cost(const model::JsonAt& e) {
+  e.only_keys({"samples", "p50_ns", "p99_ns", "p999_ns", "max_ns"});
+  BudgetCost c;
+  c.samples = e.member("samples").integer(1, kInt64Max);
+  c.p50_ns = e.member("p50_ns").integer(0, kMaxForkJoinCostNs, "ns (1 s)");
+  c.p99_ns = e.member("p99_ns").integer(c.p50_ns, kMaxForkJoinCostNs, "ns (1 s)");
+  c.p999_ns = e.member("p999_ns").integer(c.p99_ns, kMaxForkJoinCostNs, "ns (1 s)");
+  c.max_ns = e.member("max_ns").integer(c.p999_ns, kMaxForkJoinCostNs, "ns (1 s)");
+  return c;
+}
+
+// read_budget reads the optional object `budget` of root (BudgetCost entries job and demotion).
+void read_budget(const model::JsonAt& root, OverheadProfile& profile) {
+  const model::JsonAt budget = root.member("budget");
+  budget.only_keys({"job", "demotion"});
+  if (budget.has("job")) profile.budget_job = read_budget_cost(budget.member("job"));
+  if (budget.has("demotion")) profile.budget_demotion = read_budget_cost(budget.member("demotion"));
+}
+
 }  // namespace
 
 OverheadProfile load_overhead_profile(const std::string& path) {
   const nlohmann::json doc = model::read_json_file(path, "overhead profile");
   const model::JsonAt root{doc, path, ""};
-  root.only_keys({"machine", "fork_join", "release", "barrier", "supply"});
+  root.only_keys({"machine", "fork_join", "release", "barrier", "supply", "budget"});
   OverheadProfile profile;
   profile.source = path;
   if (root.has("machine")) profile.machine = root.member("machine").string();
@@ -205,6 +236,7 @@ OverheadProfile load_overhead_profile(const std::string& path) {
   if (root.has("release")) read_entries(root, "release", 1, profile.release);
   if (root.has("barrier")) read_entries(root, "barrier", 1, profile.barrier);
   if (root.has("supply")) read_supply(root, profile.supply);
+  if (root.has("budget")) read_budget(root, profile);
   return profile;
 }
 

@@ -125,6 +125,9 @@ std::int64_t CpuBudget::end() noexcept {
   const std::int64_t used = thread_cpu_now() - cpu_start_.load(std::memory_order_relaxed);
   // relaxed: written by this thread's handler before this point (2).
   if (demoted_.load(std::memory_order_relaxed)) {
+    // seq_cst: pairs with the re-ranker's loads (edf_band.cpp); cleared before the restore, so a
+    // re-rank from now on may raise the thread again.
+    if (shared_demoted_ != nullptr) shared_demoted_->store(false, std::memory_order_seq_cst);
     sched_param param{};
     param.sched_priority = saved_priority_.load(std::memory_order_relaxed);  // relaxed: (2)
     // relaxed: (2). Restoring a policy the thread had is permitted whenever setting it was.
@@ -158,7 +161,14 @@ void CpuBudget::expire() noexcept {
   sched_param param{};
   if (sched_getparam(0, &param) != 0) return;
   const sched_param other{};
-  if (sched_setscheduler(0, SCHED_OTHER, &other) != 0) return;
+  // seq_cst: set before the demotion, so a re-ranker that raises the thread after it sees the flag
+  // and demotes it again (edf_band.cpp); lock-free, async-signal-safe.
+  if (shared_demoted_ != nullptr) shared_demoted_->store(true, std::memory_order_seq_cst);
+  if (sched_setscheduler(0, SCHED_OTHER, &other) != 0) {
+    // seq_cst: as above; the thread was not demoted.
+    if (shared_demoted_ != nullptr) shared_demoted_->store(false, std::memory_order_seq_cst);
+    return;
+  }
   // relaxed: read by this thread after the disarm (2).
   saved_policy_.store(policy, std::memory_order_relaxed);
   saved_priority_.store(param.sched_priority, std::memory_order_relaxed);

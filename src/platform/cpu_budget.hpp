@@ -34,6 +34,10 @@ class CpuBudget {
   // end finishes the job: disarms the timer, restores a demoted thread, and returns the CPU time
   // the job used beyond charged_ns when it used more than charged_ns + margin_ns, else 0.
   std::int64_t end() noexcept;
+  // share_demotion names a flag (an EDF slot's, runtime/executor/edf_band.hpp) that the budget
+  // sets (seq_cst) before it demotes the thread and clears before it restores it, so that another
+  // thread that changes this thread's priority can leave it demoted. Call before the first job.
+  void share_demotion(std::atomic<bool>* flag) noexcept { shared_demoted_ = flag; }
   // demoted says whether the job running now has been demoted (called by the thread itself, e.g.
   // so that a priority change does not promote it again).
   [[nodiscard]] bool demoted() const noexcept;
@@ -75,6 +79,7 @@ class CpuBudget {
   std::atomic<std::int64_t> demote_start_ns_{0};
   std::atomic<int> saved_policy_{0};
   std::atomic<int> saved_priority_{0};
+  std::atomic<bool>* shared_demoted_ = nullptr;  // share_demotion (read-only after the first job)
   std::int64_t overruns_ = 0;
   std::int64_t max_excess_ns_ = 0;
   std::int64_t demoted_ns_ = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include "platform/crash_guard.hpp"
 #include "rtpar/error.hpp"
 
 namespace rtpar::detail {
@@ -51,12 +52,18 @@ struct RtThread::Start {
   std::function<void()> body;
   std::string name;
   std::atomic<int> tid{0};
+  // crash_identity is the creator's task (CrashScope): a thread created for a task acts for it.
+  CrashIdentity crash_identity;
+  // alt_stack is the thread's alternate signal stack (a stack overflow still reaches the crash
+  // handler); allocated here, by the creator, never on the new thread.
+  CrashAltStack alt_stack;
 };
 
 RtThread::RtThread(const ThreadConfig& config, std::function<void()> body)
     : start_(std::make_shared<Start>()) {
   start_->body = std::move(body);
   start_->name = config.name.substr(0, 15);
+  start_->crash_identity = crash_identity();
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -102,7 +109,10 @@ RtThread::RtThread(const ThreadConfig& config, std::function<void()> body)
         delete static_cast<std::shared_ptr<Start>*>(arg);
         s->tid.store(static_cast<int>(syscall(SYS_gettid)), std::memory_order_release);
         if (!s->name.empty()) pthread_setname_np(pthread_self(), s->name.c_str());
+        set_crash_identity(s->crash_identity);
+        s->alt_stack.install();
         s->body();
+        s->alt_stack.uninstall();
         leave_real_time();
         return nullptr;
       },

@@ -15,6 +15,9 @@ namespace rtpar::detail {
 // RtThread is a joinable pthread created with its affinity and scheduling class set in the
 // attributes, so it never runs on another core or at another priority, not even briefly. Its body
 // runs at that class; the thread's teardown after the body runs at SCHED_OTHER (leave_real_time).
+// It acts for the task its creator acted for (CrashScope, platform/crash_guard.hpp) and runs its
+// body with an alternate signal stack, so that a fault in task code, a stack overflow included,
+// reaches the crash handler.
 class RtThread {
  public:
   // RtThread starts body on a new thread configured by config. Throws EnvironmentError when the

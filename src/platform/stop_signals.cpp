@@ -25,6 +25,8 @@ namespace {
 // first stop signal (0 = none yet); kShutdownBit says the stopping phase is over.
 constexpr std::uint32_t kSignalMask = 0xff;
 constexpr std::uint32_t kShutdownBit = 0x100;
+// kCrashBit: wake_for_crash was called and wait_for_stop_signal has not returned for it yet.
+constexpr std::uint32_t kCrashBit = 0x200;
 
 // Lock-free atomics are the only shared state a signal handler may touch (async-signal-safe).
 std::atomic<std::uint32_t> g_word{0};
@@ -147,10 +149,21 @@ int wait_for_stop_signal(std::int64_t deadline_ns) noexcept {
     // acquire: as in stop_signal_received.
     const std::uint32_t state = g_word.load(std::memory_order_acquire);
     if ((state & kSignalMask) != 0) return static_cast<int>(state & kSignalMask);
+    if ((state & kCrashBit) != 0) {
+      // acq_rel: consumes the wake (a later wait sleeps again); the word carries no other data.
+      g_word.fetch_and(~kCrashBit, std::memory_order_acq_rel);
+      return 0;
+    }
     if (monotonic_now() >= deadline_ns) return 0;
     // Returns at the deadline, on the handler's wake, or at once if the word already changed.
     futex_wait_until(g_word, state, deadline_ns);
   }
+}
+
+void wake_for_crash() noexcept {
+  // release: the crash record is published by crash_guard's own word; this only ends the wait.
+  g_word.fetch_or(kCrashBit, std::memory_order_release);
+  futex_wake(g_word, INT_MAX);
 }
 
 void begin_shutdown() noexcept {

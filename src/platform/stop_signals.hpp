@@ -49,9 +49,13 @@ class BlockStopSignals {
 // shutdown had not begun (0 if none).
 [[nodiscard]] int stop_signal_received() noexcept;
 
-// wait_for_stop_signal sleeps until deadline_ns (CLOCK_MONOTONIC) or until a stop signal arrives;
-// returns stop_signal_received().
+// wait_for_stop_signal sleeps until deadline_ns (CLOCK_MONOTONIC), until a stop signal arrives or
+// until wake_for_crash is called (once per call of it); returns stop_signal_received().
 int wait_for_stop_signal(std::int64_t deadline_ns) noexcept;
+
+// wake_for_crash wakes wait_for_stop_signal early (async-signal-safe): a task crashed
+// (platform/crash_guard.hpp) and the control thread is to end the run at once.
+void wake_for_crash() noexcept;
 
 // begin_shutdown ends the stopping phase: from now on every stop signal is ignored, and the first
 // one prints "rtpar: shutting down, writing reports; signal ignored" on stderr.

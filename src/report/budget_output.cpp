@@ -25,6 +25,10 @@ void add_budget_json(nlohmann::ordered_json& task, const TaskRun& run) {
   task["overrun_misses"] = overrun_misses(run);
   if (!run.budget_note.empty()) task["budget_note"] = run.budget_note;
   if (run.hung_job >= 0) task["hung_job"] = run.hung_job;
+  if (!run.crash_signal.empty()) {
+    task["crashed_job"] = run.crashed_job;
+    task["crash_signal"] = run.crash_signal;
+  }
 }
 
 std::string budget_table(const std::vector<TaskStats>& stats, const std::vector<TaskRun>& runs) {

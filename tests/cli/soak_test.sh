@@ -60,6 +60,43 @@ sigterm)
   grep -q '(interrupted)' soak.out || fail "the run is not marked interrupted: $(cat soak.out)"
   expect_no_survivors
   ;;
+faults)
+  # Every example in fault mode, 2 s each (the long soak is opt-in: docs/reliability.md). An
+  # example where no task can inject under an applied budget exits 4 with the reason. Asserted:
+  # the injecting task overran and was demoted, and the verdict is printed. Not asserted: the
+  # others' 0 misses (exit 0 rather than 1) — this machine is shared, and another process's
+  # real-time threads (a calibration, a benchmark) make any task miss; tests/cli/budget_test.sh
+  # asserts 0 misses on the issue's example with retries, and a soak run by hand asserts it by
+  # its exit status. SCHED_FIFO refused: skipped (a best-effort run demotes nothing).
+  applicable=0
+  for example in "$src"/examples/*.toml; do
+    name=$(basename "$example" .toml)
+    # A run whose tasks were starved by another process's real-time threads until they were
+    # taken for hung (rtpar exit 5) is retried twice: the machine, not the mode, failed it.
+    for try in 1 2 3; do
+      env RTPAR_SOAK_TEST_MARK="$mark" "$src/tools/soak.sh" --faults "$example" --rtpar "$rtpar" \
+        --duration 2s --out "$work/$name" -- --no-mlock > soak.out 2> soak.err
+      st=$?
+      [ $st -eq 5 ] || break
+      echo "$name, try $try: rtpar exited 5: $(grep -o '"failure": "[^"]*"' "$work/$name/report/report.json" 2>/dev/null | head -2)" >&2
+    done
+    case $st in
+    0|1) applicable=$((applicable + 1))
+       # The variant is planned exactly as the example (the faults change the code, not the plan).
+       diff <("$rtpar" check "$example" | sed -n '/^task/,$p') \
+            <("$rtpar" check "$work/$name/faults.toml" | sed -n '/^task/,$p') > plan.diff ||
+         fail "$name: the variant is planned differently: $(cat plan.diff)"
+       grep -Eq "^soak: faults: '.*' injected overruns \(budget enforce\): [1-9][0-9]* overruns, max excess [0-9.]+ms, demoted [0-9.]*[1-9][0-9.]*ms, .*the other tasks: [0-9]+ misses" soak.out ||
+         fail "$name: no overrun, no demotion or no verdict: $(cat soak.out soak.err)" ;;
+    3) echo "SCHED_FIFO refused: skipped"; exit 77 ;;
+    4) grep -q "not applicable: ." soak.err || fail "$name: exit 4 without a reason: $(cat soak.err)" ;;
+    *) fail "$name: soak --faults exited $st: $(cat soak.out soak.err)" ;;
+    esac
+    echo "$name: $( (grep '^soak: faults: .* injected' soak.out; grep 'not applicable' soak.err) | head -1)"
+  done
+  [ $applicable -ge 1 ] || fail "no example could inject a fault"
+  expect_no_survivors
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"

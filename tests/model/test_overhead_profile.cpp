@@ -311,3 +311,29 @@ TEST_CASE("overhead profile: supply entries round-trip in ascending windows, are
   e = rejection(fj + R"("supply": []})");
   CHECK(contains(e, "supply"));
 }
+
+TEST_CASE("overhead profile: budget costs round-trip, are optional, bad ones name the field") {
+  rtpar::OverheadProfile p;
+  p.fork_join = {entry(2, rtpar::WaitKind::spin, false, 5)};
+  p.budget_job = rtpar::BudgetCost{5000, 3000, 3600, 4100, 60'000};
+  const ProfileFile file(rtpar::overhead_profile_json(p), "budget");
+  const rtpar::OverheadProfile back = rtpar::load_overhead_profile(file.path());
+  REQUIRE(back.budget_job.has_value());
+  CHECK(back.budget_job->samples == 5000);
+  CHECK(back.budget_job->p999_ns == 4100);
+  CHECK(back.budget_job->max_ns == 60'000);
+  CHECK_FALSE(back.budget_demotion.has_value());  // measured only at SCHED_FIFO
+  const std::string fj = R"({"fork_join": [{"threads": 2, "wait": "spin", "p999_ns": 5}], )";
+  const std::string ok = R"("samples": 1, "p50_ns": 1, "p99_ns": 2, "p999_ns": 3, "max_ns": 4)";
+  const ProfileFile both(fj + R"("budget": {"job": {)" + ok + R"(}, "demotion": {)" + ok + "}}}",
+                         "both");
+  CHECK(rtpar::load_overhead_profile(both.path()).budget_demotion->max_ns == 4);
+  std::string e = rejection(fj + R"("budget": {"timer": {)" + ok + "}}}");
+  CHECK(contains(e, "budget"));
+  e = rejection(fj + R"("budget": {"job": {"samples": 1, "p50_ns": 5, "p99_ns": 2, "p999_ns": 3,
+                                           "max_ns": 4}}})");
+  CHECK(contains(e, "budget.job.p99_ns"));
+  e = rejection(fj + R"("budget": {"job": {"samples": 0, "p50_ns": 1, "p99_ns": 2, "p999_ns": 3,
+                                           "max_ns": 4}}})");
+  CHECK(contains(e, "budget.job.samples"));
+}

@@ -2,6 +2,7 @@
 // of an overhead profile (rtpar/tools/overhead.hpp; `rtpar calibrate`).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "rtpar/team.hpp"
@@ -64,5 +65,18 @@ struct SupplyConfig {
 // std::invalid_argument for no thread, burst ≤ 0 or a window outside (0, burst], and what applying
 // a thread's ThreadConfig throws (SCHED_FIFO refused).
 std::vector<SupplyLoss> measure_supply_loss(const SupplyConfig& config);
+
+// BudgetCosts is what measure_budget_cost measured (BudgetCost, overhead.hpp).
+struct BudgetCosts {
+  BudgetCost job;                      // an enforced budget's begin and end around an empty job
+  std::optional<BudgetCost> demotion;  // SCHED_OTHER and back; only measured at SCHED_FIFO
+};
+
+// measure_budget_cost times `jobs` begin/end pairs of an enforced CPU-time budget
+// (platform/cpu_budget.hpp) around an empty job on the calling thread, and — when the calling
+// thread runs at SCHED_FIFO — `jobs` demotions to SCHED_OTHER each followed by the restore of its
+// policy and priority, the two system calls an overrunning job adds. Nearest-rank percentiles.
+// Throws std::invalid_argument for jobs < 1, and what CpuBudget throws (timer refused).
+BudgetCosts measure_budget_cost(int jobs);
 
 }  // namespace rtpar

@@ -47,6 +47,17 @@ struct SupplyLoss {
 // kMaxSupplyWindowNs is the longest supply window a profile may state, in ns (10 s).
 inline constexpr std::int64_t kMaxSupplyWindowNs = 10'000'000'000;
 
+// BudgetCost is what the CPU-time budget mechanism of `rtpar run` costs a budgeted thread
+// (docs/reliability.md, "Budgets"; `rtpar calibrate`), as a distribution over `samples`
+// measurements. Measured and stated, not charged by the planners yet.
+struct BudgetCost {
+  std::int64_t samples = 0;
+  std::int64_t p50_ns = 0;
+  std::int64_t p99_ns = 0;
+  std::int64_t p999_ns = 0;
+  std::int64_t max_ns = 0;
+};
+
 // ForkJoinCharge is the cost charged per fork on a team, and how it was obtained.
 struct ForkJoinCharge {
   std::int64_t ns = 0;        // the cost to charge per fork (never negative)
@@ -73,6 +84,11 @@ struct OverheadProfile {
   // supply: the supply lost per window length, ascending windows. Optional: a profile without it
   // charges no supply loss.
   std::vector<SupplyLoss> supply;
+  // budget_job: every job of an enforced budget — its begin and end (two reads of the thread's CPU
+  // clock, the timer's arm and disarm). budget_demotion: a job that overran — the demotion to
+  // SCHED_OTHER and the restore (two sched_setscheduler), measured only at SCHED_FIFO. Optional.
+  std::optional<BudgetCost> budget_job;
+  std::optional<BudgetCost> budget_demotion;
 
   // fork_join_bound is the cost an analysis should charge per fork on a team of `threads` with
   // `wait`: the largest measured p99.9 over the entries for that size and policy (parked or not),

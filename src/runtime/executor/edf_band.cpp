@@ -60,6 +60,10 @@ void EdfBand::set_tid(int slot, int tid) noexcept {
   slots_[static_cast<std::size_t>(slot)].tid.store(tid, std::memory_order_release);
 }
 
+std::atomic<bool>* EdfBand::demotion_word(int slot) noexcept {
+  return &slots_[static_cast<std::size_t>(slot)].demoted;
+}
+
 int EdfBand::lowest_priority(int cpu) const noexcept {
   for (const Core& c : cores_) {
     if (c.cpu == cpu) return kEdfTop - static_cast<int>(c.slots.size()) + 1;
@@ -131,9 +135,17 @@ void EdfBand::rerank(Core& core) noexcept {
         if (!s.dispatch.load(std::memory_order_acquire)) continue;
         priority = kEdfDispatch;
       }
+      // seq_cst, here and after the call: a budget handler stores the flag (seq_cst) before it
+      // demotes; if our raise lands after its demotion, the load after the raise sees the flag
+      // and demotes again, so the thread never stays raised while over its budget.
+      if (s.demoted.load(std::memory_order_seq_cst)) continue;
       sched_param param{};
       param.sched_priority = priority;
       sched_setscheduler(tid, SCHED_FIFO, &param);
+      if (s.demoted.load(std::memory_order_seq_cst)) {
+        const sched_param other{};
+        sched_setscheduler(tid, SCHED_OTHER, &other);
+      }
     }
     // acquire: the closing load; unchanged means no change was counted during the pass, and a
     // fresher pass's system call that landed before one of ours would have moved it

@@ -42,6 +42,10 @@ class EdfBand {
   // prepare_dispatch raises a master's slot to kEdfDispatch before it sleeps until its next
   // release, so it runs at once when the release comes, whatever EDF job holds its core.
   void prepare_dispatch(int slot) noexcept;
+  // demotion_word is the slot's "demoted by its budget" flag (platform/cpu_budget.hpp,
+  // CpuBudget::share_demotion): while it is set, re-ranking leaves the thread below the real-time
+  // band, so an enforced budget holds on an EDF core too (docs/reliability.md, "Budgets").
+  [[nodiscard]] std::atomic<bool>* demotion_word(int slot) noexcept;
   // lowest_priority is the lowest priority the band can give on cpu (static tasks sharing the
   // core must stay below it).
   [[nodiscard]] int lowest_priority(int cpu) const noexcept;
@@ -52,6 +56,7 @@ class EdfBand {
     std::atomic<int> tid{kEdfNoTid};
     std::atomic<std::int64_t> deadline{kEdfIdle};  // absolute deadline of the pending job
     std::atomic<bool> dispatch{false};  // idle master waiting for its release (kEdfDispatch)
+    std::atomic<bool> demoted{false};   // its budget demoted it: not raised (demotion_word)
   };
   struct Core {
     int cpu = -1;

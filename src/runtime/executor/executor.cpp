@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "model/budget_rules.hpp"
 #include "model/chain_rules.hpp"
 #include "platform/cpu_latency.hpp"
+#include "platform/crash_guard.hpp"
 #include "platform/futex.hpp"
 #include "platform/rt_thread.hpp"
 #include "platform/stop_signals.hpp"
@@ -135,6 +137,16 @@ std::int64_t hang_grace(const TaskSpec& task) {
 std::string hang_message(const TaskRun& run) {
   return "hung: job " + std::to_string(run.hung_job) +
          " never returned; its threads were demoted to SCHED_IDLE and left running";
+}
+
+// crash_message names a crashed task's signal, job and address for TaskRun::failure.
+std::string crash_message(const detail::CrashReport& crash) {
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%llx", static_cast<unsigned long long>(crash.address));
+  return "crashed: " + std::string(detail::crash_signal_name(crash.signal)) + " at address " +
+         address + " in job " + std::to_string(crash.job) +
+         "; its threads were left blocked at SCHED_IDLE. The process state may be damaged "
+         "(what the code wrote before the fault is not checked)";
 }
 
 std::string describe(const std::exception_ptr& e) {
@@ -299,18 +311,31 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   bool any_edf = false;
   for (const TaskPlan& tp : plan.tasks) any_edf = any_edf || tp.scheduling == CoreScheduling::edf;
   if (any_edf && !config.best_effort) control.edf = &edf_band;
+  // Crash containment (docs/reliability.md "Crashes"): installed before the first task thread
+  // exists and destroyed after the last is joined (runners is declared after it).
+  std::optional<detail::CrashGuard> crash_guard;
+  if (config.contain_crashes) crash_guard.emplace(set.tasks.size());
   std::vector<std::unique_ptr<detail::Runner>> runners;
   runners.reserve(set.tasks.size());
   for (std::size_t i = 0; i < set.tasks.size(); ++i) {
     const detail::BudgetRequest budget{model::effective_budget(set, plan, i),
                                        set.system.budget_margin.count()};
+    // The team and pool threads made here act for task i (a fault in them is the task's).
+    const detail::CrashScope scope(crash_guard ? &*crash_guard : nullptr, static_cast<int>(i));
     runners.push_back(detail::make_runner(set.tasks[i], plan.tasks[i], config.best_effort,
                                           record_capacity(set.tasks[i], config), control,
                                           &channels->endpoint(set.tasks[i].name), budget));
+    if (crash_guard) {
+      crash_guard->name_task(i, set.tasks[i].name.c_str(), &runners.back()->running_job());
+    }
   }
   std::optional<detail::CpuLatencyRequest> cpu_latency;
   try {
-    for (auto& r : runners) r->start();
+    for (std::size_t i = 0; i < runners.size(); ++i) {
+      // The master and strand threads made here act for task i too.
+      const detail::CrashScope scope(crash_guard ? &*crash_guard : nullptr, static_cast<int>(i));
+      runners[i]->start();
+    }
     // Locked after every thread exists, so MCL_CURRENT covers their stacks too.
     report.memory_locked = lock_memory(config);
     // Held from before t0 to after the last job: every release wakes from a shallow idle state.
@@ -354,11 +379,17 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     if (now >= control.end_ns) break;
     const std::int64_t wake = now + std::min(interval, control.end_ns - now);
     if (!config.handle_signals) {
-      detail::sleep_until(wake);
+      if (crash_guard) {
+        crash_guard->wait_until(wake);
+      } else {
+        detail::sleep_until(wake);
+      }
     } else if (detail::wait_for_stop_signal(wake) != 0) {
       report.interrupted = true;
       break;
     }
+    // A task crashed: the run ends at once (docs/reliability.md "Crashes").
+    if (crash_guard && crash_guard->any_crashed()) break;
     if (config.progress) {
       std::int64_t jobs = 0;
       std::int64_t misses = 0;
@@ -384,9 +415,27 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   // (docs/reliability.md, "Hangs").
   const std::int64_t stopped = monotonic_now();
   std::vector<bool> hung(runners.size(), false);
+  std::vector<std::optional<detail::CrashReport>> crashes(runners.size());
   for (std::size_t i = 0; i < runners.size(); ++i) {
-    hung[i] = !runners[i]->join_until(stopped + hang_grace(set.tasks[i]));
+    if (crash_guard) crashes[i] = crash_guard->crashed(i);
+    // A crashed task's faulting thread never returns (it is blocked in the handler): it is not
+    // waited for; its other threads (a team waiting for the faulted member) are left with it.
+    hung[i] = crashes[i] || !runners[i]->join_until(stopped + hang_grace(set.tasks[i]));
     if (hung[i]) detail::demote_to_idle(runners[i]->thread_ids());
+  }
+  // A task that crashed while the others were being joined is seen here too, and left like the
+  // others (its joined master may own a team whose faulted worker can never be joined).
+  for (std::size_t i = 0; crash_guard && i < runners.size(); ++i) {
+    if (crashes[i]) continue;
+    crashes[i] = crash_guard->crashed(i);
+    if (crashes[i] && !hung[i]) {
+      hung[i] = true;
+      detail::demote_to_idle(runners[i]->thread_ids());
+    }
+  }
+  // A left thread may still fault: its handler and table must stay for the rest of the process.
+  if (crash_guard && std::find(hung.begin(), hung.end(), true) != hung.end()) {
+    crash_guard->keep_installed();
   }
   if (report.memory_locked) munlockall();
   cpu_latency.reset();  // the run is over: let idle cores sleep deeply again
@@ -396,7 +445,15 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
   for (std::size_t i = 0; i < runners.size(); ++i) {
     detail::Runner& r = *runners[i];
     std::exception_ptr e = r.failure();
-    if (hung[i]) {
+    if (crashes[i]) {
+      // hung_result's records: the crashed job is a record that "finished" now.
+      report.tasks.push_back(r.hung_result(monotonic_now()));
+      TaskRun& run = report.tasks.back();
+      run.hung_job = -1;
+      run.crashed_job = crashes[i]->job;
+      run.crash_signal = detail::crash_signal_name(crashes[i]->signal);
+      e = std::make_exception_ptr(std::runtime_error(crash_message(*crashes[i])));
+    } else if (hung[i]) {
       report.tasks.push_back(r.hung_result(monotonic_now()));
       e = std::make_exception_ptr(std::runtime_error(hang_message(report.tasks.back())));
     } else {

@@ -3,6 +3,7 @@
 // next; every member sleeps to it on its own core).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "rtpar/taskset.hpp"
@@ -39,9 +40,10 @@ class ReleaseLoop {
     }
     return k;
   }
-  // due_after counts the releases after job k that are still before the end of the run.
-  [[nodiscard]] std::int64_t due_after(std::int64_t k) const noexcept {
-    const std::int64_t room = control_.end_ns - release(k + 1);
+  // due_after counts the releases after job k that are before the end of the run and before
+  // until_ns (a run that ended early — a crash, a stop signal — released nothing after it).
+  [[nodiscard]] std::int64_t due_after(std::int64_t k, std::int64_t until_ns) const noexcept {
+    const std::int64_t room = std::min(control_.end_ns, until_ns) - release(k + 1);
     return room <= 0 ? 0 : (room - 1) / task_.period.count() + 1;
   }
   // skipped counts the releases `skip` dropped. Written only by the thread that computes the next

@@ -57,7 +57,7 @@ class Runner {
   // hung_result is the TaskRun of a task whose job never returned (join_until failed): what was
   // recorded before that job, the job itself as a record that started at its release and
   // finished at now_ns (a miss when it ran past its deadline), and its later releases before the
-  // end of the run counted as skipped.
+  // end of the run (and before now_ns: a run may end early) counted as skipped.
   virtual TaskRun hung_result(std::int64_t now_ns) = 0;
   // thread_ids are the Linux thread ids of every thread of the task (0 for one not started).
   [[nodiscard]] virtual std::vector<int> thread_ids() const = 0;
@@ -67,6 +67,9 @@ class Runner {
   [[nodiscard]] virtual const TaskCounters& counters() const noexcept = 0;
   // failure is the exception the task's code threw, if any (the task stopped releasing then).
   [[nodiscard]] virtual std::exception_ptr failure() const noexcept = 0;
+  // running_job is the word holding the job started (or published) last, -1 before the first:
+  // the crash handler reads it to name the job that faulted (platform/crash_guard.hpp).
+  [[nodiscard]] virtual const std::atomic<std::int64_t>& running_job() const noexcept = 0;
 };
 
 // RunnerBase is what every runner keeps: the task, its plan, the run's control words, the task's
@@ -75,6 +78,9 @@ class RunnerBase : public Runner {
  public:
   [[nodiscard]] const TaskCounters& counters() const noexcept final { return log_.counters(); }
   [[nodiscard]] std::exception_ptr failure() const noexcept final { return failure_; }
+  [[nodiscard]] const std::atomic<std::int64_t>& running_job() const noexcept final {
+    return running_;
+  }
 
  protected:
   // RunnerBase preallocates `record_capacity` job records.
@@ -97,7 +103,7 @@ class RunnerBase : public Runner {
     if (k >= 0) {
       const std::int64_t release = releases_.release(k);
       run.records.push_back(JobRecord{k, release, release, std::max(now_ns, release)});
-      run.skipped += releases_.due_after(k);
+      run.skipped += releases_.due_after(k, now_ns);
     }
     run.hung_job = k;
     take_budget(run);

@@ -166,6 +166,8 @@ void TaskRunner::master_loop() noexcept {
   // This thread's explicit lock holds are the task's (lock channel records).
   if (channels_ != nullptr) set_channel_user(channels_->task_index());
   EdfBand* const edf = edf_slots_.empty() ? nullptr : control_.edf;
+  // An enforced budget on an EDF core: re-ranking must leave the demoted thread below the band.
+  if (budget && edf != nullptr) budget->share_demotion(edf->demotion_word(edf_slots_[0]));
   if (edf != nullptr) {
     // The workers published their tids when they started, before the team was handed over.
     const std::vector<int> tids = worker_tids();
