@@ -1,9 +1,11 @@
 // task.hpp — OpenMP tasks: the Task record every thread runs in (implicit or explicit) and the
-// per-team task scheduler the core calls at task scheduling points. Implemented by task.cpp (with
-// task_deps.cpp, task_group.cpp, task_reduction.cpp); the fields and functions marked CORE are used
-// by the core (runtime.hpp) and keep their names.
+// per-team task scheduler the core calls at task scheduling points. Implemented by task.cpp
+// (creation, completion), task_queue.cpp (deques, shared list, tied-task constraint),
+// task_wait.cpp (task waits), task_included.cpp (included tasks), task_deps.cpp, task_group.cpp,
+// task_reduction.cpp and task_arena.cpp; the fields and functions marked CORE are used by the core
+// (runtime.hpp) and keep their names.
 //
-// Scheduler model (task.cpp, docs/internals/openmp.md):
+// Scheduler model (task*.cpp, docs/internals/openmp.md):
 //  - Every member of a team owns a TaskDeque (Chase-Lev): it pushes the tasks it creates at the
 //    bottom and pops them there; idle members steal at the top. A waiting thread (taskwait,
 //    taskgroup end, barrier, region end) runs tasks meanwhile: its own first, then stolen ones.
@@ -128,7 +130,7 @@ struct alignas(64) MemberTasks {
   alignas(64) std::atomic<std::uint64_t> completed{0};  // written by the member only
   // The member's last fruitless look at the shared list while suspended in tied_miss (owner
   // only): the list's version then. Until the version moves, the list holds nothing that task
-  // may start, and the member does not take the list's lock to look again (task.cpp's pick).
+  // may start, and the member does not take the list's lock to look again (task_queue.cpp's pick).
   std::uint64_t shared_miss_version = 0;
   const Task* tied_miss = nullptr;
 };
@@ -155,7 +157,7 @@ struct TeamTasks {
   DepEdge* free_edges = nullptr;  // edge pool (under deps_lock)
   // waiters: members asleep in a task wait (taskwait, taskgroup end, an undeferred task's wait)
   // on the team's barrier word; the completion that may end such a wait pokes the word when it is
-  // not 0 (task.cpp, "Sleeping in a task wait"). seq_cst increments and loads.
+  // not 0 (task_wait.cpp, "Sleeping in a task wait"). seq_cst increments and loads.
   alignas(64) std::atomic<int> waiters{0};
 };
 
@@ -203,6 +205,20 @@ void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uint
 // ---- internal (task*.cpp) ----
 namespace task_detail {
 
+// kFlag* are GOMP_task's flag bits (GCC's gomp-constants.h, GOMP_TASK_FLAG_*).
+constexpr unsigned kFlagFinal = 2;
+constexpr unsigned kFlagDepend = 8;
+constexpr unsigned kFlagPriority = 16;
+constexpr unsigned kFlagDetach = 8192;
+
+// team_idle says whether no task of the team is outstanding (task.cpp, "Accounting").
+bool team_idle(TeamTasks& tt) noexcept;
+// execute runs deferred task t on ts and completes it (unless its detach event is pending).
+void execute(ThreadState& ts, Task* t);
+// push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
+// priority task). False when the deque is full.
+bool push_own(ThreadState& ts, Task* t) noexcept;
+
 // wait_until_fn runs queued tasks until done(ctx) holds (spins per the team's wait policy, then
 // sleeps on the team's barrier word until a task is queued or a completion may have ended the
 // wait — with a growing timeout for the waits no completion pokes — so it never spins
@@ -211,8 +227,8 @@ namespace task_detail {
 // at a barrier.
 void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx);
 // poke_waiters wakes the members of `team` asleep in a task wait, if any, after a completion
-// that may end one; the caller's decrement must be a seq_cst RMW (task.cpp, "Sleeping in a task
-// wait").
+// that may end one; the caller's decrement must be a seq_cst RMW (task_wait.cpp, "Sleeping in a
+// task wait").
 void poke_waiters(TeamState& team) noexcept;
 // wait_until is wait_until_fn for a callable.
 template <class F>
