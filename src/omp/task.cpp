@@ -58,7 +58,7 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   t.icv = parent->icv;
   t.team = ts.team;
   t.parent = parent;
-  set_lineage(t, task_depth(parent) + 1, task_root(parent));
+  set_lineage_child(t, parent);
   t.final_task = parent->final_task || (flags & kFlagFinal) != 0;
   t.implicit = false;
   t.priority = priority;
@@ -232,11 +232,12 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       t->icv = parent->icv;
       t->team = team;
       t->parent = parent;
-      set_lineage(*t, task_depth(parent) + 1, task_root(parent));
+      set_lineage_child(*t, parent);
       t->final_task = (flags & kFlagFinal) != 0;
       t->implicit = false;
       t->deferred = true;
       t->priority = priority;
+      t->creator = ts.tid;
       t->fn = fn;
       char* p = reinterpret_cast<char*>(t + 1);
       if (ndeps != 0) {
@@ -285,7 +286,7 @@ void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent)
   t.icv = icv;
   t.team = team;
   t.parent = parent;
-  set_lineage(t, 0, &t);
+  set_lineage_root(t);
   t.final_task = false;
   t.implicit = true;
   t.detachable = false;
