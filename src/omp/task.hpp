@@ -137,6 +137,14 @@ inline void set_lineage_child(Task& t, const Task* parent) noexcept {
 // kCapacity slots. A full deque refuses a push (try_push): the task then runs at once.
 struct TaskDeque : rtpar::detail::ChaseLevDeque<Task> {
   static constexpr std::int64_t kCapacity = 1 << 12;
+  // kThrottle: with this many tasks queued on the member's deque, a new task runs at once
+  // instead (push_own refuses it), as libgomp's GOMP_task runs a task undeferred once the team
+  // has more than 64 queued per member (task.c, `team->task_count > 64 * team->nthreads`). Enough
+  // for thieves to find work; beyond it a member that nobody steals from (its teammates
+  // descheduled: more members than CPUs, or a shared CPU at SCHED_FIFO) pays the queue's cost for
+  // nothing: tree_search.c's 8 M tasks at 2 threads on one CPU at FIFO 30 took 0.80-0.87 s with
+  // only the capacity as a bound, 0.59 s with this one (libgomp 0.43 s).
+  static constexpr std::int64_t kThrottle = 64;
   std::atomic<Task*> slots[kCapacity];
   TaskDeque() noexcept {
     buffer = slots;
@@ -252,7 +260,8 @@ bool team_idle(TeamTasks& tt) noexcept;
 // execute runs deferred task t on ts and completes it (unless its detach event is pending).
 void execute(ThreadState& ts, Task* t);
 // push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
-// priority task). False when the deque is full.
+// priority task). False when the deque holds TaskDeque::kThrottle tasks (the task then runs at
+// once).
 bool push_own(ThreadState& ts, Task* t) noexcept;
 
 // wait_until_fn runs queued tasks until done(ctx) holds (spins per the team's wait policy, then

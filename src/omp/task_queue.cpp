@@ -208,14 +208,21 @@ bool descends(const Task* c, const Task* w) noexcept {
 }
 
 // push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
-// priority task). False when the deque is full.
+// priority task). False when the deque holds TaskDeque::kThrottle tasks.
 bool push_own(ThreadState& ts, Task* t) noexcept {
   TeamState& team = *ts.team;
   bool was_empty = true;
   if (t->priority > 0) {
     shared_push(team.tasks, t);
-  } else if (!team.tasks.members[ts.tid].deque.try_push(t, was_empty)) {
-    return false;
+  } else {
+    TaskDeque& own = team.tasks.members[ts.tid].deque;
+    // relaxed, both: an estimate, only the owner moves bottom and a stale top only delays the
+    // throttle by a few tasks (TaskDeque::kThrottle).
+    if (own.bottom.load(std::memory_order_relaxed) - own.top.load(std::memory_order_relaxed) >=
+        TaskDeque::kThrottle) {
+      return false;
+    }
+    if (!own.try_push(t, was_empty)) return false;
   }
   // Wake barrier sleepers only when the deque was empty (see schedule).
   if (was_empty) barrier_poke(team);
