@@ -137,11 +137,12 @@ struct TeamState {
 };
 
 // IncludedFrame is the frame of an included task run without a Task record of its own (a
-// descendant of a final task: task.cpp's run_included). The task runs as its encountering task
-// `owner` (ts.task stays owner), which is indistinguishable for everything it can do: it is final
-// too, it can create only included tasks (so owner's child count and dependence table stay
-// unchanged), and its taskgroups nest inside its own body. Only ICV changes would leak to owner:
-// writable_icvs saves owner's ICVs here before the first change, and run_included puts them back.
+// descendant of a final task: task_included.cpp's run_included). The task runs as its
+// encountering task `owner` (ts.task stays owner), which is indistinguishable for everything it
+// can do: it is final too, it can create only included tasks (so owner's child count and
+// dependence table stay unchanged), and its taskgroups nest inside its own body. Only ICV changes
+// would leak to owner: writable_icvs saves owner's ICVs here before the first change, and
+// run_included puts them back.
 struct IncludedFrame {
   IncludedFrame* prev;  // the enclosing included frame of the thread, or nullptr
   Task* owner;          // the task record this included task runs as
@@ -164,13 +165,13 @@ struct ThreadState {
   LoopCursor loop;                 // loop_state.hpp
   int bound_place = -1;            // the place this thread's affinity was last set to (-1: none)
   void* task_local = nullptr;      // per-thread task scheduler data (task.hpp's owner decides)
-  // included: the innermost included task this thread runs without a record (task.cpp's
+  // included: the innermost included task this thread runs without a record (task_included.cpp's
   // run_included), nullptr when none; see writable_icvs.
   IncludedFrame* included = nullptr;
   // tied_wait: the innermost tied task this thread suspended at a task scheduling point other than
   // a barrier (taskwait, end of taskgroup, an undeferred task's wait), nullptr when none: while it
   // is set the thread may start only tasks that descend from it (OpenMP 5.0 §2.10.6, Task
-  // Scheduling Constraint 2; task.cpp's pick).
+  // Scheduling Constraint 2; task_queue.cpp's pick).
   Task* tied_wait = nullptr;
   // bound_cpus: when this thread is the bound master of a real-time task (binding.cpp), the CPU
   // of each member of its regions (member 0 = this thread); empty otherwise.
@@ -212,9 +213,10 @@ inline ThreadState& self() noexcept {
 }
 
 // writable_icvs returns the calling task's ICVs for an omp_set_* routine to change. When the
-// calling task is an included task run without a record of its own (task.cpp's run_included),
-// its ICVs are its encountering task's: the first change saves them in the included frame, which
-// restores them when the included task ends (a task's ICV changes do not leak to its parent).
+// calling task is an included task run without a record of its own (task_included.cpp's
+// run_included), its ICVs are its encountering task's: the first change saves them in the
+// included frame, which restores them when the included task ends (a task's ICV changes do not
+// leak to its parent).
 Icvs& writable_icvs(ThreadState& ts) noexcept;
 
 // ---- parallel regions (parallel.cpp) ----

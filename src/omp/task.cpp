@@ -1,23 +1,9 @@
-// task.cpp — explicit tasks (OpenMP 5.0 §2.10): creation (GOMP_task), the per-member
-// work-stealing deques, running, completion, taskwait, and the core's scheduling hooks.
-//
-// Deque: each member's TaskDeque is rtpar's Chase–Lev deque (rtpar/detail/chase_lev.hpp, the one
-// the work-stealing runtime uses; orderings and invariants there): the owner pushes (try_push,
-// which checks the capacity) and pops at the bottom, thieves steal at the top.
-//
-// Sleeping in a task wait (wait_until_fn): a member that found nothing to run sleeps on the team's
-// barrier word like a barrier waiter (barrier.cpp: SLEEPER bit, seq_cst fence, last look,
-// futex), so the same pokes wake it when a task is queued. The wait ends when a child, a
-// taskgroup member or the task itself completes on another member; that completion pokes too when
-// a member sleeps in a task wait (TeamTasks::waiters). No lost wake-up: the waiter increments
-// `waiters` (seq_cst) before its fence and last look at its condition; the completer's
-// decrement is a seq_cst RMW followed by a seq_cst load of `waiters`. In the single total order
-// either the load sees the increment (and pokes; barrier_poke's protocol then reaches the
-// sleeper), or it precedes it, and then the waiter's look after its seq_cst fence sees the
-// decrement. Before, the waiter polled with growing nanosleeps: with more members than CPUs a
-// chain of taskwaits, each noticing its child's end up to 256 µs (plus timer slack) late, made a
-// deep recursive search crawl (4.1 M tasks, depth ~1,500: over 60 s at 4 threads on 2 CPUs).
-// Waits on dependences and detach events are not poked; their timeout keeps them going.
+// task.cpp — explicit tasks (OpenMP 5.0 §2.10): creation (GOMP_task's deferred and undeferred
+// paths, task_spawn), running (execute), completion, detach events and the core's per-region
+// hooks. The rest of the task scheduler is split by concept: task_queue.cpp (deques, the shared
+// list, the tied-task constraint), task_wait.cpp (taskwait and every other task wait),
+// task_included.cpp (the GOMP_task entry and the record-free included-task path), with
+// task_deps.cpp, task_group.cpp, task_reduction.cpp and task_arena.cpp.
 //
 // Accounting (task.hpp): a member's `created`/`completed` counters are single-writer, updated with
 // a relaxed load and a release store; readers (team_idle) acquire. created++ precedes the push,
@@ -28,8 +14,6 @@
 #include <new>
 
 #include "omp/runtime.hpp"
-#include "platform/futex.hpp"
-#include "rtpar/cpu_relax.hpp"
 
 namespace rtpar::omp {
 
@@ -37,58 +21,9 @@ using namespace task_detail;
 
 namespace {
 
-// kFlag* are GOMP_task's flag bits (gomp-constants.h).
-constexpr unsigned kFlagFinal = 2;
-constexpr unsigned kFlagDepend = 8;
-constexpr unsigned kFlagPriority = 16;
-constexpr unsigned kFlagDetach = 8192;
-
-// shared_push inserts t into the team's shared list, highest priority first, FIFO within one.
-void shared_push(TeamTasks& tt, Task* t) {
-  std::lock_guard<std::mutex> lock(tt.shared_lock);
-  Task** p = &tt.shared;
-  while (*p != nullptr && (*p)->priority >= t->priority) p = &(*p)->next;
-  t->next = *p;
-  *p = t;
-  // relaxed: hints read without the lock; the lock orders the list itself.
-  tt.shared_count.fetch_add(1, std::memory_order_relaxed);
-  tt.shared_version.fetch_add(1, std::memory_order_relaxed);
-}
-
-// shared_pop takes the first task of the team's shared list that descends from `tied` (any task
-// when tied is nullptr), or nullptr. `version` receives the list's version it looked at.
-Task* shared_pop(TeamTasks& tt, const Task* tied, std::uint64_t& version) {
-  std::lock_guard<std::mutex> lock(tt.shared_lock);
-  // relaxed: written under the lock we hold.
-  version = tt.shared_version.load(std::memory_order_relaxed);
-  Task** p = &tt.shared;
-  while (*p != nullptr && tied != nullptr && !descends(*p, tied)) p = &(*p)->next;
-  Task* t = *p;
-  if (t != nullptr) {
-    *p = t->next;
-    // relaxed: as in shared_push.
-    tt.shared_count.fetch_sub(1, std::memory_order_relaxed);
-  }
-  return t;
-}
-
 // bump adds one to a single-writer counter (relaxed load, release store: see the file comment).
 inline void bump(std::atomic<std::uint64_t>& c) noexcept {
   c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-}
-
-// team_idle says whether no task of the team is outstanding (file comment, accounting).
-bool team_idle(TeamTasks& tt) noexcept {
-  // acquire, all: see the file comment.
-  std::uint64_t done = tt.ext_completed.load(std::memory_order_acquire);
-  for (int i = 0; i < tt.nthreads; ++i) {
-    done += tt.members[i].completed.load(std::memory_order_acquire);
-  }
-  std::uint64_t made = 0;
-  for (int i = 0; i < tt.nthreads; ++i) {
-    made += tt.members[i].created.load(std::memory_order_acquire);
-  }
-  return done == made;
 }
 
 // free_task releases a deferred task's descriptor (its refs reached 0).
@@ -101,97 +36,6 @@ void free_task(ThreadState& ts, Task* t) noexcept {
   } else {
     arena_free(ts, t);
   }
-}
-
-// execute runs deferred task t on ts and completes it (unless its detach event is pending).
-void execute(ThreadState& ts, Task* t) {
-  Task* prev = ts.task;
-  ts.task = t;
-  if (!(cancellation_on() && task_dropped(*t))) t->fn(t->arg);
-  ts.task = prev;
-  // acq_rel: the body's writes reach the fulfilling thread, whose writes reach us (either side
-  // may be the one that completes the task).
-  if (t->detachable && t->detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  complete(ts, t);
-}
-
-// pick finds a task for ts: the shared list, its own deque, then the other members' deques.
-//
-// Tied-task scheduling constraint (OpenMP 5.0 §2.10.6, TSC 2): while ts.tied_wait is suspended
-// in a taskwait, a taskgroup end or an undeferred task's wait, only its descendants may start —
-// otherwise a stolen unrelated task could, for example, block on a lock or a critical section the
-// suspended task holds, on the same thread, forever. Orders that make the test cheap:
-//  - own deque: everything pushed since tied_wait started descends from it (tied: it and all it
-//    ran on this thread since are its descendants), and sits above everything pushed before, so
-//    when the bottom task does not descend, none does: it goes back where it was (we are the
-//    owner; the slot is free) and the deque is left alone;
-//  - a stolen task that does not descend is already ours: it moves to the shared list, where the
-//    unconstrained members (at a barrier) or the members it descends from find it; each task
-//    moves at most once.
-// A barrier (tied_wait nullptr, or a task of an enclosing team: a region nested in a task has
-// its own team) is unconstrained: the implicit task there is not in the constraint's set.
-Task* pick(ThreadState& ts) noexcept {
-  TeamState& team = *ts.team;
-  TeamTasks& tt = team.tasks;
-  const Task* tied = ts.tied_wait;
-  if (tied != nullptr && tied->team != &team) tied = nullptr;
-  Task* t = nullptr;
-  MemberTasks& me = tt.members[ts.tid];
-  // relaxed, both: hints; the list is read under its lock. A suspended member skips a list that
-  // has not changed since it found nothing there for the same task.
-  if (tt.shared_count.load(std::memory_order_relaxed) > 0 &&
-      (tied == nullptr || me.tied_miss != tied ||
-       tt.shared_version.load(std::memory_order_relaxed) != me.shared_miss_version)) {
-    std::uint64_t version = 0;
-    t = shared_pop(tt, tied, version);
-    if (t == nullptr && tied != nullptr) {
-      me.tied_miss = tied;
-      me.shared_miss_version = version;
-    }
-  }
-  if (t == nullptr) {
-    TaskDeque& own = me.deque;
-    t = own.pop();
-    if (t != nullptr && tied != nullptr && !descends(t, tied)) {
-      bool was_empty = false;
-      (void)own.try_push(t, was_empty);  // cannot fail: the slot was just freed
-      t = nullptr;
-    }
-  }
-  if (t == nullptr && tt.nthreads > 1) {
-    const int n = tt.nthreads;
-    for (int k = 1; k < n && t == nullptr; ++k) {
-      TaskDeque& victim = tt.members[(ts.tid + k) % n].deque;
-      // A suspended member takes only what may descend from its task (the top of a deque is
-      // its oldest task, rarely one): taking others would only move them to the shared list,
-      // where a deep recursion piles them up for the few members allowed to run them.
-      t = tied == nullptr ? victim.steal()
-                          : victim.steal_if([tied](const Task* c) { return may_descend(c, tied); });
-      if (t != nullptr && tied != nullptr && !descends(t, tied)) {
-        shared_push(tt, t);
-        // a member that looked at the victim's deque after our steal and at the shared list
-        // before our push may have gone to sleep: wake it (the barrier_poke protocol).
-        barrier_poke(team);
-        t = nullptr;
-      }
-    }
-  }
-  return t;
-}
-
-// push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
-// priority task). False when the deque is full.
-bool push_own(ThreadState& ts, Task* t) noexcept {
-  TeamState& team = *ts.team;
-  bool was_empty = true;
-  if (t->priority > 0) {
-    shared_push(team.tasks, t);
-  } else if (!team.tasks.members[ts.tid].deque.try_push(t, was_empty)) {
-    return false;
-  }
-  // Wake barrier sleepers only when the deque was empty (see schedule).
-  if (was_empty) barrier_poke(team);
-  return true;
 }
 
 // set_event stores a detachable task's event handle where GCC expects it.
@@ -214,7 +58,7 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   t.icv = parent->icv;
   t.team = ts.team;
   t.parent = parent;
-  set_lineage(t, task_depth(parent) + 1, task_root(parent));
+  set_lineage_child(t, parent);
   t.final_task = parent->final_task || (flags & kFlagFinal) != 0;
   t.implicit = false;
   t.priority = priority;
@@ -247,35 +91,37 @@ void run_undeferred(ThreadState& ts, void (*fn)(void*), void* data, void (*cpyfn
   ts.task = parent;
 }
 
-// sleep_in_wait sleeps on the team's barrier word until poked or `timeout_ns` passed, unless
-// done(ctx) holds or a task ran after the SLEEPER bit was set (file comment, "Sleeping in a task
-// wait").
-void sleep_in_wait(ThreadState& ts, bool (*done)(void*), void* ctx, long timeout_ns) {
-  TeamState& team = *ts.team;
-  TeamTasks& tt = team.tasks;
-  // seq_cst: see the file comment (ordered before the fence and the last look below).
-  tt.waiters.fetch_add(1, std::memory_order_seq_cst);
-  struct Leave {
-    TeamTasks& tt;
-    // relaxed: a completer seeing a stale count only pokes once too often.
-    ~Leave() { tt.waiters.fetch_sub(1, std::memory_order_relaxed); }
-  } leave{tt};
-  // acquire: as barrier.cpp's wait_generation reads the word.
-  std::uint32_t v = team.barrier_gen.load(std::memory_order_acquire);
-  // A failed arm means the word just changed: look again instead of sleeping.
-  if (!arm_sleeper(team, v)) return;
-  // seq_cst (barrier.cpp (2) and the file comment): the bit and the waiter count are visible
-  // before the last look.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (done(ctx) || task_run_one(ts)) return;
-  detail::futex_wait_until(team.barrier_gen, v, monotonic_now() + timeout_ns);
-}
-
 }  // namespace
 
 // ---- internal interface (task.hpp) ----
 
 namespace task_detail {
+
+// team_idle says whether no task of the team is outstanding (file comment, accounting).
+bool team_idle(TeamTasks& tt) noexcept {
+  // acquire, all: see the file comment.
+  std::uint64_t done = tt.ext_completed.load(std::memory_order_acquire);
+  for (int i = 0; i < tt.nthreads; ++i) {
+    done += tt.members[i].completed.load(std::memory_order_acquire);
+  }
+  std::uint64_t made = 0;
+  for (int i = 0; i < tt.nthreads; ++i) {
+    made += tt.members[i].created.load(std::memory_order_acquire);
+  }
+  return done == made;
+}
+
+// execute runs deferred task t on ts and completes it (unless its detach event is pending).
+void execute(ThreadState& ts, Task* t) {
+  Task* prev = ts.task;
+  ts.task = t;
+  if (!(cancellation_on() && task_dropped(*t))) t->fn(t->arg);
+  ts.task = prev;
+  // acq_rel: the body's writes reach the fulfilling thread, whose writes reach us (either side
+  // may be the one that completes the task).
+  if (t->detachable && t->detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  complete(ts, t);
+}
 
 bool cancellation_on() noexcept {
   static const bool on = globals().cancellation;
@@ -298,84 +144,13 @@ bool task_dropped(const Task& t) noexcept {
   return t.team->cancelled.load(std::memory_order_acquire) || group_cancelled(t.tg_member);
 }
 
-bool may_descend(const Task* c, const Task* w) noexcept {
-  const Task* root = task_root(c);
-  if (w->implicit) return root == w && c != w;
-  return root == task_root(w) && task_depth(c) > task_depth(w);
-}
-
-bool descends(const Task* c, const Task* w) noexcept {
-  // Within the team's task tree only (the chain ends at c's implicit task, root).
-  if (!may_descend(c, w)) return false;
-  if (w->implicit) return true;
-  const Task* p = c;
-  for (int k = task_depth(c) - task_depth(w); k > 0; --k) p = p->parent;
-  return p == w;
-}
-
-// poke_waiters wakes the members asleep in a task wait of `team` after a completion that may end
-// one (file comment, "Sleeping in a task wait"); the caller's decrement was a seq_cst RMW.
-void poke_waiters(TeamState& team) noexcept {
-  // seq_cst: see the file comment.
-  if (team.tasks.waiters.load(std::memory_order_seq_cst) > 0) barrier_poke(team);
-}
-
-void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx) {
-  // Nested waits restore the outer constraint (a task run here may wait in turn).
-  struct Restore {
-    ThreadState& ts;
-    Task* saved;
-    ~Restore() { ts.tied_wait = saved; }
-  } restore{ts, ts.tied_wait};
-  ts.tied_wait = tied;
-  const detail::WaitSpec& w = ts.team->wait;
-  const std::int64_t budget = w.kind == WaitKind::block ? 0 : w.spin_ns;
-  std::int64_t spin_start = -1;
-  long sleep_ns = 0;
-  while (!done(ctx)) {
-    if (task_run_one(ts)) {
-      spin_start = -1;
-      sleep_ns = 0;
-      continue;
-    }
-    if (sleep_ns == 0) {
-      // Spin phase: cpu_relax between looks, for the team's spin budget (unbounded only under
-      // the spin policy when not real-time).
-      cpu_relax();
-      if (spin_start < 0) {
-        spin_start = detail::spin_clock_ns();
-        continue;
-      }
-      const bool forever = w.kind == WaitKind::spin && !ts.team->fifo;
-      if (forever || detail::spin_clock_ns() - spin_start < budget) continue;
-      sleep_ns = 1000;
-    }
-    sleep_in_wait(ts, done, ctx, sleep_ns);
-    if (sleep_ns < 256'000) sleep_ns *= 2;
-  }
-}
-
-void schedule(ThreadState& ts, Task* t) noexcept {
-  TeamState& team = *t->team;
-  TeamTasks& tt = team.tasks;
-  bool was_empty = true;
-  if (t->priority > 0 || ts.team != &team || !tt.members[ts.tid].deque.try_push(t, was_empty)) {
-    shared_push(tt, t);
-    was_empty = true;
-  }
-  // Waking sleepers only when the deque was empty: a sleeper that looked before our push saw the
-  // empty deque and, by barrier_poke's fence protocol, is woken; later pushes onto a non-empty
-  // deque only add work that the awake thieves or the owner itself will find.
-  if (was_empty && tt.nthreads > 1) barrier_poke(team);
-}
-
 void complete(ThreadState& ts, Task* t) noexcept {
   TeamState* team = t->team;
   if (t->ndeps != 0) deps_release(ts, t);  // only tasks with dependences have successors
   bool may_end_wait = false;
   // release: the task's writes reach the taskgroup_end waiter (acquire). seq_cst: the last
-  // member's decrement is ordered before poke_waiters' load (file comment, "Sleeping in a task
-  // wait"); the same locked instruction on x86.
+  // member's decrement is ordered before poke_waiters' load (task_wait.cpp, "Sleeping in a
+  // task wait"); the same locked instruction on x86.
   if (Taskgroup* g = t->tg_member) {
     may_end_wait = g->count.fetch_sub(1, std::memory_order_seq_cst) == 1;
   }
@@ -457,11 +232,12 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       t->icv = parent->icv;
       t->team = team;
       t->parent = parent;
-      set_lineage(*t, task_depth(parent) + 1, task_root(parent));
+      set_lineage_child(*t, parent);
       t->final_task = (flags & kFlagFinal) != 0;
       t->implicit = false;
       t->deferred = true;
       t->priority = priority;
+      t->creator = ts.tid;
       t->fn = fn;
       char* p = reinterpret_cast<char*>(t + 1);
       if (ndeps != 0) {
@@ -504,45 +280,13 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
 
 }  // namespace task_detail
 
-namespace {
-
-// run_included runs an included task that needs no record of its own: a descendant of a final
-// task (the encountering task ts.task is final) with no dependences, no detach event and no copy
-// function (OpenMP 5.0 §2.10.1: such a task is included, and every task it creates is included
-// too). It runs as its encountering task (runtime.hpp's IncludedFrame says why that is exact), so
-// it costs a call: no record, no deque, no atomic operation. The spec needs none: an included
-// task completes before its encountering task resumes, on the same thread.
-void run_included(ThreadState& ts, void (*fn)(void*), void* data) {
-  IncludedFrame frame;
-  frame.prev = ts.included;
-  frame.owner = ts.task;
-  frame.saved = false;
-  ts.included = &frame;
-  fn(data);
-  ts.included = frame.prev;
-  if (__builtin_expect(frame.saved, 0)) std::memcpy(&frame.owner->icv, frame.icv, sizeof(Icvs));
-}
-
-}  // namespace
-
-Icvs& writable_icvs(ThreadState& ts) noexcept {
-  IncludedFrame* f = ts.included;
-  // Only the innermost frame can be the running task's: a task with a record of its own started
-  // inside an included one (ts.task != owner) changes its own ICVs.
-  if (f != nullptr && f->owner == ts.task && !f->saved) {
-    std::memcpy(f->icv, &ts.task->icv, sizeof(Icvs));
-    f->saved = true;
-  }
-  return ts.task->icv;
-}
-
 // ---- core hooks ----
 
 void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent) noexcept {
   t.icv = icv;
   t.team = team;
   t.parent = parent;
-  set_lineage(t, 0, &t);
+  set_lineage_root(t);
   t.final_task = false;
   t.implicit = true;
   t.detachable = false;
@@ -563,44 +307,7 @@ void team_tasks_init(TeamTasks& tasks, int nthreads) {
 
 void team_tasks_begin_region(TeamTasks& /*tasks*/) noexcept { pending_region_group() = nullptr; }
 
-bool task_run_one(ThreadState& ts) {
-  Task* t = pick(ts);
-  if (t == nullptr) return false;
-  execute(ts, t);
-  return true;
-}
-
-void tasks_drain(ThreadState& ts) {
-  TeamTasks& tt = ts.team->tasks;
-  if (team_idle(tt)) return;
-  wait_until(ts, nullptr, [&tt] { return team_idle(tt); });
-}
-
 // ---- GOMP entry points ----
-
-RTPAR_OMP_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
-                                long arg_size, long arg_align, bool if_clause, unsigned flags,
-                                void** depend, int priority, void* detach) {
-  ThreadState& ts = self();
-  // A final task's descendants: run_included, unless they need what only a record gives
-  // (dependences, a detach event, copy constructors run in the new task's environment) or
-  // cancellation is on (task_spawn checks whether the task is to be dropped).
-  if (ts.task->final_task && (flags & (kFlagDepend | kFlagDetach)) == 0 && cpyfn == nullptr &&
-      !cancellation_on()) {
-    run_included(ts, fn, data);
-    return;
-  }
-  task_spawn(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach,
-             nullptr, nullptr);
-}
-
-RTPAR_OMP_EXPORT void GOMP_taskwait() {
-  ThreadState& ts = self();
-  Task* t = ts.task;
-  // acquire: the children's acq_rel decrements carry their writes.
-  if (t->refs.load(std::memory_order_acquire) == 1) return;
-  wait_until(ts, t, [t] { return t->refs.load(std::memory_order_acquire) == 1; });
-}
 
 // GOMP_taskyield is a no-op, as in libgomp and libomp (tied tasks are not suspended).
 RTPAR_OMP_EXPORT void GOMP_taskyield() {}

@@ -1,9 +1,11 @@
 // task.hpp — OpenMP tasks: the Task record every thread runs in (implicit or explicit) and the
-// per-team task scheduler the core calls at task scheduling points. Implemented by task.cpp (with
-// task_deps.cpp, task_group.cpp, task_reduction.cpp); the fields and functions marked CORE are used
-// by the core (runtime.hpp) and keep their names.
+// per-team task scheduler the core calls at task scheduling points. Implemented by task.cpp
+// (creation, completion), task_queue.cpp (deques, shared list, tied-task constraint),
+// task_wait.cpp (task waits), task_included.cpp (included tasks), task_deps.cpp, task_group.cpp,
+// task_reduction.cpp and task_arena.cpp; the fields and functions marked CORE are used by the core
+// (runtime.hpp) and keep their names.
 //
-// Scheduler model (task.cpp, docs/internals/openmp.md):
+// Scheduler model (task*.cpp, docs/internals/openmp.md):
 //  - Every member of a team owns a TaskDeque (Chase-Lev): it pushes the tasks it creates at the
 //    bottom and pops them there; idle members steal at the top. A waiting thread (taskwait,
 //    taskgroup end, barrier, region end) runs tasks meanwhile: its own first, then stolen ones.
@@ -67,6 +69,7 @@ struct Task {
   // copy constructors): cancellation does not drop it, since only its body runs the destructors.
   bool copy_ctors_done = false;
   int priority = 0;             // clamped priority clause
+  int creator = 0;              // team member that created the task (it runs the parent: tied)
   void (*fn)(void*) = nullptr;  // the outlined body
   void* arg = nullptr;          // its argument copy
   // refs: 1 until the task completes, plus one per incomplete child (see file comment).
@@ -81,16 +84,19 @@ struct Task {
   std::atomic<int> npred{0};      // incomplete predecessors
   DepEdge* succ = nullptr;        // tasks waiting for this one
   DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
-  Task* next = nullptr;           // link in TeamTasks::shared
+  Task* next = nullptr;           // link in TeamTasks::shared or MemberTasks::returned
   // depth_: explicit tasks between this one and its implicit task (0 for an implicit task);
-  // root_: that implicit task (itself for an implicit task). Set once at creation (set_lineage),
-  // read with task_depth/task_root: descends() answers in O(1) for an implicit ancestor and
-  // walks only the depth difference otherwise. Plain fields without an initializer, accessed only
-  // with relaxed atomic builtins: a thief's steal_if reads them on a descriptor that placement
-  // new may be re-creating at that moment, and a constructor-initialised member (std::atomic
-  // included) would be a plain write racing that read.
+  // root_: that implicit task (itself for an implicit task); jump_: an ancestor (itself for an
+  // implicit task) chosen by the skew-binary rule of set_lineage_child, so that descends() finds
+  // the ancestor at any depth in O(log depth) steps (Myers, "An applicative random-access stack",
+  // IPL 17(5), 1983). Set once at creation (set_lineage*), read with task_depth/task_root/
+  // task_jump: descends() answers in O(1) for an implicit ancestor. Plain fields without an
+  // initializer, accessed only with relaxed atomic builtins: a thief's steal_if reads them on a
+  // descriptor that placement new may be re-creating at that moment, and a constructor-initialised
+  // member (std::atomic included) would be a plain write racing that read.
   int depth_;
   const Task* root_;
+  const Task* jump_;
 };
 
 // task_depth is t's depth_ (relaxed: see Task::depth_).
@@ -101,10 +107,29 @@ inline int task_depth(const Task* t) noexcept {
 inline const Task* task_root(const Task* t) noexcept {
   return __atomic_load_n(&t->root_, __ATOMIC_RELAXED);
 }
-// set_lineage sets t's depth_ and root_ at its creation (relaxed: published with the task).
-inline void set_lineage(Task& t, int depth, const Task* root) noexcept {
-  __atomic_store_n(&t.depth_, depth, __ATOMIC_RELAXED);
-  __atomic_store_n(&t.root_, root, __ATOMIC_RELAXED);
+// task_jump is t's jump_ (relaxed: see Task::depth_).
+inline const Task* task_jump(const Task* t) noexcept {
+  return __atomic_load_n(&t->jump_, __ATOMIC_RELAXED);
+}
+// set_lineage_root makes t the root of its task tree (an implicit task): depth 0, its own root
+// and jump (relaxed: published with the task).
+inline void set_lineage_root(Task& t) noexcept {
+  __atomic_store_n(&t.depth_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&t.root_, &t, __ATOMIC_RELAXED);
+  __atomic_store_n(&t.jump_, &t, __ATOMIC_RELAXED);
+}
+// set_lineage_child sets the lineage of t, a new child of `parent` (relaxed: published with the
+// task). Jump rule (skew-binary, Myers 1983): when the parent's jump and its jump's jump span
+// equal depths, t jumps over both, else t jumps to its parent; every jump then spans 2^k - 1
+// levels and any ancestor is reached in O(log depth) jumps and parent steps (descends).
+inline void set_lineage_child(Task& t, const Task* parent) noexcept {
+  const Task* j = task_jump(parent);
+  const Task* jj = task_jump(j);
+  const int dp = task_depth(parent);
+  const Task* jump = dp - task_depth(j) == task_depth(j) - task_depth(jj) ? jj : parent;
+  __atomic_store_n(&t.depth_, dp + 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&t.root_, task_root(parent), __ATOMIC_RELAXED);
+  __atomic_store_n(&t.jump_, jump, __ATOMIC_RELAXED);
 }
 
 // TaskDeque is a member's deque of ready tasks: rtpar's one Chase–Lev deque (the work-stealing
@@ -112,6 +137,14 @@ inline void set_lineage(Task& t, int depth, const Task* root) noexcept {
 // kCapacity slots. A full deque refuses a push (try_push): the task then runs at once.
 struct TaskDeque : rtpar::detail::ChaseLevDeque<Task> {
   static constexpr std::int64_t kCapacity = 1 << 12;
+  // kThrottle: with this many tasks queued on the member's deque, a new task runs at once
+  // instead (push_own refuses it), as libgomp's GOMP_task runs a task undeferred once the team
+  // has more than 64 queued per member (task.c, `team->task_count > 64 * team->nthreads`). Enough
+  // for thieves to find work; beyond it a member that nobody steals from (its teammates
+  // descheduled: more members than CPUs, or a shared CPU at SCHED_FIFO) pays the queue's cost for
+  // nothing: tree_search.c's 8 M tasks at 2 threads on one CPU at FIFO 30 took 0.80-0.87 s with
+  // only the capacity as a bound, 0.59 s with this one (libgomp 0.43 s).
+  static constexpr std::int64_t kThrottle = 64;
   std::atomic<Task*> slots[kCapacity];
   TaskDeque() noexcept {
     buffer = slots;
@@ -128,9 +161,19 @@ struct alignas(64) MemberTasks {
   alignas(64) std::atomic<std::uint64_t> completed{0};  // written by the member only
   // The member's last fruitless look at the shared list while suspended in tied_miss (owner
   // only): the list's version then. Until the version moves, the list holds nothing that task
-  // may start, and the member does not take the list's lock to look again (task.cpp's pick).
+  // may start, and the member does not take the list's lock to look again (task_queue.cpp's pick).
   std::uint64_t shared_miss_version = 0;
   const Task* tied_miss = nullptr;
+  // returned: tasks this member created that a suspended thief stole but may not start (the
+  // tied-task constraint; task_queue.cpp's pick), deepest first; returned_lock guards it,
+  // returned_count is its size, read without the lock to skip an empty list.
+  std::mutex returned_lock;
+  Task* returned = nullptr;
+  std::atomic<int> returned_count{0};
+  // The member's last fruitless look at the other members' returned lists while suspended in
+  // returned_miss_tied (owner only): TeamTasks::returned_version then.
+  std::uint64_t returned_miss_version = 0;
+  const Task* returned_miss_tied = nullptr;
 };
 
 // TeamTasks is a team's explicit-task scheduler state, embedded in TeamState.
@@ -150,12 +193,15 @@ struct TeamTasks {
   // shared_version counts pushes onto the shared list (written under shared_lock; relaxed reads
   // are hints: a member that reads a stale version looks under the lock anyway, next time).
   std::atomic<std::uint64_t> shared_version{0};
+  // returned_version counts pushes onto the members' returned lists (relaxed: a hint, as
+  // shared_version).
+  std::atomic<std::uint64_t> returned_version{0};
   // deps_lock guards every dependence table, DepRec, npred and succ list of the team's tasks.
   std::mutex deps_lock;
   DepEdge* free_edges = nullptr;  // edge pool (under deps_lock)
   // waiters: members asleep in a task wait (taskwait, taskgroup end, an undeferred task's wait)
   // on the team's barrier word; the completion that may end such a wait pokes the word when it is
-  // not 0 (task.cpp, "Sleeping in a task wait"). seq_cst increments and loads.
+  // not 0 (task_wait.cpp, "Sleeping in a task wait"). seq_cst increments and loads.
   alignas(64) std::atomic<int> waiters{0};
 };
 
@@ -203,6 +249,21 @@ void workshare_reduction_attach(ThreadState& ts, std::uintptr_t* data, std::uint
 // ---- internal (task*.cpp) ----
 namespace task_detail {
 
+// kFlag* are GOMP_task's flag bits (GCC's gomp-constants.h, GOMP_TASK_FLAG_*).
+constexpr unsigned kFlagFinal = 2;
+constexpr unsigned kFlagDepend = 8;
+constexpr unsigned kFlagPriority = 16;
+constexpr unsigned kFlagDetach = 8192;
+
+// team_idle says whether no task of the team is outstanding (task.cpp, "Accounting").
+bool team_idle(TeamTasks& tt) noexcept;
+// execute runs deferred task t on ts and completes it (unless its detach event is pending).
+void execute(ThreadState& ts, Task* t);
+// push_own queues a new ready task of ts's team on ts's deque (or the shared list for a
+// priority task). False when the deque holds TaskDeque::kThrottle tasks (the task then runs at
+// once).
+bool push_own(ThreadState& ts, Task* t) noexcept;
+
 // wait_until_fn runs queued tasks until done(ctx) holds (spins per the team's wait policy, then
 // sleeps on the team's barrier word until a task is queued or a completion may have ended the
 // wait — with a growing timeout for the waits no completion pokes — so it never spins
@@ -211,8 +272,8 @@ namespace task_detail {
 // at a barrier.
 void wait_until_fn(ThreadState& ts, Task* tied, bool (*done)(void*), void* ctx);
 // poke_waiters wakes the members of `team` asleep in a task wait, if any, after a completion
-// that may end one; the caller's decrement must be a seq_cst RMW (task.cpp, "Sleeping in a task
-// wait").
+// that may end one; the caller's decrement must be a seq_cst RMW (task_wait.cpp, "Sleeping in a
+// task wait").
 void poke_waiters(TeamState& team) noexcept;
 // wait_until is wait_until_fn for a callable.
 template <class F>

@@ -228,7 +228,7 @@ void deps_wait(ThreadState& ts, void** depend) {
   Task waiter;
   waiter.team = ts.team;
   waiter.parent = parent;
-  set_lineage(waiter, task_depth(parent) + 1, task_root(parent));
+  set_lineage_child(waiter, parent);
   waiter.implicit = false;
   waiter.deferred = false;
   waiter.deps = recs;
