@@ -160,9 +160,10 @@ while True:
   done
 fi
 
-echo "soak: $rtpar run $file --duration $duration --json --out $out/report ${run_opts[*]}"
+echo "soak: $rtpar run --allow-misses $file --duration $duration --json --out $out/report ${run_opts[*]}"
 echo "soak: load: $load_desc"
-"$rtpar" run "$file" --duration "$duration" --json --out "$out/report" "${run_opts[@]}" >"$out/run.json" &
+# --allow-misses: the soak judges the misses itself (below, and the fault mode's verdict).
+"$rtpar" run --allow-misses "$file" --duration "$duration" --json --out "$out/report" "${run_opts[@]}" >"$out/run.json" &
 run_pid=$!
 status=0
 while :; do
