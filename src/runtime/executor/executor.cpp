@@ -25,6 +25,7 @@
 #include "platform/rt_thread.hpp"
 #include "platform/stop_signals.hpp"
 #include "runtime/executor/edf_band.hpp"
+#include "runtime/executor/keep_alive.hpp"
 #include "runtime/executor/release_loop.hpp"
 #include "runtime/executor/task_runner.hpp"
 
@@ -468,10 +469,13 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     }
   }
   for (std::size_t i = 0; i < runners.size(); ++i) {
-    // A hung task's threads still use its runner, its channel endpoint and its code: never freed.
+    // A hung (or crashed) task's threads still use its runner, its channel endpoint and its
+    // code: kept alive, and reachable, until the process ends — the caller's TaskSet may be
+    // destroyed while they run (keep_alive.hpp).
     if (hung[i]) {
-      (void)runners[i].release();
-      (void)own_channels.release();
+      detail::keep_alive_forever(std::move(runners[i]));
+      detail::keep_alive_forever(set.tasks[i].code);
+      if (own_channels) detail::keep_alive_forever(std::move(own_channels));
     }
   }
   runners.clear();  // joins the team workers
