@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/checked_math.hpp"
 #include "model/budget_rules.hpp"
 #include "model/chain_rules.hpp"
 #include "platform/cpu_latency.hpp"
@@ -128,10 +129,14 @@ bool lock_memory(const RunConfig& config) {
 
 // describe is the message of the exception e: its what(), or a fixed text for non-std types.
 // hang_grace is how long after the stop a task's running job may still take before it is taken
-// for hung: twice its deadline, at least 100 ms — a job that has not returned by then has missed
-// its deadline by a deadline more than any the plan admitted.
-std::int64_t hang_grace(const TaskSpec& task) {
-  return std::max<std::int64_t>(2 * task.deadline.count(), 100'000'000);
+// for hung: twice its deadline, four times the longest response the task showed in this run, and
+// at least 100 ms. A job that has not returned by then has missed its deadline by a deadline more
+// than any the plan admitted, and has run far longer than any of its own jobs did; the second
+// term keeps a machine that is merely slow (a sanitizer build, a loaded host) from being
+// mistaken for a hang when every job there is slow.
+std::int64_t hang_grace(const TaskSpec& task, std::int64_t max_response_ns) {
+  const std::int64_t observed = sat_mul(4, std::max<std::int64_t>(max_response_ns, 0));
+  return std::max({sat_mul(2, task.deadline.count()), observed, std::int64_t{100'000'000}});
 }
 
 // hang_message names a hung task's job for TaskRun::failure.
@@ -305,10 +310,14 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     stop_signals.emplace();
     blocked.emplace();
   }
-  detail::RunControl control;
+  // The run's control words and EDF ranking live on the heap: a hung task's threads read them
+  // after this function returns, so they are kept alive with the runner (keep_alive.hpp).
+  auto control_owner = std::make_shared<detail::RunControl>();
+  detail::RunControl& control = *control_owner;
   // Partitioned EDF tasks share one ranking per core (runtime/edf_band.hpp); best effort has no
   // SCHED_FIFO priorities to rank, so EDF order is then not enforced (said in the report).
-  detail::EdfBand edf_band;
+  auto edf_owner = std::make_shared<detail::EdfBand>();
+  detail::EdfBand& edf_band = *edf_owner;
   bool any_edf = false;
   for (const TaskPlan& tp : plan.tasks) any_edf = any_edf || tp.scheduling == CoreScheduling::edf;
   if (any_edf && !config.best_effort) control.edf = &edf_band;
@@ -421,7 +430,12 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     if (crash_guard) crashes[i] = crash_guard->crashed(i);
     // A crashed task's faulting thread never returns (it is blocked in the handler): it is not
     // waited for; its other threads (a team waiting for the faulted member) are left with it.
-    hung[i] = crashes[i] || !runners[i]->join_until(stopped + hang_grace(set.tasks[i]));
+    // relaxed: a statistic (RunControl (3) orders nothing here); a stale value only shortens the
+    // grace to what an earlier job showed.
+    const std::int64_t longest =
+        runners[i]->counters().max_response_ns.load(std::memory_order_relaxed);
+    hung[i] = crashes[i] ||
+              !runners[i]->join_until(sat_add(stopped, hang_grace(set.tasks[i], longest)));
     if (hung[i]) detail::demote_to_idle(runners[i]->thread_ids());
   }
   // A task that crashed while the others were being joined is seen here too, and left like the
@@ -473,6 +487,8 @@ RunReport execute(const TaskSet& set, const Plan& plan, const RunConfig& config)
     // code: kept alive, and reachable, until the process ends — the caller's TaskSet may be
     // destroyed while they run (keep_alive.hpp).
     if (hung[i]) {
+      if (control_owner) detail::keep_alive_forever(std::move(control_owner));
+      if (edf_owner) detail::keep_alive_forever(std::move(edf_owner));
       detail::keep_alive_forever(std::move(runners[i]));
       detail::keep_alive_forever(set.tasks[i].code);
       if (own_channels) detail::keep_alive_forever(std::move(own_channels));

@@ -26,7 +26,12 @@ void JobLog::record(const JobRecord& r) noexcept {
   // relaxed: progress statistics only, read relaxed by the control thread (may lag by a job);
   // the records themselves are read after join() (RunControl (3)).
   counters_.jobs.fetch_add(1, std::memory_order_relaxed);
-  if (r.finish_ns - r.release_ns > deadline_ns_) {
+  const std::int64_t response = r.finish_ns - r.release_ns;
+  // relaxed: as above; only this (one) recording thread stores it, so load-then-store is exact.
+  if (response > counters_.max_response_ns.load(std::memory_order_relaxed)) {
+    counters_.max_response_ns.store(response, std::memory_order_relaxed);
+  }
+  if (response > deadline_ns_) {
     // relaxed: as above.
     counters_.misses.fetch_add(1, std::memory_order_relaxed);
   }

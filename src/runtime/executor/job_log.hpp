@@ -17,6 +17,8 @@ namespace rtpar::detail {
 struct TaskCounters {
   alignas(64) std::atomic<std::int64_t> jobs{0};
   std::atomic<std::int64_t> misses{0};
+  // max_response_ns is the largest response time recorded so far (the hang grace scales with it).
+  std::atomic<std::int64_t> max_response_ns{0};
 };
 
 // JobLog is the preallocated JobRecord array of one task and its counters. All memory is taken in

@@ -91,7 +91,7 @@ class RunnerBase : public Runner {
         placement_(placement),
         control_(control),
         channels_(channels),
-        releases_(task, control),
+        releases_(task_, control),
         log_(record_capacity, task.deadline.count(), channels) {}
 
   TaskRun hung_result(std::int64_t now_ns) final {
@@ -122,8 +122,10 @@ class RunnerBase : public Runner {
 
   BudgetRequest budget_;
   BudgetTally tally_;  // see BudgetTally: each runner says who writes which part
-  const TaskSpec& task_;
-  const TaskPlan& placement_;
+  // task_ and placement_ are copies: a hung task's threads outlive the caller's TaskSet and Plan
+  // (executor.cpp keeps the runner alive, keep_alive.hpp), so they must not refer to them.
+  const TaskSpec task_;
+  const TaskPlan placement_;
   RunControl& control_;
   Endpoint* channels_;
   ReleaseLoop releases_;  // next() by one thread at a time (the master, or a job's closer)

@@ -301,3 +301,25 @@ TEST_CASE("executor: a fault in task code ends the run at once with the task and
     }
   }
 }
+
+TEST_CASE("executor: a task whose every job is slow is not taken for hung at the stop") {
+  // Each job takes 250 ms (slept, so no core is burnt): the job in flight at the stop (300 ms)
+  // returns about 200 ms later, past the fixed grace of max(2·D, 100 ms) = 100 ms, but within four
+  // times the 250 ms response the task already showed (hang_grace, executor.cpp). A slow machine
+  // (a sanitizer build, a loaded host) must not be reported as a hang.
+  rtpar::TaskSet set;
+  set.system.cores = {machine_cores().front()};
+  set.tasks = {light("slow", 20ms, 100us)};
+  set.tasks[0].overrun = rtpar::OverrunPolicy::skip;
+  rtpar::System sys(set);
+  sys.bind("slow", [](rtpar::JobContext&) { std::this_thread::sleep_for(250ms); });
+  rtpar::RunConfig config;
+  config.duration = 300ms;
+  config.best_effort = true;
+  const rtpar::RunReport report = run_system(sys, config);
+  REQUIRE(report.tasks.size() == 1);
+  const rtpar::TaskRun& slow = report.tasks[0];
+  CHECK(slow.hung_job == -1);
+  CHECK(slow.failure.empty());
+  CHECK(slow.records.size() == 2);  // both jobs returned and were recorded
+}
