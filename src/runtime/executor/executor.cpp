@@ -134,9 +134,17 @@ bool lock_memory(const RunConfig& config) {
 // than any the plan admitted, and has run far longer than any of its own jobs did; the second
 // term keeps a machine that is merely slow (a sanitizer build, a loaded host) from being
 // mistaken for a hang when every job there is slow.
+// A sanitizer build runs task code 5-50x slower (ThreadSanitizer most), and its first job has no
+// response to scale from: there every term is multiplied by kSlowBuildFactor.
+#ifdef RTPAR_SANITIZER_BUILD
+constexpr std::int64_t kSlowBuildFactor = 10;
+#else
+constexpr std::int64_t kSlowBuildFactor = 1;
+#endif
 std::int64_t hang_grace(const TaskSpec& task, std::int64_t max_response_ns) {
   const std::int64_t observed = sat_mul(4, std::max<std::int64_t>(max_response_ns, 0));
-  return std::max({sat_mul(2, task.deadline.count()), observed, std::int64_t{100'000'000}});
+  return sat_mul(kSlowBuildFactor, std::max({sat_mul(2, task.deadline.count()), observed,
+                                             std::int64_t{100'000'000}}));
 }
 
 // hang_message names a hung task's job for TaskRun::failure.
