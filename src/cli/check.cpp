@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/plan_options.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/sensitivity_output.hpp"
 #include "core/table.hpp"
 #include "rtpar/plan.hpp"
@@ -31,6 +32,7 @@ struct CheckOptions {
   std::string file;
   bool json = false;
   bool sensitivity = false;  // --sensitivity: analyse_sensitivity for every planner run
+  bool progress = false;     // --progress: progress lines on stderr even when not a terminal
   PlanningFlags planning;
 };
 
@@ -124,15 +126,26 @@ Command add_check(CLI::App& app) {
                "Also find each task's margin: the largest factor its C (and all tasks' C "
                "together) can be scaled by and still be admitted, and D - R (with --planner all: "
                "per planner)");
+  app.add_flag("--progress", opts->progress,
+               "Show the planning's progress on stderr even when it is not a terminal (on a "
+               "terminal it shows once planning takes more than a second)");
   add_planning_flags(app, opts->planning, /*allow_all=*/true);
   return [opts]() {
     const TaskSet set = load_taskset(opts->file);
     const std::unique_ptr<Planning> planning = resolve_planning(opts->planning, set);
     check_cores_online(set, *planning);
     std::vector<Plan> plans;
-    for (const PlannerKind kind : planning->planners) {
-      plans.push_back(plan_with(kind, set, planning->options));
-      plans.back().notes.push_back(planning->overhead_note);
+    {
+      ProgressLine line(opts->progress);
+      const char* planner = "";
+      const PlanProgressScope scope([&](const char* stage, std::int64_t done, std::int64_t total) {
+        line.report((std::string(planner) + ": " + stage).c_str(), done, total);
+      });
+      for (const PlannerKind kind : planning->planners) {
+        planner = to_string(kind);
+        plans.push_back(plan_with(kind, set, planning->options));
+        plans.back().notes.push_back(planning->overhead_note);
+      }
     }
     const bool admitted =
         std::any_of(plans.begin(), plans.end(), [](const Plan& p) { return p.schedulable; });

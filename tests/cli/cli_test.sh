@@ -38,6 +38,20 @@ bad_input)
   grep -q -- "--duration" <<<"$err" || fail "duration error: $err"
   expect_status 2 "$rtpar" frobnicate
   ;;
+check_progress)
+  # A long check shows its progress: with --progress on stderr as lines even when stderr is not a
+  # terminal (here), the last one of each stage "N/N"; without it, nothing (pipelines stay clean).
+  python3 -c "
+lines = ['[system]', 'cores = 2']
+for i in range(3000):
+    lines += ['[[task]]', f'name = \"t{i}\"', 'period = \"1s\"', f'work = \"{1 + i % 50}us\"']
+open('many.toml', 'w').write('\\n'.join(lines) + '\\n')"
+  expect_status 0 "$rtpar" check many.toml --progress --planner all
+  grep -q "^check: federated: placing light tasks 3000/3000 (" <<<"$err" || fail "no federated progress: $err"
+  grep -q "^check: decomposition: placing strands 3000/3000 (" <<<"$err" || fail "no strand progress: $err"
+  expect_status 0 "$rtpar" check many.toml --planner all
+  ! grep -q "^check:" <<<"$err" || fail "progress without --progress on a pipe: $err"
+  ;;
 version_and_suggestions)
   expect_status 0 "$rtpar" --version
   grep -Eq "^rtpar [0-9]+\.[0-9]+\.[0-9]+ \(git [^)]+\)$" <<<"$out" || fail "version: $out"

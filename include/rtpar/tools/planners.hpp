@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,26 @@ struct PlanOptions {
   // each strand on the least-utilized core (ties: lower CPU id), then one RTA. Other planners
   // ignore it.
   AssignKind assign = AssignKind::greedy;
+};
+
+// PlanProgress receives how far a long planning got: `done` of `total` items (tasks, strands) of
+// `stage` ("placing light tasks", "placing strands"). Called from the planning thread.
+using PlanProgress = std::function<void(const char* stage, std::int64_t done,
+                                        std::int64_t total)>;  // = detail::ProgressFn
+
+// PlanProgressScope makes `progress` the calling thread's PlanProgress until it is destroyed (the
+// previous one is restored then): the planners' long loops (light first-fit, FBB-FFD) call it
+// every 256 items and at their end. Scopes nest; other threads are not affected.
+class PlanProgressScope {
+ public:
+  explicit PlanProgressScope(PlanProgress progress);
+  ~PlanProgressScope();
+  PlanProgressScope(const PlanProgressScope&) = delete;
+  PlanProgressScope& operator=(const PlanProgressScope&) = delete;
+
+ private:
+  PlanProgress progress_;
+  const PlanProgress* previous_;
 };
 
 // plan_taskset runs the planner named by set.system.planner. It never touches threads.

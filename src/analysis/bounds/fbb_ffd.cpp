@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "analysis/bounds/fbb_core.hpp"
+#include "core/progress.hpp"
 
 namespace rtpar::analysis {
 
@@ -182,7 +183,10 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     std::size_t core = 0;
     bool blocked = false;
   } resume;
+  const auto total = static_cast<std::int64_t>(result.order.size());
+  std::int64_t done = 0;
   for (const std::size_t k : result.order) {
+    if (done++ % detail::kProgressEvery == 0) detail::progress("placing strands", done - 1, total);
     const FbbStrand& s = strands[k];
     if (last_failed.valid && same_fields(last_failed.key, s)) {
       result.level_full[k] = last_failed.blocked;  // result.core[k] stays −1
@@ -242,6 +246,7 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
     const int rank = on[static_cast<std::size_t>(chosen)].add(s);
     result.priority[k] = std::max(kBottomPriority, kTopPriority - rank);
   }
+  detail::progress("placing strands", total, total);
   return result;
 }
 

@@ -37,6 +37,7 @@
 #include "analysis/bounds/rta.hpp"
 #include "analysis/bounds/utilization.hpp"
 #include "core/checked_math.hpp"
+#include "core/progress.hpp"
 
 namespace rtpar::analysis {
 namespace {
@@ -326,7 +327,11 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     for (const RtaInterferer& j : above) load.util.add(j.wcet, j.period);  // in every U > 1 test
   }
   std::vector<Slot> trial;
+  const auto total = static_cast<std::int64_t>(order.size());
+  std::int64_t done = 0;
   for (std::size_t task : order) {
+    if (done++ % detail::kProgressEvery == 0)
+      detail::progress("placing light tasks", done - 1, total);
     const TaskSpec& spec = set.tasks[task];
     Slot x;
     x.task = task;
@@ -358,6 +363,7 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     out[task].capped = capped;
   }
 
+  detail::progress("placing light tasks", total, total);
   for (std::size_t task : light) out[task].priority = priorities.on_core({task}).front();
   for (std::size_t c = 0; c < cores.size(); ++c) {
     std::vector<Slot>& slots = loads[c].slots;
