@@ -15,8 +15,8 @@
 // for that time and completes like a deferred one, so its deferred children may outlive it.
 //
 // Untied tasks run tied (as in libgomp): when clang's untied code re-enqueues the running task
-// at a scheduling point, the rest of its body runs at once. Detachable tasks
-// (__kmpc_task_allow_completion_event), task reductions and cancellation are not provided.
+// at a scheduling point, the rest of its body runs at once. Task reductions and cancellation are
+// not provided.
 //
 // Memory ordering: none here; task.cpp's counters, deque and dependence table order everything.
 #include <algorithm>
@@ -188,8 +188,25 @@ RTPAR_OMP_EXPORT void __kmpc_omp_task_complete_if0(ident* /*loc*/, kmp_int32 gti
   ThreadState& ts = self();
   Header* h = header_of(k);
   if ((h->flags & kTaskDestructors) != 0) k->data1.destructors(gtid, k);
-  ts.task = h->rec.parent;
-  complete(ts, &h->rec);
+  Task* t = &h->rec;
+  ts.task = t->parent;
+  // A detachable if(0) task whose event is still pending is completed by omp_fulfill_event,
+  // as LLVM's runtime does (its encountering task goes on; a taskwait or barrier waits for it).
+  // acq_rel: as task.cpp's execute (either side may be the one that completes the task).
+  if (t->detachable && t->detach_pending.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  complete(ts, t);
+}
+
+// __kmpc_task_allow_completion_event makes a task from __kmpc_omp_task_alloc detachable
+// (`detach(event)`) and returns its event handle: the task completes when its body has run and
+// omp_fulfill_event(handle) was called (task.cpp's execute and omp_fulfill_event).
+RTPAR_OMP_EXPORT void* __kmpc_task_allow_completion_event(ident* /*loc*/, kmp_int32 /*gtid*/,
+                                                          task* k) {
+  Task* t = &header_of(k)->rec;
+  t->detachable = true;
+  // relaxed: published with the task (the deque's release push) or read by this thread.
+  t->detach_pending.store(2, std::memory_order_relaxed);
+  return t;
 }
 
 // __kmpc_omp_taskwait waits for the children of the caller's task.

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "omp/icv.hpp"
@@ -192,6 +193,9 @@ struct ThreadState {
   // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
   // in the process; given when the state is created (thread_state.cpp).
   int kmp_gtid = 0;
+  // kmp_threadprivate: this thread's copies of threadprivate variables in LLVM's ABI without TLS,
+  // (variable, copy) pairs (kmpc_threadprivate.cpp).
+  std::vector<std::pair<const void*, void*>> kmp_threadprivate;
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
