@@ -147,7 +147,9 @@ template <class T, class ST>
 kmp_int32 dispatch_next(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) {
   ThreadState& ts = self();
   std::uint64_t a = 0, b = 0;
-  if (!loop_next(ts, a, b)) {
+  // relaxed: `cancel for` (kmpc_cancel.cpp) only stops the hand-out; no data travels with it.
+  if (__builtin_expect(ts.team->kmp_cancel_ws.load(std::memory_order_relaxed), 0) ||
+      !loop_next(ts, a, b)) {
     loop_end_common(ts, /*barrier=*/false, /*cancellable=*/false);
     return 0;
   }

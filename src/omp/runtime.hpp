@@ -103,6 +103,9 @@ struct TeamState {
   alignas(64) std::atomic<std::uint32_t> barrier_gen{0};
   alignas(64) std::atomic<std::uint64_t> single_next{0};  // `single` instances claimed
   alignas(64) std::atomic<bool> cancelled{false};         // `cancel parallel` was activated
+  // kmp_cancel_ws: `cancel for` / `cancel sections` through LLVM's ABI, whose static loops and
+  // sections use no work share (kmpc_cancel.cpp); cleared by the construct's cancel barrier.
+  std::atomic<bool> kmp_cancel_ws{false};
 
   WorkShare ring[kWorkShareRing];
   TeamTasks tasks;                          // explicit tasks (task.hpp)
