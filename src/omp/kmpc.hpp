@@ -5,8 +5,11 @@
 //   kmpc_loop.cpp      for_static_init_*, dispatch_init/next/fini_* (every schedule, 4 widths)
 //   kmpc_sync.cpp      barrier, critical, single, master/masked, ordered, flush, copyprivate
 //   kmpc_reduce.cpp    reduce / reduce_nowait / end_reduce* (the critical method)
-//   kmpc_task.cpp      task_alloc, task, task_with_deps, taskwait, taskyield, taskgroup, if0
+//   kmpc_task.cpp      task_alloc, task, task_with_deps, wait_deps, detach, taskwait,
+//                      taskyield, taskgroup, if0, taskloop
+//   kmpc_cancel.cpp    cancel, cancellationpoint, cancel_barrier
 //   kmpc_threadprivate.cpp  threadprivate_cached
+//   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free
 // The symbols are exported by libgomp.so.1 under the private node RTPAR_KMPC_1.0 (libgomp.map);
 // libomp.so.5 is a forwarding library over it (docs/openmp.md, "Programs built with clang"), so
 // both ABIs of one process reach one runtime state.
@@ -43,8 +46,10 @@ using critical_name = kmp_int32[8];
 // captured variables' addresses...).
 using microtask = void (*)(kmp_int32* gtid, kmp_int32* btid, ...);
 
-// routine_entry is an outlined task body: (global thread number, the task).
+// task is LLVM's kmp_task_t (defined below).
 struct task;
+
+// routine_entry is an outlined task body: (global thread number, the task).
 using routine_entry = kmp_int32 (*)(kmp_int32 gtid, task* t);
 
 // cmplrdata is LLVM's kmp_cmplrdata_t (task priority or destructors thunk).
@@ -63,7 +68,8 @@ struct task {
   cmplrdata data2;
 };
 
-// Task flags (LLVM's kmp_tasking_flags_t, the compiler's low bits).
+// kTaskTied .. kTaskDetachable are the task flags (LLVM's kmp_tasking_flags_t, the compiler's
+// low bits).
 constexpr kmp_int32 kTaskTied = 0x1;
 constexpr kmp_int32 kTaskFinal = 0x2;
 constexpr kmp_int32 kTaskMergedIf0 = 0x4;
@@ -83,7 +89,8 @@ constexpr std::uint8_t kDependIn = 0x1;
 constexpr std::uint8_t kDependOut = 0x2;
 constexpr std::uint8_t kDependMtx = 0x4;
 
-// Schedule kinds of LLVM's ABI (kmp.h's enum sched_type; the modifier bits are masked first).
+// Sched is a schedule kind of LLVM's ABI (kmp.h's enum sched_type; the modifier bits are masked
+// first).
 enum Sched : kmp_int32 {
   kSchStaticChunked = 33,
   kSchStatic = 34,

@@ -15,7 +15,7 @@ namespace rtpar::omp::kmpc {
 
 namespace {
 
-// LLVM's kmp_cancel_kind_t.
+// kCancelParallel .. kCancelTaskgroup are LLVM's kmp_cancel_kind_t values.
 constexpr kmp_int32 kCancelParallel = 1;
 constexpr kmp_int32 kCancelLoop = 2;
 constexpr kmp_int32 kCancelSections = 3;
