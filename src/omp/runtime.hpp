@@ -196,6 +196,8 @@ struct ThreadState {
   // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
   // in the process; given when the state is created (thread_state.cpp).
   int kmp_gtid = 0;
+  // kmp_reduce_locked: the caller holds a reduction's lock word (kmpc_reduce.cpp).
+  bool kmp_reduce_locked = false;
   // kmp_threadprivate: this thread's copies of threadprivate variables in LLVM's ABI without TLS,
   // (variable, copy) pairs (kmpc_threadprivate.cpp).
   std::vector<std::pair<const void*, void*>> kmp_threadprivate;
