@@ -44,6 +44,12 @@ clang_program)
   # libraries and no other OpenMP runtime. Without rtpar's libomp.so.5 in the runtime directory
   # (RTPAR_OMP_DIR pointing at a copy holding only libgomp.so.1) the warning is given.
   command -v clang >/dev/null || { echo "SKIPPED: no clang"; exit 77; }
+  # A sanitizer build's library needs the sanitizer runtime loaded first, which an uninstrumented
+  # clang-built program does not do (the gcc-built programs there are instrumented).
+  if readelf -d "$omp_dir/libgomp.so.1" | grep -qE 'NEEDED.*lib(a|t|ub)san'; then
+    echo "SKIPPED: rtpar's library is built with a sanitizer; the clang-built program is not"
+    exit 77
+  fi
   src=$(dirname "$0")/which_lib.c
   clang -fopenmp -O1 "$src" -o clang_prog 2>clang.txt || { echo "SKIPPED: clang -fopenmp cannot build here: $(cat clang.txt)"; exit 77; }
   readelf -d clang_prog | grep -q 'NEEDED.*libomp' || { echo "SKIPPED: clang linked no libomp"; exit 77; }
