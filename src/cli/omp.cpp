@@ -109,11 +109,14 @@ std::string program_path(const std::string& name) {
   return {};
 }
 
-// warn_foreign_runtime says when the program links LLVM's or Intel's OpenMP runtime (built with
-// clang -fopenmp or icx): rtpar's runtime implements GCC's libgomp ABI, so such a program would
-// run on its own runtime, outside --cores/--fifo's team rules, with nothing said. A program whose
-// OpenMP comes through another library (or a non-PIE executable) is not judged.
-void warn_foreign_runtime(const std::string& program) {
+// warn_foreign_runtime says when the program links an OpenMP runtime that the library path
+// does not redirect to rtpar's. A clang-built program (libomp.so.5 or libomp.so, LLVM's ABI) runs
+// on rtpar's libomp.so.5 when it is in `dir` (the library path set below puts it first; a
+// DT_RUNPATH, which clang writes, comes after it): no warning then. Intel's libiomp5.so speaks
+// the same ABI under another name, which rtpar does not provide: such a program would run on its
+// own runtime, outside --cores/--fifo's team rules, with nothing said. A program whose OpenMP
+// comes through another library (or a non-PIE executable) is not judged.
+void warn_foreign_runtime(const std::string& program, const std::filesystem::path& dir) {
   const std::string file = program_path(program);
   if (file.empty()) return;  // execvp reports it
   std::vector<std::string> needed;
@@ -122,14 +125,17 @@ void warn_foreign_runtime(const std::string& program) {
   } catch (const platform::ElfError&) {
     return;
   }
+  const bool have_llvm_abi = access((dir / "libomp.so.5").c_str(), R_OK) == 0;
   for (const std::string& lib : needed) {
-    if (lib != "libomp.so" && lib != "libomp.so.5" && lib != "libiomp5.so") continue;
+    const bool llvm = lib == "libomp.so" || lib == "libomp.so.5";
+    if (!llvm && lib != "libiomp5.so") continue;
+    if (llvm && have_llvm_abi) return;  // runs on rtpar's libomp.so.5
     fmt::print(stderr,
-               "rtpar omp: warning: {} is linked against {} (LLVM's or Intel's OpenMP runtime, "
-               "e.g. built with clang -fopenmp): it runs on that runtime, not on rtpar's "
-               "(which implements GCC's libgomp ABI), so rtpar's team rules do not apply; build "
-               "it with gcc -fopenmp\n",
-               program, lib);
+               "rtpar omp: warning: {} is linked against {} ({} OpenMP runtime), which rtpar's "
+               "runtime directory {} does not provide: it runs on that runtime, not on rtpar's, "
+               "so rtpar's team rules do not apply; build it with gcc -fopenmp or clang "
+               "-fopenmp (libomp.so.5)\n",
+               program, lib, llvm ? "LLVM's" : "Intel's", dir.string());
     return;
   }
 }
@@ -161,7 +167,7 @@ int run_omp(const OmpOptions& o) {
   if (!o.wait.empty()) setenv("RTPAR_OMP_WAIT", o.wait.c_str(), 1);
   if (o.threads > 0) setenv("OMP_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
   prepend_env("LD_LIBRARY_PATH", dir.string());
-  warn_foreign_runtime(o.command.front());
+  warn_foreign_runtime(o.command.front(), dir);
   std::vector<char*> argv;
   argv.reserve(o.command.size() + 1);
   for (const std::string& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));

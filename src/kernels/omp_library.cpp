@@ -1,16 +1,19 @@
 // omp_library.cpp — `kernel = "omp:PATH:SYMBOL"`: OpenMP task code from a shared object built with
-// `gcc -fopenmp`, called once per job through the C ABI of rtpar/rtpar_kernel.h. Its parallel
-// regions run on rtpar's OpenMP runtime (lib/rtpar/omp/libgomp.so.1), loaded into the process
-// before the object so that the object's libgomp.so.1 dependency is rtpar's (the dynamic loader
-// matches a needed library by its SONAME against those already loaded). The task's master thread
-// is bound to the task (include/rtpar/detail/omp_binding.h): its regions use the task's planned
-// cores, priority and wait policy, on workers created before the first release.
+// `gcc -fopenmp` or `clang -fopenmp`, called once per job through the C ABI of
+// rtpar/rtpar_kernel.h. Its parallel regions run on rtpar's OpenMP runtime
+// (lib/rtpar/omp/libgomp.so.1, and libomp.so.5 beside it for LLVM's ABI), loaded into the process
+// before the object so that the object's libgomp.so.1 or libomp.so.5 dependency is rtpar's (the
+// dynamic loader matches a needed library by its SONAME against those already loaded). The task's
+// master thread is bound to the task (include/rtpar/detail/omp_binding.h): its regions use the
+// task's planned cores, priority and wait policy, on workers created before the first release.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "kernels/builtin.hpp"
 #include "platform/omp_library_dir.hpp"
@@ -26,6 +29,11 @@ struct OmpRuntime {
   void* handle = nullptr;
   std::string path;
   void* gomp_parallel = nullptr;  // its GOMP_parallel: what a kernel object must resolve to
+  // kmpc_fork_call: rtpar's libomp.so.5's __kmpc_fork_call (LLVM's ABI), what a clang-built
+  // object must resolve to (nullptr when the directory has no libomp.so.5); kmpc_fork_call_impl:
+  // the runtime's own, which a gcc-built object's libgomp.so.1 dependency shows to dlsym.
+  void* kmpc_fork_call = nullptr;
+  void* kmpc_fork_call_impl = nullptr;
   rtpar_omp_bind_fn bind = nullptr;
   rtpar_omp_worker_tids_fn worker_tids = nullptr;
   rtpar_omp_job_start_fn job_start = nullptr;
@@ -57,7 +65,17 @@ const OmpRuntime& omp_runtime(const SourceLocation& where) {
   OmpRuntime r;
   r.handle = handle;
   r.path = path;
+  // LLVM's ABI: rtpar's libomp.so.5 forwards to the runtime just loaded (holding no state), so a
+  // clang-built object's regions reach the same runtime and binding. Without it such an object
+  // would load LLVM's own libomp, which make_omp_library refuses.
+  const std::string llvm_path = (*dir / "libomp.so.5").string();
+  if (access(llvm_path.c_str(), R_OK) == 0) {
+    if (void* llvm = dlopen(llvm_path.c_str(), RTLD_NOW | RTLD_GLOBAL); llvm != nullptr) {
+      r.kmpc_fork_call = dlsym(llvm, "__kmpc_fork_call");
+    }
+  }
   r.gomp_parallel = dlsym(handle, "GOMP_parallel");
+  r.kmpc_fork_call_impl = dlsym(handle, "__kmpc_fork_call");
   r.bind = reinterpret_cast<rtpar_omp_bind_fn>(dlsym(handle, "rtpar_omp_bind"));
   r.worker_tids =
       reinterpret_cast<rtpar_omp_worker_tids_fn>(dlsym(handle, "rtpar_omp_worker_tids"));
@@ -139,16 +157,27 @@ std::shared_ptr<Kernel> make_omp_library(const KernelSpec& spec) {
   // The object's OpenMP calls must reach rtpar's runtime: an object linked against another one
   // (clang's libomp.so, or a libgomp loaded before rtpar's) would run its regions on threads
   // nobody planned.
-  dlerror();
-  void* theirs = dlsym(loaded.handle, "GOMP_parallel");
-  if (theirs != nullptr && theirs != runtime.gomp_parallel) {
+  // Both ABIs are checked: GCC's entry (which LLVM's libomp exports too) and LLVM's.
+  struct Entry {
+    const char* name;
+    void* ours;
+    void* also_ours;
+  };
+  const Entry entries[] = {
+      {"GOMP_parallel", runtime.gomp_parallel, runtime.gomp_parallel},
+      {"__kmpc_fork_call", runtime.kmpc_fork_call, runtime.kmpc_fork_call_impl}};
+  for (const Entry& e : entries) {
+    dlerror();
+    void* theirs = dlsym(loaded.handle, e.name);
+    if (theirs == nullptr || theirs == e.ours || theirs == e.also_ours) continue;
     Dl_info info{};
     const bool named = dladdr(theirs, &info) != 0 && info.dli_fname != nullptr;
     throw InputError(spec.where, "kernel",
                      spec.library + " uses another OpenMP runtime (" +
                          (named ? std::string(info.dli_fname) : std::string("unknown")) +
                          ") than rtpar's " + runtime.path +
-                         "; build it with gcc -fopenmp (it must need libgomp.so.1)");
+                         "; build it with gcc -fopenmp or clang -fopenmp (it must need "
+                         "libgomp.so.1 or libomp.so.5, found in rtpar's runtime directory)");
   }
   return std::make_shared<OmpLibraryKernel>(
       runtime, reinterpret_cast<rtpar_kernel_fn>(loaded.function), spec.where);

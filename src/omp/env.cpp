@@ -243,8 +243,31 @@ void parse_wait(Globals& g) {
       warn_invalid("RTPAR_OMP_WAIT", s);
     }
   }
+  // KMP_BLOCKTIME is LLVM's runtime's spin time before a waiting thread sleeps (milliseconds, or
+  // `infinite`): the hybrid spin time here (`infinite`: spin), for programs tuned for libomp.
+  // RTPAR_OMP_WAIT above and RTPAR_OMP_SPIN_NS below take precedence.
+  if (const char* s = std::getenv("KMP_BLOCKTIME")) {
+    char* end = nullptr;
+    const long ms = std::strtol(s, &end, 10);
+    if (word_is(s, "infinite")) {
+      if (std::getenv("RTPAR_OMP_WAIT") == nullptr) g.wait = WaitKind::spin;
+    } else if (end != s && *skip_space(end) == '\0' && ms >= 0 && ms <= LONG_MAX / 1000000) {
+      g.spin_ns = ms * 1000000;
+    } else {
+      warn_invalid("KMP_BLOCKTIME", s);
+    }
+  }
   long ns = 0;
   if (parse_int_var("RTPAR_OMP_SPIN_NS", 0, LONG_MAX, &ns)) g.spin_ns = ns;
+  // LLVM's runtime's placement variables are not read: say so rather than ignore them silently.
+  for (const char* name : {"KMP_AFFINITY", "KMP_HW_SUBSET", "KMP_PLACE_THREADS"}) {
+    if (const char* s = std::getenv(name)) {
+      std::fprintf(stderr,
+                   "rtpar-omp: %s='%s' is LLVM's libomp setting and is not read here; use "
+                   "OMP_PLACES and OMP_PROC_BIND (or rtpar omp --cores)\n",
+                   name, s);
+    }
+  }
 }
 
 // parse_places_var reads OMP_PLACES; without it (or when invalid) every CPU of the affinity mask

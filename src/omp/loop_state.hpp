@@ -138,6 +138,10 @@ bool loop_end_common(ThreadState& ts, bool barrier, bool cancellable);
 // ordered_pass passes the ordered token of the caller's held chunk on (ordered.cpp).
 void ordered_pass(ThreadState& ts);
 
+// ordered_enter enters an `ordered` region of the caller's chunk: waits until the chunk is next
+// (ordered.cpp; nothing when the caller is not in an ordered loop).
+void ordered_enter(ThreadState& ts);
+
 // doacross_init sets the doacross bookkeeping of work share w up (doacross.cpp); counts are the
 // iteration counts of the ndims dimensions.
 void doacross_init(WorkShare& w, int nthreads, unsigned ndims, const std::uint64_t* counts,

@@ -60,12 +60,13 @@ void ordered_pass(ThreadState& ts) {
   detail::advance(s.ordered_word);
 }
 
-// GOMP_ordered_start enters an ordered region: waits until the caller's chunk is next.
-RTPAR_OMP_EXPORT void GOMP_ordered_start() {
-  ThreadState& ts = self();
+void ordered_enter(ThreadState& ts) {
   if (!ts.loop.ord_held || ts.ws == nullptr) return;  // not in an ordered loop: nothing to order
   wait_turn(ts);
 }
+
+// GOMP_ordered_start enters an ordered region: waits until the caller's chunk is next.
+RTPAR_OMP_EXPORT void GOMP_ordered_start() { ordered_enter(self()); }
 
 // GOMP_ordered_end leaves an ordered region. The token moves on when the chunk is finished.
 RTPAR_OMP_EXPORT void GOMP_ordered_end() {}

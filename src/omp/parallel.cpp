@@ -213,6 +213,7 @@ void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, unsig
   t->barrier_count.store(0, std::memory_order_relaxed);
   t->single_next.store(0, std::memory_order_relaxed);
   t->cancelled.store(false, std::memory_order_relaxed);
+  t->kmp_cancel_ws.store(false, std::memory_order_relaxed);
   for (int i = 0; i < kWorkShareRing; ++i) {
     WorkShare& w = t->ring[i];
     w.state.store(static_cast<std::uint32_t>(3 * i) * 2, std::memory_order_relaxed);

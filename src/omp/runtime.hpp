@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "omp/icv.hpp"
@@ -102,6 +103,9 @@ struct TeamState {
   alignas(64) std::atomic<std::uint32_t> barrier_gen{0};
   alignas(64) std::atomic<std::uint64_t> single_next{0};  // `single` instances claimed
   alignas(64) std::atomic<bool> cancelled{false};         // `cancel parallel` was activated
+  // kmp_cancel_ws: `cancel for` / `cancel sections` through LLVM's ABI, whose static loops and
+  // sections use no work share (kmpc_cancel.cpp); cleared by the construct's cancel barrier.
+  std::atomic<bool> kmp_cancel_ws{false};
 
   WorkShare ring[kWorkShareRing];
   TeamTasks tasks;                          // explicit tasks (task.hpp)
@@ -184,6 +188,19 @@ struct ThreadState {
   int claimed_workers = 0;
   // affinity_shown: the signature of this thread's last OMP_DISPLAY_AFFINITY line (affinity.cpp).
   std::uint64_t affinity_shown = 0;
+  // kmp_num_threads / kmp_proc_bind: the num_threads and proc_bind clauses LLVM's ABI passes
+  // before a fork (__kmpc_push_num_threads, __kmpc_push_proc_bind; kmpc_parallel.cpp), consumed by
+  // the next region this thread starts (0: none).
+  unsigned kmp_num_threads = 0;
+  unsigned kmp_proc_bind = 0;
+  // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
+  // in the process; given when the state is created (thread_state.cpp).
+  int kmp_gtid = 0;
+  // kmp_reduce_locked: the caller holds a reduction's lock word (kmpc_reduce.cpp).
+  bool kmp_reduce_locked = false;
+  // kmp_threadprivate: this thread's copies of threadprivate variables in LLVM's ABI without TLS,
+  // (variable, copy) pairs (kmpc_threadprivate.cpp).
+  std::vector<std::pair<const void*, void*>> kmp_threadprivate;
 
   ThreadState* next_state = nullptr;  // the next state in thread_state.cpp's list of all
   TeamCache* teams = nullptr;  // teams this thread is master of, by level and size (parallel.cpp)
@@ -348,6 +365,12 @@ void ws_leave(ThreadState& ts);
 // behalf of every member: only for the last arriver of a barrier that every member reached after
 // its last use of the slot, none of them calling ws_leave (team_barrier's end_ws).
 void ws_release(ThreadState& ts);
+
+// ---- single (single.cpp) ----
+
+// single_claim says whether the caller is the member that executes its next `single` construct
+// (the first to reach it).
+bool single_claim(ThreadState& ts) noexcept;
 
 // ---- waiting (wait.cpp) ----
 

@@ -12,8 +12,7 @@
 
 namespace rtpar::omp {
 
-RTPAR_OMP_EXPORT bool GOMP_single_start() {
-  ThreadState& ts = self();
+bool single_claim(ThreadState& ts) noexcept {
   if (ts.team->nthreads == 1) return true;
   std::uint64_t expected = ts.single_count++;
   // relaxed: the CAS only elects one member (one RMW order on the word); the construct's data
@@ -21,6 +20,8 @@ RTPAR_OMP_EXPORT bool GOMP_single_start() {
   return ts.team->single_next.compare_exchange_strong(expected, expected + 1,
                                                       std::memory_order_relaxed);
 }
+
+RTPAR_OMP_EXPORT bool GOMP_single_start() { return single_claim(self()); }
 
 RTPAR_OMP_EXPORT void* GOMP_single_copy_start() {
   ThreadState& ts = self();

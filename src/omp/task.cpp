@@ -29,6 +29,8 @@ inline void bump(std::atomic<std::uint64_t>& c) noexcept {
 // free_task releases a deferred task's descriptor (its refs reached 0).
 void free_task(ThreadState& ts, Task* t) noexcept {
   if (t->dep_table != nullptr) deps_free_table(t);
+  if (t->deps_mem == Task::kDepsArena) arena_free(ts, t->deps);
+  if (t->deps_mem == Task::kDepsHeap) ::operator delete(t->deps);
   const bool heap = t->heap;
   t->~Task();
   if (heap) {
@@ -177,6 +179,43 @@ void complete(ThreadState& ts, Task* t) noexcept {
   }
 }
 
+Task* task_new(ThreadState& ts, void* mem, bool heap, bool final_task, int priority,
+               void (*fn)(void*)) noexcept {
+  Task* parent = ts.task;
+  Task* t = new (mem) Task;
+  t->heap = heap;
+  t->icv = parent->icv;
+  t->team = ts.team;
+  t->parent = parent;
+  set_lineage_child(*t, parent);
+  t->final_task = final_task;
+  t->implicit = false;
+  t->deferred = true;
+  t->priority = priority;
+  t->creator = ts.tid;
+  t->fn = fn;
+  t->tg_member = t->tg_current = parent->tg_current;
+  return t;
+}
+
+void task_count(ThreadState& ts, Task* t) noexcept {
+  // relaxed: the parent runs on this thread; the children's acq_rel decrements follow in the
+  // modification order (see complete).
+  t->parent->refs.fetch_add(1, std::memory_order_relaxed);
+  // relaxed: this task (or the group's owner) is counted in the group until after this
+  // increment, so the count cannot reach 0 in between.
+  if (t->tg_member != nullptr) t->tg_member->count.fetch_add(1, std::memory_order_relaxed);
+  bump(t->team->tasks.members[ts.tid].created);
+}
+
+void task_launch(ThreadState& ts, Task* t, bool run_now) {
+  task_count(ts, t);
+  if (t->ndeps != 0 && deps_register(t->parent, t, true) > 0) return;  // released by a predecessor
+  if (run_now || t->team->nthreads == 1 || !push_own(ts, t)) {
+    execute(ts, t);  // if(0), team of one, or a full deque (throttling): run it now
+  }
+}
+
 void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                 long arg_align, bool if_clause, unsigned flags, void** depend, int priority_arg,
                 void* detach, void (*set_bounds)(void*, const void*), const void* bounds) {
@@ -227,18 +266,7 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       heap = mem != nullptr;
     }
     if (mem != nullptr) {
-      Task* t = new (mem) Task;
-      t->heap = heap;
-      t->icv = parent->icv;
-      t->team = team;
-      t->parent = parent;
-      set_lineage_child(*t, parent);
-      t->final_task = (flags & kFlagFinal) != 0;
-      t->implicit = false;
-      t->deferred = true;
-      t->priority = priority;
-      t->creator = ts.tid;
-      t->fn = fn;
+      Task* t = task_new(ts, mem, heap, (flags & kFlagFinal) != 0, priority, fn);
       char* p = reinterpret_cast<char*>(t + 1);
       if (ndeps != 0) {
         t->deps = reinterpret_cast<DepRec*>(p);
@@ -249,7 +277,6 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
       char* arg = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + arg_align - 1) &
                                           ~static_cast<std::uintptr_t>(arg_align - 1));
       t->arg = arg;
-      t->tg_member = t->tg_current = parent->tg_current;
       if (detachable) set_event(t, detach, data);
       if (cpyfn != nullptr) {
         ts.task = t;  // copy constructors run in the new task's data environment
@@ -260,17 +287,7 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
         std::memcpy(arg, data, static_cast<std::size_t>(arg_size));
       }
       if (set_bounds != nullptr) set_bounds(arg, bounds);
-      // relaxed: the parent runs on this thread; the children's acq_rel decrements follow in the
-      // modification order (see complete).
-      parent->refs.fetch_add(1, std::memory_order_relaxed);
-      // relaxed: this task (or the group's owner) is counted in the group until after this
-      // increment, so the count cannot reach 0 in between.
-      if (t->tg_member != nullptr) t->tg_member->count.fetch_add(1, std::memory_order_relaxed);
-      bump(team->tasks.members[ts.tid].created);
-      if (ndeps != 0 && deps_register(parent, t, true) > 0) return;  // released by a predecessor
-      if (run_now || team->nthreads == 1 || !push_own(ts, t)) {
-        execute(ts, t);  // if(0), team of one, or a full deque (throttling): run it now
-      }
+      task_launch(ts, t, run_now);
       return;
     }
   }

@@ -79,8 +79,12 @@ struct Task {
   Taskgroup* tg_member = nullptr;   // taskgroup the task belongs to (counted there)
   Taskgroup* tg_current = nullptr;  // innermost taskgroup inside the task region
   // Dependences (task_deps.cpp), all guarded by the team's deps_lock.
-  DepRec* deps = nullptr;  // this task's dependences (in its arena block)
+  DepRec* deps = nullptr;  // this task's dependences (in its arena block, or deps_mem's)
   int ndeps = 0;
+  // deps_mem: where `deps` lives when not in the task's own block (LLVM's ABI gives the
+  // dependences after the task was allocated: kmpc_task.cpp); free_task releases it.
+  static constexpr std::uint8_t kDepsInline = 0, kDepsArena = 1, kDepsHeap = 2;
+  std::uint8_t deps_mem = kDepsInline;
   std::atomic<int> npred{0};      // incomplete predecessors
   DepEdge* succ = nullptr;        // tasks waiting for this one
   DepTable* dep_table = nullptr;  // as a parent: its children's dependences by address
@@ -325,6 +329,10 @@ void deps_free_table(Task* t) noexcept;
 // task, taskwait depend), running other tasks meanwhile.
 void deps_wait(ThreadState& ts, void** depend);
 
+// taskwait waits until every child of the caller's current task completed (GOMP_taskwait),
+// running queued tasks meanwhile.
+void taskwait(ThreadState& ts);
+
 // taskgroup_begin / taskgroup_finish implement GOMP_taskgroup_start/end.
 Taskgroup* taskgroup_begin(ThreadState& ts);
 void taskgroup_finish(ThreadState& ts);
@@ -336,6 +344,16 @@ void reduction_register(std::uintptr_t* data, std::uintptr_t* old, std::uintptr_
 // pending_region_group: the taskgroup GOMP_parallel_reductions gives the next region's implicit
 // tasks (read by task_init_implicit, cleared by team_tasks_begin_region).
 Taskgroup*& pending_region_group() noexcept;
+
+// task_new constructs the record of a deferred task, child of ts's current task, at `mem` (arena
+// or heap memory of at least sizeof(Task)): fields only, nothing counted or queued yet.
+Task* task_new(ThreadState& ts, void* mem, bool heap, bool final_task, int priority,
+               void (*fn)(void*)) noexcept;
+// task_count counts a new task t (from task_new) in its parent, its taskgroup and the team.
+void task_count(ThreadState& ts, Task* t) noexcept;
+// task_launch counts t (task_count), registers its dependences (t->deps, t->ndeps) and queues it
+// — or runs it at once when `run_now`, in a team of one, or when the deque is full.
+void task_launch(ThreadState& ts, Task* t, bool run_now);
 
 // task_spawn creates a task (GOMP_task semantics; taskloop passes a bounds setter).
 void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,

@@ -108,14 +108,19 @@ void tasks_drain(ThreadState& ts) {
   wait_until(ts, nullptr, [&tt] { return team_idle(tt); });
 }
 
-// ---- GOMP entry points ----
+namespace task_detail {
 
-RTPAR_OMP_EXPORT void GOMP_taskwait() {
-  ThreadState& ts = self();
+void taskwait(ThreadState& ts) {
   Task* t = ts.task;
   // acquire: the children's acq_rel decrements carry their writes.
   if (t->refs.load(std::memory_order_acquire) == 1) return;
   wait_until(ts, t, [t] { return t->refs.load(std::memory_order_acquire) == 1; });
 }
+
+}  // namespace task_detail
+
+// ---- GOMP entry points ----
+
+RTPAR_OMP_EXPORT void GOMP_taskwait() { task_detail::taskwait(self()); }
 
 }  // namespace rtpar::omp

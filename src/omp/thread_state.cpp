@@ -20,6 +20,10 @@ namespace {
 // docs/internals/openmp.md.
 std::atomic<ThreadState*> all_states{nullptr};
 
+// next_gtid numbers the states for LLVM's ABI (ThreadState::kmp_gtid). relaxed: the number only
+// has to be unique (one RMW order on the counter); nothing is published with it.
+std::atomic<int> next_gtid{0};
+
 ThreadState* create_state() {
   auto* ts = new ThreadState;
   ts->root.nthreads = 1;
@@ -41,6 +45,7 @@ ThreadState* create_state() {
   ts->team = &ts->root;
   ts->tid = 0;
   ts->task = &ts->root_task;
+  ts->kmp_gtid = next_gtid.fetch_add(1, std::memory_order_relaxed);
   // relaxed load, release CAS: the list is only ever walked by a leak checker after exit; the
   // CAS keeps concurrent pushes from losing one another.
   ts->next_state = all_states.load(std::memory_order_relaxed);

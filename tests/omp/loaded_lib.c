@@ -1,7 +1,8 @@
 /* loaded_lib: the process really runs on the expected OpenMP library. With
  * RTPAR_OMP_EXPECT_LIB set (the runner sets it to rtpar's libgomp.so.1), the one libgomp
  * mapped in /proc/self/maps must be that file (compared by inode and device, so symlinks and
- * relative paths do not matter), and no other libgomp may be mapped. */
+ * relative paths do not matter), and no other libgomp may be mapped; rtpar's libomp.so.5
+ * (RTPAR_OMP_EXPECT_SHIM), which forwards to it, may be mapped beside it. */
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "omp_check.h"
@@ -21,6 +22,11 @@ int main(void) {
   struct stat want;
   int have_want = expect && *expect && stat(expect, &want) == 0;
   if (expect && *expect) CHECK(have_want, "RTPAR_OMP_EXPECT_LIB=%s does not exist", expect);
+  /* RTPAR_OMP_EXPECT_SHIM: rtpar's libomp.so.5 beside it (a clang-built program loads it; it only
+   * forwards to the expected library), which is not another runtime. */
+  const char* shim = getenv("RTPAR_OMP_EXPECT_SHIM");
+  struct stat shim_st;
+  int have_shim = shim && *shim && stat(shim, &shim_st) == 0;
   char line[4096];
   int found_expected = 0, others = 0, omp_libs = 0;
   char first_other[4096] = "";
@@ -36,6 +42,8 @@ int main(void) {
     if (strncmp(base, "libgomp", 7) && strncmp(base, "libomp", 6) && strncmp(base, "libiomp", 7))
       continue;
     omp_libs++;
+    if (have_shim && inode == (unsigned long)shim_st.st_ino && makedev(maj, min) == shim_st.st_dev)
+      continue;
     if (have_want && inode == (unsigned long)want.st_ino && makedev(maj, min) == want.st_dev)
       found_expected = 1;
     else if (!first_other[0] || strcmp(first_other, p)) {

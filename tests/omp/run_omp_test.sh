@@ -5,7 +5,8 @@
 #
 # LIBDIR   directory holding the libgomp.so.1 to load (put first on LD_LIBRARY_PATH, and
 #          RTPAR_OMP_EXPECT_LIB=LIBDIR/libgomp.so.1 so that loaded_lib checks it was really the
-#          one mapped), or "-" for the system's libgomp (LD_LIBRARY_PATH unset).
+#          one mapped; RTPAR_OMP_EXPECT_SHIM=LIBDIR/libomp.so.5 when there is one, for the
+#          clang-built programs), or "-" for the system's libgomp (LD_LIBRARY_PATH unset).
 # THREADS  OMP_NUM_THREADS for the run, or "-" to leave it unset (the test's VAR=VALUE may set it).
 # Every OMP_* and GOMP_* variable of the caller's environment is removed first, so a run depends
 # only on its registration. The program gets a hard timeout (RTPAR_OMP_TEST_TIMEOUT seconds,
@@ -21,7 +22,7 @@ shift 3
 for var in $(env | sed -n 's/^\(G\{0,1\}OMP_[A-Za-z0-9_]*\)=.*/\1/p'); do
   unset "$var"
 done
-unset RTPAR_OMP_EXPECT_LIB
+unset RTPAR_OMP_EXPECT_LIB RTPAR_OMP_EXPECT_SHIM
 
 if [ "$libdir" = "-" ]; then
   unset LD_LIBRARY_PATH
@@ -33,6 +34,11 @@ else
   LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   RTPAR_OMP_EXPECT_LIB="$libdir/libgomp.so.1"
   export LD_LIBRARY_PATH RTPAR_OMP_EXPECT_LIB
+  # rtpar's libomp.so.5 forwards to that libgomp.so.1 (clang-built programs load both).
+  if [ -e "$libdir/libomp.so.5" ]; then
+    RTPAR_OMP_EXPECT_SHIM="$libdir/libomp.so.5"
+    export RTPAR_OMP_EXPECT_SHIM
+  fi
 fi
 if [ "$threads" != "-" ]; then
   OMP_NUM_THREADS=$threads

@@ -13,6 +13,10 @@
 #             non-real-time thread's region on the nonrt core.
 #   steal     an omp: kernel with runtime = "steal" is refused (exit 2, naming the field).
 #   foreign   RTPAR_OMP_DIR pointing at another libgomp.so.1 is refused (exit 2).
+#   clang_bound  bound_kernel.c built with clang -fopenmp (LLVM's ABI, libomp.so.5): the same
+#             checks as `bound` (rtpar's libomp.so.5 reaches the same runtime and binding); and
+#             refused (exit 2) when the runtime directory has no libomp.so.5 (the object would
+#             then load LLVM's own runtime).
 # Exit 77 (skip) when the kernel refuses SCHED_FIFO.
 set -u
 case_name=$1 rtpar=$2 examples=$3 here=$4
@@ -137,6 +141,30 @@ lib_warning)
     fail "no OpenMP warning for the lib: kernel"
   "$rtpar" check "$here/bound_kernel.toml" >"$tmp/log" 2>&1
   if grep -q "needs libgomp.so.1" "$tmp/log"; then fail "warning on the omp: kernel"; fi
+  ;;
+clang_bound)
+  command -v clang >/dev/null || { echo "SKIP: no clang"; exit 77; }
+  src=$(cd "$(dirname "$0")" && pwd)
+  clang -fopenmp -O1 -shared -fPIC -I"$src/../../include" "$src/bound_kernel.c" \
+    -o "$tmp/libbound_kernel_clang.so" 2>"$tmp/cc.txt" || { cat "$tmp/cc.txt"; fail "clang build"; }
+  readelf -d "$tmp/libbound_kernel_clang.so" | grep -q 'NEEDED.*libomp.so' || fail "not bound to libomp"
+  sed "s|omp:./libbound_kernel.so|omp:$tmp/libbound_kernel_clang.so|" "$here/bound_kernel.toml" \
+    >"$tmp/clang.toml"
+  RTPAR_TEST_NONRT_CPU=1 "$rtpar" run --allow-misses "$tmp/clang.toml" --duration 1s >"$tmp/log" 2>&1
+  rc=$?
+  cat "$tmp/log"
+  [ "$rc" = 3 ] && { echo "SKIP: SCHED_FIFO refused"; exit 77; }
+  [ "$rc" = 0 ] || fail "rtpar run exited $rc"
+  grep -q FAIL "$tmp/log" && fail "a check of bound_kernel.c failed"
+  grep -Eq '^bound +[1-9]' "$tmp/log" || fail "no job ran"
+  # Without rtpar's libomp.so.5 the object would run on LLVM's own runtime: refused.
+  mkdir "$tmp/gomp_only" && cp "$here/../../lib/rtpar/omp/libgomp.so.1" "$tmp/gomp_only/"
+  RTPAR_OMP_DIR=$tmp/gomp_only "$rtpar" run --allow-misses "$tmp/clang.toml" --duration 1s \
+    >"$tmp/log" 2>&1
+  rc=$?
+  cat "$tmp/log"
+  [ "$rc" = 2 ] || fail "exit $rc without libomp.so.5, want 2"
+  grep -q "uses another OpenMP runtime" "$tmp/log" || fail "message"
   ;;
 foreign)
   gomp=$(gcc -print-file-name=libgomp.so.1)

@@ -1,0 +1,192 @@
+// kmpc_loop.cpp — worksharing loops in LLVM's OpenMP ABI: __kmpc_for_static_init_* (static
+// schedules, computed per thread with no shared state) and __kmpc_dispatch_*_* (every other
+// schedule, on loop.cpp's dispatch in a work share), for the four induction types clang uses
+// (4: int32, 4u: uint32, 8: int64, 8u: uint64).
+//
+// The ABI (LLVM's openmp runtime, kmp_sched.cpp and kmp_dispatch.cpp) gives inclusive bounds:
+// [lb, ub] with stride st. static_init narrows the caller's bounds to its own block (unchunked)
+// or first chunk (chunked, with the stride to the next one; clang clamps ub to the loop's end and
+// steps by the stride itself), and says whether the caller runs the last iteration. dispatch_init
+// starts a loop in the caller's next work share, and dispatch_next hands out chunks until it
+// returns 0 — which is also when the caller leaves the work share (clang emits no end call; the
+// loop's barrier, unless nowait, is a separate __kmpc_barrier). An ordered loop passes its token
+// per chunk (ordered.cpp), so __kmpc_dispatch_fini_* (called after each ordered iteration) has
+// nothing to do.
+//
+// Memory ordering: none here; loop.cpp partitions the iterations (relaxed RMWs) and work_share.cpp
+// publishes the loop description.
+#include <type_traits>
+
+#include "omp/kmpc.hpp"
+
+namespace rtpar::omp::kmpc {
+
+namespace {
+
+// trip_of is the trip count of [lb, ub] with stride st (T: the induction type; 0 when empty).
+template <class T, class ST>
+std::uint64_t trip_of(T lb, T ub, ST st) noexcept {
+  using U = std::make_unsigned_t<T>;
+  if (st > 0) {
+    if (ub < lb) return 0;
+    return static_cast<std::uint64_t>(static_cast<U>(ub) - static_cast<U>(lb)) /
+               static_cast<std::uint64_t>(st) +
+           1;
+  }
+  if (st < 0) {
+    if (lb < ub) return 0;
+    return static_cast<std::uint64_t>(static_cast<U>(lb) - static_cast<U>(ub)) /
+               (0 - static_cast<std::uint64_t>(static_cast<std::int64_t>(st))) +
+           1;
+  }
+  return 0;
+}
+
+// add_scaled is base + k·st in T's modular arithmetic.
+template <class T, class ST>
+T add_scaled(T base, std::uint64_t k, ST st) noexcept {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(
+      static_cast<U>(static_cast<std::uint64_t>(static_cast<U>(base)) +
+                     k * static_cast<std::uint64_t>(static_cast<std::int64_t>(st))));
+}
+
+// static_init narrows [*plower, *pupper] to the caller's part of a static loop (file comment).
+template <class T, class ST>
+void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, ST* pstride,
+                 ST incr, ST chunk) {
+  const ThreadState& ts = self();
+  const auto nth = static_cast<std::uint64_t>(ts.team->nthreads);
+  const auto tid = static_cast<std::uint64_t>(ts.tid);
+  const std::uint64_t trip = trip_of(*plower, *pupper, incr);
+  if (trip == 0) {  // nothing to run: the bounds stay crossed
+    if (plastiter != nullptr) *plastiter = 0;
+    *pstride = incr;
+    return;
+  }
+  schedtype &= kSchModifierMask;
+  const bool chunked = schedtype == kSchStaticChunked || schedtype == kSchStaticBalancedChunked ||
+                       schedtype == kDistributeStaticChunked;
+  if (nth == 1) {
+    if (plastiter != nullptr) *plastiter = 1;
+    *pstride = static_cast<ST>(add_scaled(T{0}, trip, incr));
+    return;
+  }
+  if (chunked) {
+    const std::uint64_t c = chunk > 0 ? static_cast<std::uint64_t>(chunk) : 1;
+    *plower = add_scaled(*plower, tid * c, incr);
+    *pupper = add_scaled(*plower, c - 1, incr);
+    *pstride = static_cast<ST>(add_scaled(T{0}, c * nth, incr));
+    if (plastiter != nullptr) *plastiter = ((trip - 1) / c) % nth == tid ? 1 : 0;
+    return;
+  }
+  // Unchunked: one block per thread, the first trip mod nth threads one iteration more
+  // (LLVM's balanced static schedule, its default).
+  const std::uint64_t q = trip / nth, r = trip % nth;
+  const std::uint64_t first = tid < r ? tid * (q + 1) : r * (q + 1) + (tid - r) * q;
+  const std::uint64_t count = tid < r ? q + 1 : q;
+  if (count == 0) {
+    *plower = add_scaled(*pupper, 1, incr);  // empty: lower one step past upper
+  } else {
+    *plower = add_scaled(*plower, first, incr);
+    *pupper = add_scaled(*plower, count - 1, incr);
+  }
+  if (plastiter != nullptr) *plastiter = count != 0 && first + count == trip ? 1 : 0;
+  *pstride = static_cast<ST>(add_scaled(T{0}, trip, incr));
+}
+
+// dispatch_sched turns an LLVM schedule and chunk into loop.cpp's schedule; `ordered` tells
+// whether the loop is ordered.
+LoopSched dispatch_sched(ThreadState& ts, kmp_int32 schedule, std::int64_t chunk, bool& ordered) {
+  kmp_int32 s = schedule & kSchModifierMask;
+  if (s >= kNomergeLower && s < kNomergeUpper) s -= kNomergeLower - kSchStaticChunked + 1;
+  ordered = s >= kOrdLower && s < kOrdUpper;
+  if (ordered) s -= kOrdLower - (kSchStaticChunked - 1);
+  switch (s) {
+    case kSchStaticChunked:
+    case kSchStaticBalancedChunked:
+    case kDistributeStaticChunked:
+      return sched_resolve(ts, kSchedStatic, chunk);
+    case kSchStatic:
+    case kSchStaticGreedy:
+    case kSchStaticBalanced:
+    case kDistributeStatic:
+      return sched_resolve(ts, kSchedStatic, 0);
+    case kSchDynamicChunked:
+    case kSchStaticSteal:
+      return sched_resolve(ts, kSchedDynamic, chunk);
+    case kSchGuidedChunked:
+    case kSchTrapezoidal:
+    case kSchGuidedIterative:
+    case kSchGuidedAnalytical:
+    case kSchGuidedSimd:
+      return sched_resolve(ts, kSchedGuided, chunk);
+    case kSchAuto:
+      return sched_resolve(ts, kSchedAuto, 0);
+    default:  // runtime, runtime_simd, unknown: run-sched-var
+      return sched_resolve(ts, 0, 0);
+  }
+}
+
+// dispatch_init starts a dispatched loop [lb, ub] step st in the caller's next work share.
+template <class T, class ST>
+void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
+  ThreadState& ts = self();
+  bool ordered = false;
+  const LoopSched sched = dispatch_sched(ts, schedule, static_cast<std::int64_t>(chunk), ordered);
+  const std::uint64_t n = trip_of(lb, ub, st);
+  using U = std::make_unsigned_t<T>;
+  const auto lb64 = static_cast<std::uint64_t>(static_cast<U>(lb));
+  const auto st64 = static_cast<std::uint64_t>(static_cast<std::int64_t>(st));
+  loop_begin(ts, lb64, lb64 + n * st64, st64, n, sched, ordered);
+}
+
+// dispatch_next hands the caller its next chunk [*p_lb, *p_ub]; 0 when the loop is done (the
+// caller then leaves the work share).
+template <class T, class ST>
+kmp_int32 dispatch_next(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) {
+  ThreadState& ts = self();
+  std::uint64_t a = 0, b = 0;
+  // relaxed: `cancel for` (kmpc_cancel.cpp) only stops the hand-out; no data travels with it.
+  if (__builtin_expect(ts.team->kmp_cancel_ws.load(std::memory_order_relaxed), 0) ||
+      !loop_next(ts, a, b)) {
+    loop_end_common(ts, /*barrier=*/false, /*cancellable=*/false);
+    return 0;
+  }
+  const LoopState& s = ts.ws->loop;
+  *p_lb = static_cast<T>(s.lb + a * s.incr);
+  *p_ub = static_cast<T>(s.lb + (b - 1) * s.incr);
+  if (p_st != nullptr) *p_st = static_cast<ST>(static_cast<std::int64_t>(s.incr));
+  if (p_last != nullptr) *p_last = b == s.n ? 1 : 0;
+  return 1;
+}
+
+}  // namespace
+
+// KMPC_LOOP defines __kmpc_for_static_init_<sfx>, __kmpc_dispatch_init_<sfx>,
+// __kmpc_dispatch_next_<sfx> and __kmpc_dispatch_fini_<sfx> for induction type T, stride ST.
+#define KMPC_LOOP(sfx, T, ST)                                                                      \
+  RTPAR_OMP_EXPORT void __kmpc_for_static_init_##sfx(                                              \
+      ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 schedtype, kmp_int32* plastiter, T* plower,    \
+      T* pupper, ST* pstride, ST incr, ST chunk) {                                                 \
+    static_init<T, ST>(schedtype, plastiter, plower, pupper, pstride, incr, chunk);                \
+  }                                                                                                \
+  RTPAR_OMP_EXPORT void __kmpc_dispatch_init_##sfx(                                                \
+      ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {       \
+    dispatch_init<T, ST>(schedule, lb, ub, st, chunk);                                             \
+  }                                                                                                \
+  RTPAR_OMP_EXPORT int __kmpc_dispatch_next_##sfx(ident* /*loc*/, kmp_int32 /*gtid*/,              \
+                                                  kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) { \
+    return dispatch_next<T, ST>(p_last, p_lb, p_ub, p_st);                                         \
+  }                                                                                                \
+  RTPAR_OMP_EXPORT void __kmpc_dispatch_fini_##sfx(ident* /*loc*/, kmp_int32 /*gtid*/) {}
+
+KMPC_LOOP(4, kmp_int32, kmp_int32)
+KMPC_LOOP(4u, kmp_uint32, kmp_int32)
+KMPC_LOOP(8, kmp_int64, kmp_int64)
+KMPC_LOOP(8u, kmp_uint64, kmp_int64)
+
+// __kmpc_for_static_fini ends a static loop: nothing to release (no shared state).
+RTPAR_OMP_EXPORT void __kmpc_for_static_fini(ident* /*loc*/, kmp_int32 /*gtid*/) {}
+
+}  // namespace rtpar::omp::kmpc
