@@ -43,6 +43,10 @@ int main(int argc, char** argv) try {
       app.add_subcommand("omp", "Run an unchanged OpenMP program on rtpar's OpenMP runtime");
   commands.emplace_back(omp, add_omp(*omp));
 
+  CLI::App* plot = app.add_subcommand(
+      "plot", "Draw a run's histogram, response over time and per-core timeline (PNG)");
+  commands.emplace_back(plot, add_plot(*plot));
+
   CLI::App* experiment = app.add_subcommand(
       "experiment", "Reproducible studies over generated task sets (manifests, shards, merge)");
   commands.emplace_back(experiment, add_experiment(*experiment));

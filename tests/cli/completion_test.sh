@@ -8,7 +8,7 @@ case_name=$1 rtpar=$2 src=$3 work=$4
 mkdir -p "$work" && cd "$work" || exit 1
 
 # The command paths whose options are compared with their --help.
-paths=("" check run simulate profile calibrate generate omp experiment "experiment run"
+paths=("" check run simulate profile calibrate generate omp plot experiment "experiment run"
        "experiment merge")
 
 # help_options PATH...: the option names `rtpar PATH --help` lists (one per line, sorted).

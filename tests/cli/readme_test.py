@@ -113,6 +113,22 @@ def check_run_out(proc, cmd):
         fail(cmd, f"out/report.json: a task without jobs: {rep['tasks']}")
 
 
+def check_plot(proc, cmd):
+    if not os.path.exists(os.path.join(WORK, "out", "report.json")):
+        skips.append(f"{cmd}: no out/report.json (the demo run was refused)")
+        if proc.returncode != 2:
+            fail(cmd, "without out/report.json: expected exit 2", proc)
+        return
+    if proc.returncode == 3 and "matplotlib" in proc.stderr:
+        skips.append(f"{cmd}: matplotlib is not installed here")
+        return
+    status(0)(proc, cmd)
+    for f in ("histogram.png", "response.png", "timeline.png"):
+        path = os.path.join(WORK, "out", f)
+        if not os.path.exists(path) or os.path.getsize(path) < 5000:
+            fail(cmd, f"out/{f} missing or tiny", proc)
+
+
 def check_steal_run(proc, cmd):
     check_run_out(proc, cmd)
     if not RT:
@@ -216,6 +232,7 @@ COMMANDS = {
     "build/rtpar check examples/rejected.toml": ([], status(1)),
     "build/rtpar run examples/demo.toml --duration 60s --out out/":
         ([("--duration 60s", "--duration 1s")], check_run_out),
+    "build/rtpar plot out/": ([], check_plot),
     "build/rtpar check --planner all examples/shared_cores.toml": ([], status(0)),
     "build/rtpar check --planner fork-join-rta --target 40c4s examples/shared_cores.toml":
         ([], contains(0, "SCHEDULABLE")),

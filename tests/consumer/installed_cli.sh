@@ -36,7 +36,7 @@ esac
 
 for f in bin/rtpar "$libdir/librtpar.so.0" "$libdir/rtpar/omp/libgomp.so.1" include/rtpar.hpp \
   include/rtpar/system.hpp share/bash-completion/completions/rtpar "$zsh_dir/_rtpar" \
-  share/man/man1/rtpar.1; do
+  share/man/man1/rtpar.1 share/rtpar/tools/plot_run.py; do
   [ -e "$root/$f" ] || fail "not installed: $f (installed: $(cd "$root" && find . -maxdepth 3 | head -40))"
 done
 grep -q '^complete .* rtpar$' "$root/share/bash-completion/completions/rtpar" ||
