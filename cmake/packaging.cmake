@@ -4,7 +4,7 @@
 
 # Shell completions and rtpar(1): generated after every build of the command, from its own
 # definitions (one source of truth), into <build>/share/.
-set(RTPAR_SHELL_DOCS ${CMAKE_BINARY_DIR}/share)
+set(RTPAR_SHELL_DOCS ${PROJECT_BINARY_DIR}/share)
 add_custom_command(
   OUTPUT ${RTPAR_SHELL_DOCS}/bash-completion/rtpar ${RTPAR_SHELL_DOCS}/zsh/_rtpar
          ${RTPAR_SHELL_DOCS}/man/rtpar.1
@@ -36,6 +36,10 @@ install(FILES ${RTPAR_SHELL_DOCS}/man/rtpar.1 DESTINATION ${CMAKE_INSTALL_MANDIR
 # the installed programs and libraries link, read by dpkg-shlibdeps (libc6, libstdc++6, libfmt,
 # libhwloc, ...; the benchmark programs add libomp and libtbb when they are built), plus the
 # tools `rtpar plot` and `rtpar experiment plot` run.
+# Only for rtpar itself: a project that adds rtpar as a subdirectory keeps its own CPack setup.
+if(NOT PROJECT_IS_TOP_LEVEL)
+  return()
+endif()
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME rtpar)
 set(CPACK_PACKAGE_VENDOR rtpar)
@@ -48,7 +52,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # librtpar and libgomp.so.1 of rtpar are found by dpkg-shlibdeps in the package itself.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
-    ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/lib/rtpar/omp)
+    ${PROJECT_BINARY_DIR} ${PROJECT_BINARY_DIR}/lib/rtpar/omp)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
 set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/deb_layout.cmake)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib, gcc")
