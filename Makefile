@@ -6,7 +6,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
 .PHONY: all setup build demo test test-slurm sanitize-asan sanitize-tsan fuzz format tidy clean \
-	omp-conformance
+	omp-conformance install package
 
 all: build
 
@@ -26,6 +26,16 @@ DEMO_DURATION ?= 10s
 demo: build
 	$(BUILD)/rtpar check examples/demo.toml
 	$(BUILD)/rtpar run examples/demo.toml --duration $(DEMO_DURATION) --allow-misses
+
+# install: the command, librtpar and its headers, rtpar's OpenMP runtime (lib/rtpar/omp), the
+# shell completions and the man page under PREFIX (DESTDIR= stages it elsewhere, as usual).
+# package: the Debian package (CPack) in $(BUILD), installing under /usr. docs/cli.md, "Installing".
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 # TEST_TIMEOUT bounds every test without a TIMEOUT of its own (the slowest, under ASan, takes
 # ~80 s): a hang fails that test by name instead of stalling the whole run.

@@ -33,6 +33,7 @@ struct CheckOptions {
   bool json = false;
   bool sensitivity = false;  // --sensitivity: analyse_sensitivity for every planner run
   bool progress = false;     // --progress: progress lines on stderr even when not a terminal
+  bool verbose = false;      // -v: the tables in full detail (TableDetail::full)
   PlanningFlags planning;
 };
 
@@ -122,6 +123,9 @@ Command add_check(CLI::App& app) {
   app.add_option("file", opts->file, "Task-set file (TOML)")->required();
   app.add_flag("--json", opts->json,
                "Print the plan as JSON on stdout (with --planner all: a list of plans)");
+  app.add_flag("-v,--verbose", opts->verbose,
+               "Show every detail in the tables: the kernel interference's sources, every "
+               "segment");
   app.add_flag("--sensitivity", opts->sensitivity,
                "Also find each task's margin: the largest factor its C (and all tasks' C "
                "together) can be scaled by and still be admitted, and D - R (with --planner all: "
@@ -166,7 +170,8 @@ Command add_check(CLI::App& app) {
       if (opts->json) {
         fmt::print("{}\n", opts->sensitivity ? document(0).dump(2) : plan_json(plans[0], set));
       } else {
-        fmt::print("{}", plan_table(plans[0], set));
+        fmt::print("{}", plan_table(plans[0], set,
+                                    opts->verbose ? TableDetail::full : TableDetail::summary));
       }
     } else if (opts->json) {
       // The list holds each planner's `check --json` document (unchanged without --sensitivity).

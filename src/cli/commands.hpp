@@ -33,6 +33,10 @@ Command add_omp(CLI::App& app);
 // --out DIR [--list]` (generate.cpp).
 Command add_generate(CLI::App& app);
 
+// add_plot registers `rtpar plot DIR [--out PNGDIR]`: histogram, response-over-time and per-core
+// timeline PNGs of a run's report directory (plot.cpp, tools/plot_run.py).
+Command add_plot(CLI::App& app);
+
 // add_experiment registers `rtpar experiment list|show|points|run|merge|plot|status|estimate|emit|
 // slurm` (experiment.cpp, docs/experiments.md).
 Command add_experiment(CLI::App& app);

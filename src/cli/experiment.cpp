@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/study_options.hpp"
+#include "cli/tool_path.hpp"
 #include "core/exit_status.hpp"
 #include "experiment/merge.hpp"
 #include "experiment/runner.hpp"
@@ -49,18 +50,6 @@ Shard parse_shard(const std::string& s) {
   throw InputError({}, "--shard", "expected K/N with 0 ≤ K < N, e.g. 3/200; got \"" + s + "\"");
 }
 
-// tool_path finds tools/NAME beside the binary (repository build tree or installation).
-std::optional<fs::path> tool_path(const std::string& name) {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return std::nullopt;
-  for (const fs::path& p : {self.parent_path() / ".." / "tools" / name,
-                            self.parent_path() / ".." / "share" / "rtpar" / "tools" / name}) {
-    if (fs::is_regular_file(p)) return p.lexically_normal();
-  }
-  return std::nullopt;
-}
-
 // plot runs tools/plot_experiment.py on DIR; returns its exit status (or 2 when not found).
 int plot(const fs::path& dir) {
   const std::optional<fs::path> script = tool_path("plot_experiment.py");
@@ -68,8 +57,7 @@ int plot(const fs::path& dir) {
     fmt::print(stderr, "rtpar experiment plot: tools/plot_experiment.py not found beside rtpar\n");
     return kExitBadInput;
   }
-  // Debian's python3 has python3-matplotlib (scripts/setup.sh); a python3 earlier in PATH may not.
-  const char* python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  const char* python = python_program();
   const std::string cmd = fmt::format("{} '{}' '{}'", python, script->string(), dir.string());
   const int status = std::system(cmd.c_str());
   return status == 0 ? kExitOk : kExitFail;

@@ -8,6 +8,8 @@
 
 #include "cli/command_main.hpp"
 #include "cli/commands.hpp"
+#include "cli/completion.hpp"
+#include "cli/man_page.hpp"
 #include "cli/simulate.hpp"
 #include "cli/suggest.hpp"
 
@@ -41,9 +43,21 @@ int main(int argc, char** argv) try {
       app.add_subcommand("omp", "Run an unchanged OpenMP program on rtpar's OpenMP runtime");
   commands.emplace_back(omp, add_omp(*omp));
 
+  CLI::App* plot = app.add_subcommand(
+      "plot", "Draw a run's histogram, response over time and per-core timeline (PNG)");
+  commands.emplace_back(plot, add_plot(*plot));
+
   CLI::App* experiment = app.add_subcommand(
       "experiment", "Reproducible studies over generated task sets (manifests, shards, merge)");
   commands.emplace_back(experiment, add_experiment(*experiment));
+
+  // Hidden (no group): the shell completions and the man page, generated from the definitions
+  // above when they run (make install writes them; docs/cli.md "Installing").
+  CLI::App* completion =
+      app.add_subcommand("completion", "Print the bash or zsh completion script")->group("");
+  commands.emplace_back(completion, add_completion(*completion, app));
+  CLI::App* man = app.add_subcommand("man", "Print the rtpar(1) man page (roff)")->group("");
+  commands.emplace_back(man, add_man(*man, app));
 
   return rtpar::cli::run_commands(app, commands, argc, argv);
 } catch (const std::exception& e) {

@@ -40,6 +40,7 @@ struct RunOptions {
   std::string duration = "10s";
   std::string out;
   bool json = false;
+  bool verbose = false;       // -v: the tables in full detail (TableDetail::full)
   bool fail_on_miss = false;  // accepted, the default now
   bool allow_misses = false;  // --allow-misses: exit 0 on a broken promise
   bool best_effort = false;
@@ -69,6 +70,9 @@ Command add_run(CLI::App& app) {
   app.add_option("--duration", opts->duration, "How long to release jobs (e.g. 10s, 500ms)")
       ->capture_default_str();
   app.add_flag("--json", opts->json, "Print the per-task summary as JSON on stdout");
+  app.add_flag("-v,--verbose", opts->verbose,
+               "Show every detail in the tables: the kernel interference's sources, every "
+               "segment");
   app.add_option("--out", opts->out, "Write report.json, jobs.csv and trace.json into DIR");
   app.add_flag("--allow-misses", opts->allow_misses,
                "Exit 0 even when the run broke the plan's promise (a deadline miss, a response "
@@ -113,8 +117,9 @@ Command add_run(CLI::App& app) {
     const auto isolation = isolate_for_run(set, opts->isolate, planning.interference);
     Plan plan = plan_taskset(set, planning);
     plan.notes.push_back(overhead.note);
+    const TableDetail table_detail = opts->verbose ? TableDetail::full : TableDetail::summary;
     if (!plan.schedulable) {
-      fmt::print(stderr, "{}", plan_table(plan, set));
+      fmt::print(stderr, "{}", plan_table(plan, set, table_detail));
       fmt::print(stderr, "rtpar: refusing to run a task set that is not schedulable\n");
       return kExitFail;
     }
@@ -122,7 +127,7 @@ Command add_run(CLI::App& app) {
     if (!opts->out.empty()) prepare_report_dir(opts->out);
     // Task code is created only to run: lib: objects are loaded (their constructors run) here.
     kernels::instantiate_kernels(set);
-    int stdout_error = opts->json ? 0 : write_stdout(plan_table(plan, set));
+    int stdout_error = opts->json ? 0 : write_stdout(plan_table(plan, set, table_detail));
 
     RunConfig config;
     config.duration = duration;
@@ -179,7 +184,8 @@ Command add_run(CLI::App& app) {
 
     // The summary goes out first: it is not lost if writing the files fails afterwards.
     if (stdout_error == 0) {
-      stdout_error = write_stdout(opts->json ? run_json(report) + "\n" : stats_table(report));
+      stdout_error =
+          write_stdout(opts->json ? run_json(report) + "\n" : stats_table(report, table_detail));
     }
     if (!opts->out.empty()) {
       try {

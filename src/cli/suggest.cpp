@@ -51,11 +51,12 @@ std::string unknown_command_hint(const CLI::App& app, int argc, char** argv) {
   if (argc < 2) return {};
   const std::string_view first = argv[1];
   if (first.empty() || first[0] == '-') return {};
+  // Hidden commands (no group: `completion`, `man`) are known but neither listed nor suggested.
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    names.push_back(sub->get_name());
+    if (sub->get_name() == first) return {};
+    if (!sub->get_group().empty()) names.push_back(sub->get_name());
   }
-  if (std::find(names.begin(), names.end(), first) != names.end()) return {};
   const std::string guess = closest(first, names);
   return fmt::format("unknown command '{}'{}; the commands are: {}", first,
                      guess.empty() ? std::string() : fmt::format("; did you mean '{}'?", guess),

@@ -14,6 +14,7 @@
 #include "core/table.hpp"
 #include "model/channel_rules.hpp"
 #include "model/lock_placement.hpp"
+#include "report/interference_line.hpp"
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -117,18 +118,6 @@ Json interference_json(const KernelInterference& k) {
               {"budget_ns", k.budget_ns},
               {"period_ns", k.period_ns},
               {"source", k.source}};
-}
-
-// interference_line is the plan table's one line on the kernel's interference.
-std::string interference_line(const KernelInterference& k) {
-  std::string line = fmt::format("kernel   {}", k.state);
-  if (k.budget_ns > 0) {
-    line += fmt::format(": {} every {} per core", format_duration(Duration(k.budget_ns), 3),
-                        format_duration(Duration(k.period_ns), 3));
-  }
-  if (!k.known) line += " (partly unknown)";
-  if (!k.source.empty()) line += fmt::format(" — {}", k.source);
-  return line + "\n";
 }
 
 // supply_json renders Plan::supply: null when nothing was charged.
@@ -264,13 +253,58 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
   return doc.dump(2);
 }
 
+namespace {
+
+// segments_summary is the compact form of the segments table: one line per strand-level task
+// (segments, strands, the widest segment, the strands' cores and priorities, the longest strand).
+std::string segments_summary(const Plan& plan) {
+  std::vector<std::vector<std::string>> rows = {
+      {"task", "segments", "strands", "widest", "cores", "prio", "longest strand"}};
+  for (const TaskPlan& task : plan.tasks) {
+    if (task.segments.empty()) continue;
+    std::size_t strands = 0;
+    std::size_t widest = 0;
+    std::int64_t longest = 0;
+    std::vector<int> cores;
+    int lo = 0;
+    int hi = 0;
+    for (const SegmentPlan& seg : task.segments) {
+      strands += seg.strands.size();
+      widest = std::max(widest, seg.strands.size());
+      longest = std::max(longest, seg.length_ns);
+      for (const StrandPlan& st : seg.strands) {
+        cores.push_back(st.core);
+        lo = lo == 0 ? st.priority : std::min(lo, st.priority);
+        hi = std::max(hi, st.priority);
+      }
+    }
+    std::sort(cores.begin(), cores.end());
+    cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+    rows.push_back({task.name, fmt::format("{}", task.segments.size()), fmt::format("{}", strands),
+                    fmt::format("{}", widest), compact_cores(cores),
+                    lo == hi ? fmt::format("{}", hi) : fmt::format("{}-{}", lo, hi),
+                    duration_cell(longest)});
+  }
+  if (rows.size() == 1) return {};
+  return fmt::format("\nsegments (one line per task; -v: every segment)\n{}",
+                     report::render_table(rows, {false, true, true, true, false, true, true}));
+}
+
+}  // namespace
+
 std::string plan_table(const Plan& plan, const TaskSet& set) {
+  return plan_table(plan, set, TableDetail::summary);
+}
+
+std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail) {
+  const bool full = detail == TableDetail::full;
   const bool ws = plan.planner == PlannerKind::federated_ws;
   std::string out;
   out += fmt::format("planner  {}\n", to_string(plan.planner));
   out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
   out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
-  out += interference_line(plan.interference);
+  out += fmt::format("kernel   {}\n", full ? report::interference_detail(plan.interference)
+                                           : report::interference_summary(plan.interference));
   if (plan.supply) {
     // The charged supply loss (docs/analysis.md "Supply loss"): above every task of every core.
     out += fmt::format("supply   charged: {} lost in any {} per core (from {})\n",
@@ -325,9 +359,11 @@ std::string plan_table(const Plan& plan, const TaskSet& set) {
                           strands_cell(seg)});
     }
   }
-  if (seg_rows.size() > 1) {
+  if (seg_rows.size() > 1 && full) {
     out += "\nsegments\n";
     out += report::render_table(seg_rows, {false, true, true, true, true, false});
+  } else if (seg_rows.size() > 1) {
+    out += segments_summary(plan);
   }
 
   out += channels_table(plan, set);

@@ -13,6 +13,8 @@
 #include "core/table.hpp"
 #include "model/chain_measure.hpp"
 #include "report/budget_output.hpp"
+#include "report/interference_line.hpp"
+#include "report/response_histogram.hpp"
 #include "report/run_verdict.hpp"
 
 #include "rtpar/report.hpp"
@@ -62,6 +64,8 @@ Json task_stats_json(const TaskStats& stats, const TaskRun& run, const Plan& pla
       {"response_bound_ns", bound ? Json(*bound) : Json(nullptr)},
       {"over_bound", over ? Json(*over) : Json(nullptr)},
       {"records_truncated", run.records_truncated},
+      // The recorded responses in log-spaced buckets (report/response_histogram.hpp).
+      {"response_histogram", report::histogram_json(run)},
   };
   if (!run.failure.empty()) j["failure"] = run.failure;
   report::add_budget_json(j, run);
@@ -258,6 +262,10 @@ std::string report_json(const RunReport& report) {
 }
 
 std::string stats_table(const RunReport& report) {
+  return stats_table(report, TableDetail::summary);
+}
+
+std::string stats_table(const RunReport& report, TableDetail detail) {
   const std::vector<TaskStats> stats = report.stats();
   std::string out;
   // Best effort comes first and loud: without SCHED_FIFO the numbers are not real-time evidence.
@@ -282,8 +290,9 @@ std::string stats_table(const RunReport& report) {
   }
   // The kernel's interference on the real-time cores during the run (docs/cli.md).
   const KernelInterference& k = report.plan.interference;
-  out += fmt::format("kernel interference: {}{}\n", k.state,
-                     k.source.empty() ? std::string() : " — " + k.source);
+  out += fmt::format("kernel interference: {}\n", detail == TableDetail::full
+                                                      ? report::interference_detail(k)
+                                                      : report::interference_summary(k));
 
   std::vector<std::vector<std::string>> rows = {{"task", "jobs", "misses", "miss%", "skipped",
                                                  "min", "p50", "p99", "max", "max R/D", "R bound",
@@ -307,6 +316,7 @@ std::string stats_table(const RunReport& report) {
   out += report::render_table(
       rows, {false, true, true, true, true, true, true, true, true, true, true, true});
 
+  out += report::histogram_table(report);
   out += profile_table(stats, report.tasks);
   out += report::budget_table(stats, report.tasks);
   out += channels_table(report);

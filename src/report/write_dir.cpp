@@ -37,8 +37,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// kReportFiles are the files of one run, the only entries a report directory may hold.
+// kReportFiles are the files of one run, written here.
 constexpr std::array<std::string_view, 3> kReportFiles = {"report.json", "jobs.csv", "trace.json"};
+
+// kPlotFiles are what `rtpar plot DIR` draws beside them (tools/plot_run.py): a report directory
+// may hold them too, and they go with the run they were drawn from when the next run replaces it.
+constexpr std::array<std::string_view, 3> kPlotFiles = {"histogram.png", "response.png",
+                                                        "timeline.png"};
+
+// is_report_file says whether name is one of kReportFiles or kPlotFiles: the only entries a
+// report directory may hold.
+bool is_report_file(std::string_view name) {
+  return std::find(kReportFiles.begin(), kReportFiles.end(), name) != kReportFiles.end() ||
+         std::find(kPlotFiles.begin(), kPlotFiles.end(), name) != kPlotFiles.end();
+}
 
 InputError bad_dir(const std::string& dir, const std::string& message) {
   return InputError(SourceLocation{dir, 0, 0}, "--out", message);
@@ -70,8 +82,8 @@ ReportDir resolve_report_dir(const std::string& dir) {
   for (const fs::directory_entry& entry : fs::directory_iterator(out.real, ec)) {
     const std::string name = entry.path().filename().string();
     std::error_code type_error;
-    if (std::find(kReportFiles.begin(), kReportFiles.end(), name) == kReportFiles.end() ||
-        !entry.is_regular_file(type_error) || entry.is_symlink(type_error)) {
+    if (!is_report_file(name) || !entry.is_regular_file(type_error) ||
+        entry.is_symlink(type_error)) {
       throw bad_dir(dir, "holds '" + name +
                              "', which is not an rtpar report: the reports replace the directory "
                              "as a whole, so --out needs a directory of its own");
@@ -166,10 +178,12 @@ void sync_dir(const fs::path& path) {
   ::close(fd);
 }
 
-// remove_old_reports removes the report files of the previous run (now under `old`) and `old`
-// itself; only names of kReportFiles are unlinked, so nothing else can ever be deleted.
+// remove_old_reports removes the report files of the previous run (now under `old`), its plots,
+// and `old` itself; only names of kReportFiles and kPlotFiles are unlinked, so nothing else can
+// ever be deleted.
 void remove_old_reports(const fs::path& old) {
   for (const std::string_view name : kReportFiles) ::unlink((old / name).c_str());
+  for (const std::string_view name : kPlotFiles) ::unlink((old / name).c_str());
   ::rmdir(old.c_str());
 }
 

@@ -65,6 +65,24 @@ version_and_suggestions)
   expect_status 2 "$rtpar" run --allow-misses "$src/examples/demo.toml" --duraton 1s
   grep -q -- "did you mean '--duration'?" <<<"$err" || fail "run option: $err"
   ;;
+tables_detail)
+  # The kernel line: one short plain phrase by default, every source with -v (and in --json).
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" --json
+  source=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["interference"]["source"])' <<<"$out")
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml"
+  line=$(grep "^kernel " <<<"$out") || fail "no kernel line: $out"
+  [ "${#line}" -le 100 ] || fail "kernel line longer than 100 characters: $line"
+  [ -n "$source" ] && grep -qF -- "$source" <<<"$out" && fail "sources in the default table: $line"
+  expect_status 0 "$rtpar" check "$src/examples/demo.toml" -v
+  grep -qF -- "$source" <<<"$out" || fail "-v lacks the sources ($source): $out"
+  # Segments: one line per task by default, one row per segment with -v.
+  expect_status 0 "$rtpar" check --planner fork-join-rta "$src/examples/shared_cores.toml"
+  grep -q "^segments (one line per task; -v: every segment)$" <<<"$out" || fail "compact: $out"
+  [ "$(grep -c '^fusion ' <<<"$out")" = 2 ] || fail "fusion: not one task row and one line: $out"
+  expect_status 0 "$rtpar" check --planner fork-join-rta "$src/examples/shared_cores.toml" -v
+  grep -q "^segments$" <<<"$out" || fail "-v: no full segments table: $out"
+  [ "$(grep -c '^fusion ' <<<"$out")" = 4 ] || fail "-v: fusion's three segments: $out"
+  ;;
 run_offline_cores)
   printf '[system]\ncores = [0, 4000]\n[[task]]\nname = "a"\nperiod = "10ms"\nwork = "1ms"\n' > far.toml
   # check refuses CPUs this process cannot run on unless --target names another machine.

@@ -5,8 +5,8 @@ written, ending as the README says.
 The commands are read from README.md (never copied here): a README command this file does not
 know fails the test, so a new one gets its check. Each runs with bash in WORK_DIR, where `build`
 is a link to BUILD_DIR and `examples`, `experiments` links to the source's, so `build/rtpar ...`,
-`examples/...`, `out/` and `sets/` resolve as in a checkout while every output stays under the
-build directory. The only edits to a command's text are the substitutions listed per command
+`examples/...` and `out/` resolve as in a checkout while every output stays under the build
+directory; a command that writes anywhere but `build/` or `out/` (ignored by git) fails the test. The only edits to a command's text are the substitutions listed per command
 below (a shorter --duration or a smaller measurement: the README's 60 s would make the suite
 slow); everything else is verbatim. `make` commands run in SOURCE_DIR with BUILD=BUILD_DIR:
 `make demo` with DEMO_DURATION=1s and its package step (scripts/setup.sh, which may apt-get)
@@ -113,6 +113,22 @@ def check_run_out(proc, cmd):
         fail(cmd, f"out/report.json: a task without jobs: {rep['tasks']}")
 
 
+def check_plot(proc, cmd):
+    if not os.path.exists(os.path.join(WORK, "out", "report.json")):
+        skips.append(f"{cmd}: no out/report.json (the demo run was refused)")
+        if proc.returncode != 2:
+            fail(cmd, "without out/report.json: expected exit 2", proc)
+        return
+    if proc.returncode == 3 and "matplotlib" in proc.stderr:
+        skips.append(f"{cmd}: matplotlib is not installed here")
+        return
+    status(0)(proc, cmd)
+    for f in ("histogram.png", "response.png", "timeline.png"):
+        path = os.path.join(WORK, "out", f)
+        if not os.path.exists(path) or os.path.getsize(path) < 5000:
+            fail(cmd, f"out/{f} missing or tiny", proc)
+
+
 def check_steal_run(proc, cmd):
     check_run_out(proc, cmd)
     if not RT:
@@ -151,11 +167,11 @@ def check_omp(proc, cmd):
 
 def check_generate(proc, cmd):
     status(0)(proc, cmd)
-    sets = sorted(os.listdir(os.path.join(WORK, "sets"))) if os.path.isdir(
-        os.path.join(WORK, "sets")) else []
+    sets_dir = os.path.join(WORK, "out", "sets")
+    sets = sorted(os.listdir(sets_dir)) if os.path.isdir(sets_dir) else []
     tomls = [s for s in sets if s.endswith(".toml")]
     if len(tomls) != 10:
-        fail(cmd, f"expected 10 task sets in sets/, found {sets}")
+        fail(cmd, f"expected 10 task sets in out/sets/, found {sets}")
 
 
 def check_experiment(proc, cmd):
@@ -202,9 +218,9 @@ def check_bench(proc, cmd):
 def check_calibrate(proc, cmd):
     if not expect_rt(proc, cmd):
         return
-    prof = json_file(os.path.join(WORK, "overheads.json"))
+    prof = json_file(os.path.join(WORK, "out", "overheads.json"))
     if not prof.get("fork_join"):
-        fail(cmd, f"overheads.json has no fork_join entries: {list(prof)}")
+        fail(cmd, f"out/overheads.json has no fork_join entries: {list(prof)}")
 
 
 # COMMANDS: README command (exact text, comment removed) -> (substitutions, check). A
@@ -216,6 +232,7 @@ COMMANDS = {
     "build/rtpar check examples/rejected.toml": ([], status(1)),
     "build/rtpar run examples/demo.toml --duration 60s --out out/":
         ([("--duration 60s", "--duration 1s")], check_run_out),
+    "build/rtpar plot out/": ([], check_plot),
     "build/rtpar check --planner all examples/shared_cores.toml": ([], status(0)),
     "build/rtpar check --planner fork-join-rta --target 40c4s examples/shared_cores.toml":
         ([], contains(0, "SCHEDULABLE")),
@@ -228,14 +245,15 @@ COMMANDS = {
     "build/rtpar run build/examples/omp/omp_demo.toml --duration 30s":
         ([("--duration 30s", "--duration 1s")],
          lambda p, c: broken_promise(p) or expect_rt(p, c)),
-    "build/rtpar generate fjos --seed 1 --count 10 --out sets/": ([], check_generate),
-    "build/rtpar experiment run fjos-fig6 --scale quick": ([], check_experiment),
+    "build/rtpar generate fjos --seed 1 --count 10 --out out/sets/": ([], check_generate),
+    "build/rtpar experiment run fjos-fig6 --scale quick --out out/fjos-fig6":
+        ([], check_experiment),
     "build/rtpar bench forkjoin":
         ([("forkjoin", "forkjoin --iters 2000 --periodic-releases 20")], check_bench),
     "build/rtpar bench latency": ([("latency", "latency --trials 50")], check_bench),
     "build/rtpar bench steal": ([("steal", "steal --quick")], check_bench),
     "build/rtpar bench omp": ([("omp", "omp --quick")], check_bench),
-    "build/rtpar calibrate --fifo --out overheads.json":
+    "build/rtpar calibrate --fifo --out out/overheads.json":
         ([("--fifo", "--fifo --iters 200 --releases 20 --barriers 100 --supply 0s")],
          check_calibrate),
 }
@@ -252,6 +270,12 @@ def readme_commands():
             if cmd:
                 out.append(cmd)
     return out
+
+
+# CHECKOUT_ENTRIES: what WORK holds besides the commands' outputs under out/ (the links that
+# stand in for a checkout, the OpenMP program prepare() builds, and out/ itself).
+CHECKOUT_ENTRIES = {"build", "examples", "experiments", "out", "my_openmp_program",
+                    "my_openmp_program.c"}
 
 
 def prepare():
@@ -317,6 +341,11 @@ def main():
             fail(cmd, "timed out after 300 s")
             continue
         check(proc, cmd)
+    # The README's commands write only under build/ and out/ (both ignored by git): nothing else
+    # appears in the stand-in checkout (issue 35: `sets/`, `results/` left untracked in a clone).
+    stray = sorted(set(os.listdir(WORK)) - CHECKOUT_ENTRIES)
+    if stray and not ONLY:
+        failures.append(f"README commands wrote outside build/ and out/: {stray}")
     for s in skips:
         print(f"SKIPPED: {s}")
     if failures:

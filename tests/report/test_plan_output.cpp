@@ -66,9 +66,9 @@ TEST_CASE("plan output: scheduling, thread_cores and segments in check --json") 
   CHECK(log["segments"] == json::array());
 }
 
-TEST_CASE("plan output: the table shows threads, EDF and a segments section") {
+TEST_CASE("plan output: the full table (-v) shows threads, EDF and every segment") {
   const Sample s;
-  const std::string table = rtpar::plan_table(s.plan, s.set);
+  const std::string table = rtpar::plan_table(s.plan, s.set, rtpar::TableDetail::full);
   CHECK(table.find("threads") != std::string::npos);
   CHECK(table.find("2,2") != std::string::npos);  // log's two threads on CPU 2
   CHECK(table.find("EDF") != std::string::npos);
@@ -87,4 +87,23 @@ TEST_CASE("plan output: the table shows threads, EDF and a segments section") {
   CHECK(t2.find("threads") == std::string::npos);
   CHECK(t2.find("segments") == std::string::npos);
   CHECK(t2.find("EDF") == std::string::npos);
+}
+
+TEST_CASE("plan output: by default one line of segments per task, a plain kernel line") {
+  Sample s;
+  s.plan.interference = {"stated", false, 50'000'000, 1'000'000'000,
+                         "read here: fair server unknown (permission denied); RT throttling off"};
+  const std::string table = rtpar::plan_table(s.plan, s.set);
+  INFO(table);
+  CHECK(table.find("segments (one line per task; -v: every segment)") != std::string::npos);
+  // cam: 2 segments, 5 strands, the widest 4, on CPUs 0-1 at priorities 90-91, longest 1 ms.
+  CHECK(table.find("cam          2        5       4  0-1    90-91             1ms") !=
+        std::string::npos);
+  CHECK(table.find("0/90×2") == std::string::npos);  // no per-segment rows
+  CHECK(table.find("kernel   not charged: up to 50ms every 1s per core may preempt the tasks; "
+                   "some settings could not be read (-v: details)\n") != std::string::npos);
+  CHECK(table.find("fair server") == std::string::npos);
+  const std::string full = rtpar::plan_table(s.plan, s.set, rtpar::TableDetail::full);
+  CHECK(full.find("kernel   stated: 50ms every 1s per core (partly unknown) — read here: fair "
+                  "server unknown") != std::string::npos);
 }

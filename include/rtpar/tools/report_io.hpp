@@ -13,14 +13,27 @@ namespace rtpar {
 // plan_json renders the `rtpar check --json` document for a plan.
 std::string plan_json(const Plan& plan, const TaskSet& set);
 
-// plan_table renders the plan as an aligned, human-readable table (with the verdict and reasons).
+// TableDetail is how much a human-readable table shows: `summary` (the default) the kernel's
+// interference as one plain line and each strand-level task's segments as one line; `full`
+// (`rtpar check -v`, `rtpar run -v`) the interference's sources and every segment.
+enum class TableDetail { summary, full };
+
+// plan_table renders the plan as an aligned, human-readable table (with the verdict and reasons),
+// in summary detail.
 std::string plan_table(const Plan& plan, const TaskSet& set);
+
+// plan_table renders the plan table in the given detail.
+std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail);
 
 // run_json renders the `rtpar run --json` document (duration and per-task statistics).
 std::string run_json(const RunReport& report);
 
-// stats_table renders the per-task summary table printed at the end of `rtpar run`.
+// stats_table renders the per-task summary table printed at the end of `rtpar run` (summary
+// detail).
 std::string stats_table(const RunReport& report);
+
+// stats_table renders the run's summary in the given detail (the kernel interference line).
+std::string stats_table(const RunReport& report, TableDetail detail);
 
 // jobs_csv renders one row per job:
 // task,job,release_ns,start_ns,finish_ns,response_ns,deadline_ns,missed.
