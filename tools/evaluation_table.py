@@ -97,7 +97,10 @@ def table(root):
         if verdict != "MATCH":
             reasons[reason] += 1
         name = item.get("manifest")
-        command = f"`rtpar experiment run experiments/{name}.toml`" if name else "—"
+        command = "—"
+        if name:
+            at = f" --scale {scale}" if scale not in ("-", "?") else ""
+            command = f"`rtpar experiment run experiments/{name}.toml{at}`"
         why = item.get("why", "")
         text = f"{reason}: {why}" if verdict != "MATCH" else (f"— ({why})" if why else "—")
         rows.append(f"| {n} | {item['paper']} | {item['item']} | {command} | {scale} | "
