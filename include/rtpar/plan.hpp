@@ -102,6 +102,10 @@ struct Plan {
   KernelInterference interference;     // PlanOptions::interference as this planner treated it
   std::optional<SupplyCharge> supply;  // the supply loss charged, if the profile states one
   std::vector<ChainPlan> chains;       // same order as TaskSet::chains
+  // force_placed: the planner refused the set and, asked to (PlanOptions::force_place), placed
+  // strands its test refused anyway. schedulable stays false: a placement with no admission
+  // claim, which only an execution (simulate, run) can judge.
+  bool force_placed = false;
 };
 
 }  // namespace rtpar

@@ -205,6 +205,11 @@ void add_planning_flags(CLI::App& app, PlanningFlags& flags, bool allow_all) {
                  "(each strand on the least-utilized core, then one RTA: FJOS's Naive)")
       ->type_name("KIND")
       ->check(non_empty());
+  app.add_flag("--force-place", flags.force_place,
+               "decomposition: place the strands its test refuses anyway (first core; worst-fit: "
+               "least-loaded); "
+               "the plan stays NOT SCHEDULABLE, and `simulate` executes it (RT-OpenMP §VI ran "
+               "every set)");
   add_interference_flag(app, flags.interference);
 }
 
@@ -256,6 +261,7 @@ std::unique_ptr<Planning> resolve_planning(const PlanningFlags& flags, const Tas
     }
     planning->options.assign = *assign;
   }
+  planning->options.force_place = flags.force_place;
   planning->options.interference =
       resolve_interference(flags.interference, set, planning->options.target);
   return planning;

@@ -1,6 +1,6 @@
 // plan_options.hpp — the planning options `rtpar check` and `rtpar simulate` share:
-// --planner NAME|all, --target SPEC, --overhead FILE [--charged-statistic STAT], --measured REPORT
-// and --assign KIND.
+// --planner NAME|all, --target SPEC, --overhead FILE [--charged-statistic STAT], --measured REPORT,
+// --assign KIND and --force-place.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -30,6 +30,8 @@ struct PlanningFlags {
   std::string assign;    // fork-join-rta's strand assignment: greedy | worst-fit; empty: greedy
   // interference: machine | default | none | Q/P (e.g. 50ms/1s); empty: read and state, not charge
   std::string interference;
+  // force_place: --force-place, decomposition places strands its test refuses (no admission)
+  bool force_place = false;
 };
 
 // non_empty refuses an empty option value (`--planner ""`, `--target=`): an empty value would

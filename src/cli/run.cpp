@@ -50,6 +50,8 @@ struct RunOptions {
   bool isolate = false;             // --isolate (docs/cli.md)
   std::string interference;         // --interference MODE
   std::string overhead;  // --overhead FILE|none; empty: the machine's profile (machine_profile.hpp)
+  // force_place: --force-place, run a refused decomposition set placed anyway (no admission claim)
+  bool force_place = false;
 };
 
 // write_stdout writes text to stdout and flushes it; returns 0 or the errno of the failure.
@@ -100,6 +102,10 @@ Command add_run(CLI::App& app) {
                  "machine's profile when `rtpar calibrate` wrote one; `none`: nothing): the run's "
                  "bounds include it, and a set it makes unschedulable is refused")
       ->check(non_empty());
+  app.add_flag("--force-place", opts->force_place,
+               "Run a set the planner refuses when it can still place every strand "
+               "(decomposition: a refused strand goes on the first core, worst-fit: the "
+               "least-loaded); the plan keeps its refusal and promises no response bound");
   return [opts]() {
     // From here to the last report: the first stop signal (SIGINT, SIGTERM, SIGHUP, ...) ends the
     // releases, later ones are ignored until the reports are written (docs/cli.md).
@@ -115,13 +121,23 @@ Command add_run(CLI::App& app) {
     if (overhead.profile) planning.overhead = &*overhead.profile;
     // Restores every isolated setting when it goes out of scope, after the reports are written.
     const auto isolation = isolate_for_run(set, opts->isolate, planning.interference);
+    planning.force_place = opts->force_place;
     Plan plan = plan_taskset(set, planning);
     plan.notes.push_back(overhead.note);
     const TableDetail table_detail = opts->verbose ? TableDetail::full : TableDetail::summary;
-    if (!plan.schedulable) {
+    // --force-place runs a refused plan only when it places every task (and says so).
+    const bool run_refused = opts->force_place && plan_places_every_task(plan);
+    if (!plan.schedulable && !run_refused) {
       fmt::print(stderr, "{}", plan_table(plan, set, table_detail));
-      fmt::print(stderr, "rtpar: refusing to run a task set that is not schedulable\n");
+      fmt::print(
+          stderr, "rtpar: refusing to run a task set that is not schedulable{}\n",
+          opts->force_place ? " (--force-place: the plan still leaves a task unplaced)" : "");
       return kExitFail;
+    }
+    if (!plan.schedulable) {
+      fmt::print(stderr,
+                 "rtpar: warning: running a task set the planner refused (--force-place): no "
+                 "response bound is promised for the refused tasks, only their deadlines\n");
     }
     // A bad --out must fail before a long run, not after it.
     if (!opts->out.empty()) prepare_report_dir(opts->out);
@@ -135,6 +151,7 @@ Command add_run(CLI::App& app) {
     config.lock_memory = !opts->no_mlock;
     config.cpu_latency_us = cpu_latency_us;
     config.handle_signals = true;
+    config.run_refused = run_refused;
     const bool live = !opts->json && isatty(STDERR_FILENO) != 0;
     if (live) {
       config.progress = [total = duration.count()](std::int64_t elapsed, std::int64_t jobs,

@@ -241,8 +241,9 @@ Command add_simulate(CLI::App& app) {
         continue;
       }
       if (!text.empty()) text += '\n';
-      text += fmt::format("planner  {}  (plan: {})\n", to_string(kind),
-                          plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
+      text += fmt::format("planner  {}  (plan: {}{})\n", to_string(kind),
+                          plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE",
+                          plan.force_placed ? ", force-placed" : "");
       text += simulation_table(result);
     }
     if (opts->json) {

@@ -11,8 +11,7 @@
 namespace rtpar::experiment {
 
 Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
-  if (m.bench) t.fail(nullptr, "kind", "a bench study checks no expectation (it has no fractions)");
-  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales"});
+  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales", "column"});
   Expect e;
   e.where = t.where();
   const std::optional<std::string> kind = t.string("kind");
@@ -20,8 +19,21 @@ Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
     e.kind = ExpectKind::breakdown_ratio;
   } else if (kind == "dominates") {
     e.kind = ExpectKind::dominates;
+  } else if (kind == "at_most") {
+    e.kind = ExpectKind::at_most;
   } else {
-    t.fail(t.node("kind"), "kind", "expected \"breakdown_ratio\" or \"dominates\"");
+    t.fail(t.node("kind"), "kind", "expected \"breakdown_ratio\", \"dominates\" or \"at_most\"");
+  }
+  e.column = t.string("column").value_or("");
+  if (e.kind == ExpectKind::breakdown_ratio && !e.column.empty()) {
+    t.fail(t.node("column"), "column", "a breakdown is taken of the schedulable fraction");
+  }
+  if (m.bench && e.column.empty()) {
+    // A bench study has no fraction: it compares one of its merged columns (median_p99_ns, ...).
+    t.fail(nullptr, "column", "a bench expectation names a merged column, e.g. \"median_mean_ns\"");
+  }
+  if (m.bench && e.kind == ExpectKind::breakdown_ratio) {
+    t.fail(t.node("kind"), "kind", "a bench study has no breakdown: use dominates or at_most");
   }
   e.series = name_value(t, "series");
   e.over = name_value(t, "over");

@@ -61,11 +61,13 @@ Series read_series(const TableReader& t, ManifestClass klass) {
   }
   if (klass == ManifestClass::runtime) {
     t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
-                  "admission", "duration", "cpu_latency", "best_effort", "baseline"});
+                  "admission", "duration", "cpu_latency", "best_effort", "baseline",
+                  "force_place"});
   } else if (simulation) {
-    std::vector<std::string_view> keys = {"name",         "planner",          "bound",    "target",
-                                          "fit",          "assign",           "overhead", "wait",
-                                          "back_to_back", "charged_statistic"};
+    std::vector<std::string_view> keys = {
+        "name",       "planner",  "bound", "target",       "fit",
+        "assign",     "overhead", "wait",  "back_to_back", "charged_statistic",
+        "force_place"};
     for (const std::string_view key : sim_spec_keys()) keys.push_back(key);
     t.allow_only(keys);
   } else {
@@ -167,6 +169,20 @@ Series read_series(const TableReader& t, ManifestClass klass) {
       t.fail(t.node("target"), "target", "a runtime series runs on this machine: no target");
     }
     s.run = read_run_spec(t);
+  }
+  if (const toml::node* n = t.node("force_place")) {
+    // Executed series only (the keys above): an analysis verdict is the planner's either way.
+    if (!n->is_boolean()) t.fail(n, "force_place", "expected true or false");
+    s.force_place = n->as_boolean()->get();
+    if (s.force_place && s.planner != PlannerKind::decomposition) {
+      t.fail(n, "force_place", "only the decomposition planner places what its test refuses");
+    }
+    const toml::node* admission = t.node("admission");
+    if (s.force_place && admission != nullptr && admission->value_or(false)) {
+      t.fail(admission, "admission", "force_place executes refused plans: leave admission out");
+    }
+    if (s.force_place && s.sim) s.sim->admission = false;
+    if (s.force_place && s.run) s.run->admission = false;
   }
   return s;
 }

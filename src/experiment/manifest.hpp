@@ -75,6 +75,10 @@ struct Series {
   // run: how a runtime manifest executes the plan on this machine (always set there, never in
   // another class).
   std::optional<RunSpec> run;
+  // force_place (simulation and runtime manifests, decomposition only): the planner places the
+  // strands its test refuses anyway (PlanOptions::force_place) and the refused plan is executed
+  // (admission false): the set fails only if it misses; plan_admitted keeps the refusal.
+  bool force_place = false;
   // match (bench manifests): which record of a driver run is this series' (bench_spec.hpp).
   BenchMatch match;
   SourceLocation where;
@@ -83,7 +87,9 @@ struct Series {
 // ExpectKind is the shape of one expectation check on the aggregated curves.
 enum class ExpectKind {
   breakdown_ratio,  // breakdown(series) ≥ factor × breakdown(over) in a panel
-  dominates,        // value(series) ≥ value(over) at every x of every panel
+  dominates,        // value(series) ≥ value(over) at every x of every panel (with a column:
+                    // column(series) ≥ factor × column(over))
+  at_most,          // column(series) ≤ factor × column(over) at every x (of `panel`, or all)
 };
 
 // Expect is one expectation: the paper's claim, checked on the merged result (expect.txt). A
@@ -92,10 +98,13 @@ struct Expect {
   ExpectKind kind = ExpectKind::dominates;
   std::string series;
   std::string over;
-  double factor = 1.0;  // breakdown_ratio
+  double factor = 1.0;  // breakdown_ratio; dominates and at_most with a column: the tolerance
   double level = 0.5;   // breakdown_ratio: the fraction whose crossing defines breakdown
-  std::string panel;    // breakdown_ratio: which panel (empty: the first)
-  std::string quote;    // the paper's words, printed beside PASS/FAIL
+  std::string panel;    // breakdown_ratio: which panel (empty: the first); column: only it
+  // column: the merged CSV column compared (expect_column.hpp), e.g. "median_p99_ns" of a bench
+  // study or "mean_miss_ratio"; empty: the schedulable fraction (at_most: "value").
+  std::string column;
+  std::string quote;  // the paper's words, printed beside PASS/FAIL
   // scales at which the claim is checked (default paper and quick): a smoke run's handful of
   // trials cannot show a paper's trend, and says SKIP instead of a meaningless FAIL.
   std::vector<std::string> scales{"paper", "quick"};

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiment/expect_column.hpp"
 #include "experiment/machine_env.hpp"
 #include "experiment/raw_rows.hpp"
 #include "experiment/runner.hpp"
@@ -167,6 +168,92 @@ Coverage coverage(const Resolved& r, const fs::path& dir) {
   return c;
 }
 
+namespace {
+
+// write_expects checks the manifest's expectations at r's scale and writes DIR/expect.txt: a
+// column expectation on the merged CSV text `csv` (expect_column.hpp), the others on the
+// fractions of each panel's points in sweep order (`cells`, null for a bench study, whose
+// expectations all name a column). Each line goes to result.expects; failures are counted.
+void write_expects(const Resolved& r, const Coverage& cov, const std::string& csv,
+                   const std::vector<std::vector<Cell>>* cells_of, MergeResult& result,
+                   const fs::path& dir) {
+  const Manifest& m = r.manifest;
+  const std::vector<std::vector<Cell>> none;
+  const std::vector<std::vector<Cell>>& cells = cells_of != nullptr ? *cells_of : none;
+  const auto curve = [&](std::size_t panel, std::size_t series, std::vector<double>& xs,
+                         std::vector<double>& vs) {
+    for (std::size_t p = 0; p < r.points.size(); ++p) {
+      if (r.points[p].panel != panel) continue;
+      const std::optional<double> x = number(r.points[p].x);
+      const std::optional<double> v = fraction(cells[p][series]);
+      if (!x || !v) continue;
+      xs.push_back(*x);
+      vs.push_back(*v);
+    }
+  };
+  const auto series_index = [&](const std::string& name) {
+    for (std::size_t s = 0; s < m.series.size(); ++s) {
+      if (m.series[s].name == name) return s;
+    }
+    return std::size_t{0};
+  };
+  for (const Expect& e : m.expects) {
+    if (std::find(e.scales.begin(), e.scales.end(), r.scale) == e.scales.end()) {
+      result.expects.push_back(fmt::format("SKIP at scale {} (checked at {}): {}", r.scale,
+                                           fmt::join(e.scales, ", "), e.quote));
+      continue;
+    }
+    const std::size_t a = series_index(e.series);
+    const std::size_t b = series_index(e.over);
+    bool pass = true;
+    std::string what;
+    if (!e.column.empty() || e.kind == ExpectKind::at_most || cells_of == nullptr) {
+      const ExpectCheck check = check_column_expect(e, csv);
+      pass = check.pass;
+      what = check.what;
+    } else if (e.kind == ExpectKind::breakdown_ratio) {
+      std::size_t panel = 0;
+      for (std::size_t p = 0; p < m.panels.size(); ++p) {
+        if (m.panels[p].name == e.panel) panel = p;
+      }
+      std::vector<double> xa, va, xb, vb;
+      curve(panel, a, xa, va);
+      curve(panel, b, xb, vb);
+      const double ba = breakdown(xa, va, e.level);
+      const double bb = breakdown(xb, vb, e.level);
+      pass = !xa.empty() && !xb.empty() && ba >= e.factor * bb;
+      what =
+          fmt::format("breakdown({}) = {:.2f} >= {} x breakdown({}) = {:.2f} (level {}, panel {})",
+                      e.series, ba, e.factor, e.over, bb, e.level, m.panels[panel].name);
+    } else {
+      int worse = 0;
+      int compared = 0;
+      for (std::size_t p = 0; p < r.points.size(); ++p) {
+        const std::optional<double> va = fraction(cells[p][a]);
+        const std::optional<double> vb = fraction(cells[p][b]);
+        if (!va || !vb) continue;
+        ++compared;
+        if (*va < *vb) ++worse;
+      }
+      pass = compared > 0 && worse == 0;
+      what = fmt::format("{} >= {} at every point ({} of {} points below)", e.series, e.over, worse,
+                         compared);
+    }
+    if (!pass) ++result.failed;
+    result.expects.push_back(fmt::format("{} {}{}", pass ? "PASS" : "FAIL", what,
+                                         e.quote.empty() ? "" : "  — \"" + e.quote + "\""));
+  }
+  std::string expect_text;
+  if (!cov.missing.empty()) {
+    expect_text += fmt::format("PARTIAL {} of {} units missing: expectations on partial data\n",
+                               cov.missing.size(), r.units());
+  }
+  for (const std::string& line : result.expects) expect_text += line + "\n";
+  write_atomically(dir / "expect.txt", expect_text);
+}
+
+}  // namespace
+
 MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machines) {
   const Resolved r = load_study(dir);
   const Manifest& m = r.manifest;
@@ -239,11 +326,9 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   const bool simulation = executes(m);
   if (m.bench) {
     result.csv = dir / (m.name + ".csv");
-    write_atomically(result.csv, bench_csv(r, bench_rows));
-    write_atomically(dir / "expect.txt", cov.missing.empty()
-                                             ? std::string()
-                                             : fmt::format("PARTIAL {} of {} units missing\n",
-                                                           cov.missing.size(), r.units()));
+    const std::string csv = bench_csv(r, bench_rows);
+    write_atomically(result.csv, csv);
+    write_expects(r, cov, csv, nullptr, result, dir);
     write_plot_spec(r, dir);
     return result;
   }
@@ -304,74 +389,7 @@ MergeResult merge_study(const fs::path& dir, bool allow_partial, bool mix_machin
   result.csv = dir / (m.name + ".csv");
   write_atomically(result.csv, csv);
 
-  // Expectations, on the fractions of each panel's points in sweep order.
-  const auto curve = [&](std::size_t panel, std::size_t series, std::vector<double>& xs,
-                         std::vector<double>& vs) {
-    for (std::size_t p = 0; p < r.points.size(); ++p) {
-      if (r.points[p].panel != panel) continue;
-      const std::optional<double> x = number(r.points[p].x);
-      const std::optional<double> v = fraction(cells[p][series]);
-      if (!x || !v) continue;
-      xs.push_back(*x);
-      vs.push_back(*v);
-    }
-  };
-  const auto series_index = [&](const std::string& name) {
-    for (std::size_t s = 0; s < m.series.size(); ++s) {
-      if (m.series[s].name == name) return s;
-    }
-    return std::size_t{0};
-  };
-  for (const Expect& e : m.expects) {
-    if (std::find(e.scales.begin(), e.scales.end(), r.scale) == e.scales.end()) {
-      result.expects.push_back(fmt::format("SKIP at scale {} (checked at {}): {}", r.scale,
-                                           fmt::join(e.scales, ", "), e.quote));
-      continue;
-    }
-    const std::size_t a = series_index(e.series);
-    const std::size_t b = series_index(e.over);
-    bool pass = true;
-    std::string what;
-    if (e.kind == ExpectKind::breakdown_ratio) {
-      std::size_t panel = 0;
-      for (std::size_t p = 0; p < m.panels.size(); ++p) {
-        if (m.panels[p].name == e.panel) panel = p;
-      }
-      std::vector<double> xa, va, xb, vb;
-      curve(panel, a, xa, va);
-      curve(panel, b, xb, vb);
-      const double ba = breakdown(xa, va, e.level);
-      const double bb = breakdown(xb, vb, e.level);
-      pass = !xa.empty() && !xb.empty() && ba >= e.factor * bb;
-      what =
-          fmt::format("breakdown({}) = {:.2f} >= {} x breakdown({}) = {:.2f} (level {}, panel {})",
-                      e.series, ba, e.factor, e.over, bb, e.level, m.panels[panel].name);
-    } else {
-      int worse = 0;
-      int compared = 0;
-      for (std::size_t p = 0; p < r.points.size(); ++p) {
-        const std::optional<double> va = fraction(cells[p][a]);
-        const std::optional<double> vb = fraction(cells[p][b]);
-        if (!va || !vb) continue;
-        ++compared;
-        if (*va < *vb) ++worse;
-      }
-      pass = compared > 0 && worse == 0;
-      what = fmt::format("{} >= {} at every point ({} of {} points below)", e.series, e.over, worse,
-                         compared);
-    }
-    if (!pass) ++result.failed;
-    result.expects.push_back(fmt::format("{} {}{}", pass ? "PASS" : "FAIL", what,
-                                         e.quote.empty() ? "" : "  — \"" + e.quote + "\""));
-  }
-  std::string expect_text;
-  if (!cov.missing.empty()) {
-    expect_text += fmt::format("PARTIAL {} of {} units missing: expectations on partial data\n",
-                               cov.missing.size(), r.units());
-  }
-  for (const std::string& line : result.expects) expect_text += line + "\n";
-  write_atomically(dir / "expect.txt", expect_text);
-
+  write_expects(r, cov, csv, &cells, result, dir);
   write_plot_spec(r, dir);
   return result;
 }

@@ -56,6 +56,7 @@ PlanOptions series_plan_options(const Series& s) {
   if (s.target) options.target = &*s.target;
   if (s.assign) options.assign = *s.assign;
   options.overhead = s.overhead.get();
+  options.force_place = s.force_place;
   return options;
 }
 

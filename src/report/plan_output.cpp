@@ -239,7 +239,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
     }
     tasks.push_back(std::move(entry));
   }
-  const Json doc = {
+  Json doc = {
       {"schedulable", plan.schedulable},
       {"planner", to_string(plan.planner)},
       {"cores", plan.cores},
@@ -250,6 +250,8 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
       {"interference", interference_json(plan.interference)},
       {"supply", supply_json(plan.supply)},
   };
+  // Only when asked for and used (--force-place): earlier outputs keep their bytes.
+  if (plan.force_placed) doc["force_placed"] = true;
   return doc.dump(2);
 }
 
@@ -302,9 +304,10 @@ std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail)
   std::string out;
   out += fmt::format("planner  {}\n", to_string(plan.planner));
   out += fmt::format("cores    {} ({} total)\n", compact_cores(plan.cores), plan.cores.size());
-  out += fmt::format("verdict  {}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE");
+  out += fmt::format("verdict  {}{}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE",
+                     plan.force_placed ? " (force-placed: refused strands placed anyway)" : "");
   out += fmt::format("kernel   {}\n", full ? report::interference_detail(plan.interference)
-                                           : report::interference_summary(plan.interference));
+                                          : report::interference_summary(plan.interference));
   if (plan.supply) {
     // The charged supply loss (docs/analysis.md "Supply loss"): above every task of every core.
     out += fmt::format("supply   charged: {} lost in any {} per core (from {})\n",

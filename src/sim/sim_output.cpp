@@ -85,6 +85,8 @@ std::string simulation_json(const SimResult& result) {
       {"tasks", std::move(tasks)},
   };
   add_metrics(doc, set_metrics(result));
+  // Only when set (--force-place): other outputs keep their bytes.
+  if (result.plan_force_placed) doc["plan_force_placed"] = true;
   doc["overhead_statistic"] =
       result.overhead_statistic ? Json(to_string(*result.overhead_statistic)) : Json(nullptr);
   doc["seed"] = result.seed;

@@ -80,6 +80,7 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   SimResult result;
   result.planner = plan.planner;
   result.plan_schedulable = plan.schedulable;
+  result.plan_force_placed = plan.force_placed;
   // One table checks every setting (sim_options.hpp); the front ends check the same before.
   std::optional<sim::SimOptionError> error = sim::check_sim_jobs(options, set);
   if (!error) {

@@ -64,7 +64,15 @@ sim_bad_input)
   check_bad "$sim" '0,/^hyperperiods = /s/^hyperperiods = .*/horizon = "5 parsecs"/' horizon
   check_bad "$sim" '0,/^sim_overhead = /s|^sim_overhead = .*|sim_overhead = "data/nosuch.json"|' sim_overhead
   check_bad "$sim" '0,/^overhead_statistic = /s/^overhead_statistic = .*/overhead_statistic = "p42"/' overhead_statistic
-  check_bad "$sim" '0,/^admission = /s/^admission = .*/admision = false/' admision
+  check_bad "$sim" '0,/^force_place = /s/^force_place = .*/admision = false/' admision
+  # force_place (issue 36 item 3): a boolean, decomposition only, never with admission = true.
+  check_bad "$sim" '0,/^force_place = /s/^force_place = .*/force_place = "yes"/' force_place
+  check_bad "$sim" '0,/^force_place = /s/^force_place = .*/force_place = true\nadmission = true/' \
+    "admission.*force_place executes refused plans"
+  check_bad "$sim" '0,/^planner = "decomposition"/s/^planner = "decomposition"/planner = "federated"/' \
+    "force_place.*only the decomposition planner"
+  expect_status 0 "$rtpar" experiment show "$sim"
+  grep -q "force-place (refused strands placed anyway)" <<<"$out" || fail "show: $out"
   check_bad "$sim" '0,/^context_switch = /s/^context_switch = .*/context_switch = "-1us"/' context_switch
   check_bad "$sim" '0,/^barrier_team = /s/^barrier_team = .*/barrier_team = "all"/' barrier_team
   check_bad "$sim" '0,/^sim_overhead = /s|^sim_overhead = .*|charged_statistic = "max"|' charged_statistic

@@ -62,6 +62,46 @@ PY
   [ "$admitted" -ge 10 ] || fail "only $admitted admitted plans were checked"
   echo "$admitted admitted (example, planner, statistic) plans within their bounds"
   ;;
+force_place)
+  # Issue 36 item 3: three sequential tasks on two cores that FBB-FFD refuses (c fits on neither
+  # core's load condition; tests/analysis/planners/test_decomposition_force.cpp works it by hand).
+  # --force-place places c on the least-loaded core (1): check still says NOT SCHEDULABLE (exit 1)
+  # and says it was force-placed; simulate executes the refused plan and exits 0 because no job
+  # misses (b and c need 9 ms of every 10 ms on core 1); with c at 6 ms it misses (exit 1).
+  write_set() {
+    printf '[system]\ncores = [0, 1]\nplanner = "decomposition"\nfit = "%s"\n' "$1"
+    for t in "a 6ms" "b 5ms" "c $2"; do
+      set -- $t
+      printf '[[task]]\nname = "%s"\nperiod = "10ms"\nwork = "%s"\n' "$1" "$2"
+    done
+  }
+  write_set worst-fit 4ms >force.toml
+  write_set worst-fit 6ms >force_miss.toml
+  expect_status 1 "$rtpar" check force.toml
+  grep -q "force-placed" <<<"$out" && fail "force-placed without --force-place: $out"
+  expect_status 1 "$rtpar" check force.toml --force-place
+  grep -q "NOT SCHEDULABLE (force-placed" <<<"$out" || fail "no force-placed verdict: $out"
+  expect_status 1 "$rtpar" check force.toml --force-place --json
+  json 'p = d[0] if isinstance(d, list) else d
+assert p["schedulable"] is False and p["force_placed"] is True, p
+c = p["tasks"][2]
+assert c["segments"][0]["strands"][0]["core"] == 1, c
+assert c["response_bound_ns"] is None and "placed anyway" in c["reason"], c'
+  # Without the flag simulate cannot place c: exit 1 (part of the set is not simulated).
+  expect_status 1 "$rtpar" simulate force.toml --horizon 100ms --json
+  json 'assert not d["tasks"][2]["simulated"], d'
+  expect_status 0 "$rtpar" simulate force.toml --force-place --horizon 100ms --json
+  json 'assert d["plan_schedulable"] is False and d["plan_force_placed"] is True, d
+assert d["misses"] == 0 and all(t["simulated"] for t in d["tasks"]), d'
+  expect_status 0 "$rtpar" simulate force.toml --force-place --horizon 100ms
+  grep -q "NOT SCHEDULABLE, force-placed" <<<"$out" || fail "text output: $out"
+  expect_status 1 "$rtpar" simulate force_miss.toml --force-place --horizon 100ms --json
+  json 'assert d["plan_force_placed"] is True and d["misses"] > 0, d'
+  # Another planner ignores the flag and says so.
+  expect_status 1 "$rtpar" check force_miss.toml --force-place --planner fork-join-rta --json
+  json 'p = d[0] if isinstance(d, list) else d
+assert "force_placed" not in p and any("force_place is ignored" in n for n in p["notes"]), p'
+  ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"

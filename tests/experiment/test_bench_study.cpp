@@ -110,8 +110,15 @@ TEST_CASE("bench study: a bad manifest names the field") {
   CHECK(error_of(kBench + "[plot]\ny = \"fraction\"\n")
             .starts_with("plot.y: expected median_M, min_M or max_M"));
   CHECK(error_of(kBench + "[plot]\ny = [\"max_max_ns\"]\n").empty());
-  CHECK(error_of(kBench + "[[expect]]\nkind = \"dominates\"\nseries = \"spin\"\nover = \"gomp\"\n")
-            .starts_with("expect[0].kind: a bench study checks no expectation"));
+  // A bench expectation compares a merged column (expect_column.hpp): never the fraction.
+  const std::string expect =
+      "[[expect]]\nkind = \"dominates\"\nseries = \"spin\"\nover = \"gomp\"\nscales = "
+      "[\"paper\"]\n";
+  CHECK(error_of(kBench + expect).starts_with("expect[0].column: a bench expectation names"));
+  CHECK(error_of(kBench + expect + "column = \"median_mean_ns\"\n").empty());
+  CHECK(error_of(replaced(kBench + expect + "column = \"median_mean_ns\"\n", "\"dominates\"",
+                          "\"breakdown_ratio\""))
+            .starts_with("expect[0].column: a breakdown is taken of the schedulable fraction"));
 }
 
 TEST_CASE("bench study: a record matches on every field, numbers by value") {

@@ -57,6 +57,12 @@ struct PlanOptions {
   // each strand on the least-utilized core (ties: lower CPU id), then one RTA. Other planners
   // ignore it.
   AssignKind assign = AssignKind::greedy;
+  // force_place: decomposition places every strand its FBB-FFD test refuses anyway (first-fit:
+  // the first core, worst-fit: the least-loaded; fbb_ffd.hpp), so a refused set can still be
+  // executed, as RT-OpenMP §VI ran every generated set. The plan stays refused (schedulable false,
+  // each such task's reason says so, no response bound) and says Plan::force_placed. Other planners
+  // ignore it (a note).
+  bool force_place = false;
 };
 
 // PlanProgress receives how far a long planning got: `done` of `total` items (tasks, strands) of

@@ -144,6 +144,8 @@ SimMetrics task_metrics(const SimTaskResult& task);
 struct SimResult {
   PlannerKind planner = PlannerKind::federated;
   bool plan_schedulable = false;
+  // plan_force_placed is Plan::force_placed: refused, placed anyway (--force-place).
+  bool plan_force_placed = false;
   std::int64_t horizon_ns = 0;  // releases happen in [0, horizon_ns)
   bool horizon_capped = false;  // the default horizon was shortened by max_horizon_ns
   std::int64_t end_ns = 0;      // when the simulation stopped (all released jobs done, or cut)

@@ -136,6 +136,27 @@ __int128 sorted_interference(std::span<const CoreSegment> core, const FbbStrand&
   return load.own + load.others;
 }
 
+// forced_core is where fbb_place's `force` puts a strand no core admits, among the cores with a
+// free level or one of s's segment: the first (fbb_ffd, first_fit) or the one with the least load
+// (worst_fit; ties: lower index); −1 when there is none.
+int forced_core(std::vector<FbbCore>& on, const FbbStrand& s, FitKind fit, int levels) {
+  int chosen = -1;
+  __int128 chosen_load = 0;
+  for (std::size_t q = 0; q < on.size(); ++q) {
+    FbbCore& core = on[q];
+    if (!core.has_segment(s) && core.members().size() >= static_cast<std::size_t>(levels)) {
+      continue;
+    }
+    if (fit != FitKind::worst_fit) return static_cast<int>(q);
+    const __int128 load = core.load(s, fit);
+    if (chosen < 0 || load < chosen_load) {
+      chosen = static_cast<int>(q);
+      chosen_load = load;
+    }
+  }
+  return chosen;
+}
+
 }  // namespace
 
 __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand& s, FitKind fit) {
@@ -150,10 +171,11 @@ __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand
 }
 
 FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit, int levels,
-                    const std::optional<PeriodicServer>& server) {
+                    const std::optional<PeriodicServer>& server, bool force) {
   FbbResult result;
   result.core.assign(strands.size(), -1);
   result.level_full.assign(strands.size(), false);
+  result.forced.assign(strands.size(), false);
   result.priority.assign(strands.size(), 0);
   result.order = fbb_order(strands);
   const auto n = static_cast<std::size_t>(std::max(cores, 0));
@@ -230,6 +252,19 @@ FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fi
       if (chosen < 0 || load < chosen_load) {
         chosen = static_cast<int>(q);
         chosen_load = load;
+      }
+    }
+    if (chosen < 0 && force) {
+      // Refused by every core: the heuristic's core without the load condition takes it anyway
+      // (fbb_ffd.hpp). Nothing is remembered: the forced work changes that core's load.
+      chosen = forced_core(on, s, fit, levels);
+      if (chosen >= 0) {
+        result.forced[k] = true;
+        result.level_full[k] = blocked_by_level;
+        result.core[k] = chosen;
+        const int rank = on[static_cast<std::size_t>(chosen)].add(s);
+        result.priority[k] = std::max(kBottomPriority, kTopPriority - rank);
+        continue;
       }
     }
     result.core[k] = chosen;

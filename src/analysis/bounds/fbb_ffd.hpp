@@ -56,8 +56,10 @@ __int128 core_interference(const std::vector<CoreSegment>& core, const FbbStrand
 
 // FbbResult is where fbb_place put each strand (same order as the input).
 struct FbbResult {
-  std::vector<int> core;           // core index in [0, cores), or −1 when no core admits it
-  std::vector<bool> level_full;    // unplaced only because every passing core had no free level
+  std::vector<int> core;         // core index in [0, cores), or −1 when no core admits it
+  std::vector<bool> level_full;  // unplaced only because every passing core had no free level
+  // forced: placed by `force` although no core passes the load condition (the test refuses it)
+  std::vector<bool> forced;
   std::vector<std::size_t> order;  // fbb_order(strands), the order the strands were visited in
   std::vector<int> priority;       // strand_priorities(strands, core), made while placing
 };
@@ -79,9 +81,18 @@ struct FbbResult {
 // I(d) is the same on every core, so worst_fit's ranking does not change.
 // Each core's load comes from its FbbCore (fbb_core.hpp): the same value, mostly from memos, and
 // cores refused from lower bounds only where the exact load refuses too.
+// With `force` (PlanOptions::force_place) a strand no core passes is placed anyway, among the
+// cores with a free level (or one of its segment), and marked `forced`: fit = fbb_ffd and
+// first_fit take the first such core, worst_fit the one with the least load core_interference
+// (ties to the lower index) — each heuristic's choice without the load condition (decision RO5,
+// docs/internals/experiment-spec.md: RT-OpenMP §VI ran every generated set, and "the first-fit
+// heuristic tends to over-utilize individual processors" says refused strands were still packed;
+// the paper does not say where). A strand with no free level anywhere stays unplaced.
+// The strands the test admits are placed as without `force`, until the first forced one: from
+// there on every core's load counts the forced work too.
 FbbResult fbb_place(const std::vector<FbbStrand>& strands, int cores, FitKind fit,
                     int levels = kPriorityLevels,
-                    const std::optional<PeriodicServer>& server = std::nullopt);
+                    const std::optional<PeriodicServer>& server = std::nullopt, bool force = false);
 
 // strand_priorities gives every placed strand its SCHED_FIFO priority: on each core, the distinct
 // segments it holds, ranked in fbb_order, get kTopPriority, kTopPriority − 1, ... (deadline-

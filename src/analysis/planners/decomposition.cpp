@@ -11,6 +11,8 @@
 // placed with length e_j + Λ(1) + (j > 0 ? β(n) : 0) (RT-OpenMP §VI-B's two measured
 // overheads; overhead_charge.hpp, docs/analysis.md "Overhead profiles"); the plan states the
 // declared e_j, which is what the kernel runs.
+// With PlanOptions::force_place the strands the load condition refuses are placed anyway
+// (fbb_place's `force`): the plan stays refused, says force_placed, and bounds no such task.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -167,7 +169,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   const std::optional<analysis::PeriodicServer> server = analysis::charged_server(options, set);
   const analysis::FbbResult placed =
       analysis::fbb_place(strands, static_cast<int>(plan.cores.size()), set.system.fit,
-                          analysis::kPriorityLevels, server);
+                          analysis::kPriorityLevels, server, options.force_place);
   const std::vector<int>& priority = placed.priority;  // strand_priorities(strands, placed.core)
 
   // 4. Assemble the task plans; strands were generated task by task, segment by segment.
@@ -187,16 +189,20 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
       sp.length_ns = declared[i].empty() ? segs[j].length : declared[i][j].length.count();
       sp.offset_ns = segs[j].offset;
       sp.deadline_ns = segs[j].offset + segs[j].window;
-      std::int64_t unplaced = 0;
+      std::int64_t unplaced = 0;  // refused by the test, placed by force or not at all
+      std::int64_t forced = 0;
       bool level_full = false;
       for (std::int64_t s = 0; s < segs[j].strands; ++s, ++k) {
         const int q = placed.core[k];
-        if (q < 0) {
+        if (q < 0 || placed.forced[k]) {
           ++unplaced;
           level_full = level_full || placed.level_full[k];
+        }
+        if (q < 0) {
           sp.strands.push_back(StrandPlan{-1, 0});
           continue;
         }
+        forced += placed.forced[k] ? 1 : 0;
         const int cpu = plan.cores[static_cast<std::size_t>(q)];
         used[static_cast<std::size_t>(q)] = 1;
         sp.strands.push_back(StrandPlan{cpu, priority[k]});
@@ -204,7 +210,13 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
       }
       if (unplaced > 0 && !tp.reason) {
         tp.reason = unplaced_reason(segs[j], j, unplaced, level_full, set.system.fit, server);
+        if (forced > 0) {
+          *tp.reason += fmt::format(
+              "; {} of them placed anyway (force_place: {}, no admission claim)", forced,
+              set.system.fit == FitKind::worst_fit ? "the least-loaded core" : "the first core");
+        }
       }
+      plan.force_placed = plan.force_placed || forced > 0;
       tp.segments.push_back(std::move(sp));
     }
     for (std::size_t q = 0; q < used.size(); ++q) {
@@ -223,6 +235,12 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
   }
   // The segment deadlines assume independent strands: a shared lock refuses the set.
   analysis::refuse_lock_channels(plan, set, "decomposition");
+  if (plan.force_placed) {
+    plan.notes.push_back(
+        "force_place: strands the FBB-FFD load condition refuses were placed anyway (first-fit: "
+        "the first core, worst-fit: the least-loaded); the set is NOT admitted (no response "
+        "bound for those tasks): only an execution can judge it");
+  }
   return plan;
 }
 

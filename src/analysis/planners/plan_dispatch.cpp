@@ -133,6 +133,12 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   analysis::charge_interference(plan, analysed ? *analysed : set, options);
   unused_keys_notes(planner, set, plan);
   analysis::bound_chains(plan, set);
+  if (options.force_place && planner != PlannerKind::decomposition) {
+    plan.notes.push_back(
+        "force_place is ignored: only decomposition places what its test "
+        "refuses (" +
+        std::string(to_string(planner)) + " places as without it)");
+  }
   return plan;
 }
 
