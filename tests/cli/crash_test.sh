@@ -84,8 +84,9 @@ fi
 err=$(cat stderr.txt)
 took_ms=$(( ($(date +%s%N) - began) / 1000000 ))
 [ "$got" -eq 6 ] || fail "exited $got, expected 6 (a task crashed); stdout: ${out:0:2000}; stderr: $err"
-# The fault is at about 50 ms: the run must end then, not at --duration (5 s).
-[ "$took_ms" -lt 3000 ] || fail "the run took $took_ms ms: it did not end at the crash"
+# The fault is at about 50 ms: the run must end then, not at --duration (5 s). The limit leaves a
+# sanitizer build on a loaded machine its start-up and report writing (seconds under TSan).
+[ "$took_ms" -lt 4500 ] || fail "the run took $took_ms ms: it did not end at the crash"
 grep -q "task 'crasher' crashed: $signal at address 0x[0-9a-f]* in job 5" <<<"$err" ||
   fail "stderr does not name the task, signal and job: $err"
 # The summary on stdout (--json) and report.json are both valid and say the same.

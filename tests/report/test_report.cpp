@@ -257,7 +257,9 @@ TEST_CASE("report: run_json has exactly the documented keys and types") {
   const json& a = doc["tasks"][0];
   CHECK(keys(a) == words("name jobs misses skipped response_ns max_relative_response "  // required
                          "miss_ratio records_truncated response_bound_ns over_bound "   // extras
+                         "response_histogram "
                          "budget budget_ns overruns max_overrun_ns demoted_ns overrun_misses"));
+  CHECK(a["response_histogram"]["buckets"].is_array());
   CHECK(a["budget"] == "none");  // budgets: docs/reliability.md
   CHECK(a["overruns"] == 0);
   CHECK(a["name"] == "a");

@@ -137,7 +137,7 @@ bool lock_memory(const RunConfig& config) {
 // A sanitizer build runs task code 5-50x slower (ThreadSanitizer most), and its first job has no
 // response to scale from: there every term is multiplied by kSlowBuildFactor.
 #ifdef RTPAR_SANITIZER_BUILD
-constexpr std::int64_t kSlowBuildFactor = 10;
+constexpr std::int64_t kSlowBuildFactor = 20;
 #else
 constexpr std::int64_t kSlowBuildFactor = 1;
 #endif
