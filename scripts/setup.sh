@@ -13,7 +13,8 @@ packages=(build-essential cmake ninja-build pkg-config libtomlplusplus-dev nlohm
           libcli11-dev libfmt-dev doctest-dev rt-tests clang-format clang-tidy python3
           clang libomp-dev libtbb-dev python3-matplotlib libhwloc-dev
           libclang-rt-dev stress-ng  # libFuzzer and sanitizer runtimes (make fuzz); tools/soak.sh --load
-          gfortran)  # tests/omp/fortran_api.f90: the OpenMP runtime's Fortran bindings
+          gfortran  # tests/omp/fortran_api.f90: the OpenMP runtime's Fortran bindings
+          groff-base bsdextrautils zsh)  # cli.completion: the man page rendered, zsh -n
 for group in "$@"; do
   case $group in
     slurm) packages+=(slurm-wlm munge) ;;
