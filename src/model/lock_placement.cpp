@@ -38,7 +38,11 @@ LockProtocol lock_protocol(const ChannelSpec& c, const TaskSet& set, const Plan&
   std::set<int> cpus;
   for (const int u : lock_users(c, set)) {
     if (static_cast<std::size_t>(u) >= plan.tasks.size()) return LockProtocol::msrp;
-    const std::vector<int> threads = thread_cpus(plan.tasks[static_cast<std::size_t>(u)]);
+    const TaskPlan& task = plan.tasks[static_cast<std::size_t>(u)];
+    // An EDF-band user: the band re-ranks its thread at every release, which would undo a
+    // ceiling boost; a non-preemptive section survives it (edf_band.hpp).
+    if (task.scheduling == CoreScheduling::edf) return LockProtocol::msrp;
+    const std::vector<int> threads = thread_cpus(task);
     if (threads.size() != 1) return LockProtocol::msrp;
     cpus.insert(threads[0]);
   }

@@ -19,9 +19,10 @@ std::vector<int> thread_cpus(const TaskPlan& task);
 // readers in order; "nonrt" and unknown names are skipped).
 std::vector<int> lock_users(const ChannelSpec& c, const TaskSet& set);
 
-// lock_protocol is LockProtocol::ceiling when every user of `c` has exactly one thread and all
-// of them run on one and the same CPU (a local lock), else LockProtocol::msrp (a global lock).
-// A user the plan does not place (no CPU) makes it msrp.
+// lock_protocol is LockProtocol::ceiling when every user of `c` has exactly one thread, runs at
+// a static priority, and all of them run on one and the same CPU (a local lock), else
+// LockProtocol::msrp (a global lock, or a lock of an EDF band: non-preemptive sections). A user
+// the plan does not place (no CPU) makes it msrp.
 LockProtocol lock_protocol(const ChannelSpec& c, const TaskSet& set, const Plan& plan);
 
 // nonpreemptive_priority is the SCHED_FIFO priority an msrp request runs at: the highest priority

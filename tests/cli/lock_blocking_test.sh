@@ -2,7 +2,8 @@
 # lock_blocking_test.sh CASE RTPAR SOURCE_DIR WORK_DIR — `rtpar check` on issue 32's hi/lo
 # example: a lock shared on one core is charged as blocking (R(hi) = 2 ms + hold = 7 ms), across
 # two cores as MSRP spin (R(hi) = 2 + 5 ms), the federated planners charge it, decomposition and
-# fork-join-rta refuse it naming the lock, and a lock channel
+# fork-join-rta refuse it naming the lock, an EDF band charges it in its demand test, and a lock
+# channel
 # without a valid `hold` is an input error (exit 2, field channel[0].hold). docs/analysis.md,
 # "Blocking (shared locks)".
 set -uo pipefail
@@ -60,6 +61,21 @@ two_cores)
   json 'r={t["name"]:t for t in d["tasks"]}; assert r["hi"]["response_bound_ns"]==7000000, r["hi"]
 assert r["lo"]["response_bound_ns"]==55000000, r["lo"]
 assert any("global (users on cores 0, 1), MSRP" in n for n in d["notes"]), d["notes"]'
+  ;;
+edf_band)
+  # Both users in core 0's EDF band: the lock runs MSRP (a non-preemptive section, spin 0) and
+  # the band's demand test charges it as B(t): 2 + 5 ≤ 10 ms at t = 10 ms.
+  hilo band.toml 0 'hold = "5ms"'
+  sed -i '/^priority = /d' band.toml
+  expect_status 0 "$rtpar" check band.toml --json
+  json 'r={t["name"]:t for t in d["tasks"]}; assert r["hi"]["response_bound_ns"]==10000000, r["hi"]
+assert r["hi"]["scheduling"]=="edf", r["hi"]
+assert [c["protocol"] for c in d["channels"]]==["msrp"], d["channels"]
+assert any("charges non-preemptive lock sections as blocking B(t), up to 5ms" in n for n in d["notes"]), d["notes"]'
+  hilo tight.toml 0 'hold = "8500us"'
+  sed -i '/^priority = /d' tight.toml
+  expect_status 1 "$rtpar" check tight.toml
+  grep -q "fail the processor-demand test" <<<"$out" || fail "no demand-test refusal: $out"
   ;;
 other_planners)
   hilo one.toml 0 'hold = "5ms"'

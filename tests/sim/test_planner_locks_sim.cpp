@@ -321,3 +321,103 @@ TEST_CASE("planners vs simulation with locks: parallel tasks") {
   CHECK(tally.admitted[0] >= 50);
   CHECK(tally.admitted[1] >= 50);  // federated-ws
 }
+
+namespace {
+
+// to_edf_band moves each placed task into its core's EDF band (no priority) with probability
+// 1/2, drawn from its own generator so that the drawing of the set above is unchanged; the others
+// keep their static priorities (1..20, below every band).
+void to_edf_band(rtpar::Rng& rng, TaskSet& set) {
+  for (TaskSpec& t : set.tasks) {
+    if (!t.places.empty() && rng.below(2) == 0) t.priority.reset();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("planners vs simulation with locks: EDF bands with non-preemptive sections") {
+  // The EDF band's demand test with B(t) (analysis/bounds/edf_blocking.hpp) against the
+  // simulator's MSRP sections (a lock with an EDF user is MSRP, non-preemptive, even on one core).
+  rtpar::Rng rng(11282026);
+  rtpar::Rng band(2611);
+  LockTally one, spread;
+  constexpr int kSets = 300;
+  for (int i = 0; i < kSets; ++i) {
+    TaskSet set = locked_set(rng, /*parallel=*/false, /*same_core=*/true);
+    to_edf_band(band, set);
+    rtpar::validate_taskset(set);
+    check_locked_plans(set, one);
+    TaskSet wide = locked_set(rng, /*parallel=*/false, /*same_core=*/false);
+    to_edf_band(band, wide);
+    rtpar::validate_taskset(wide);
+    check_locked_plans(wide, spread);
+  }
+  report_tally("EDF band, one core", kSets, one);
+  report_tally("EDF band, spread", kSets, spread);
+  CHECK(one.admitted[4] >= 50);  // partitioned: the band test with blocking
+  CHECK(spread.admitted[4] >= 50);
+}
+
+namespace {
+
+// tight_band draws a core-0 EDF band where the blocking decides: a short task (deadline at most
+// its period, work up to half its deadline) and a long one (period and deadline 48 units) that
+// share a lock whose hold is up to the short task's deadline (its own section is cut to its
+// work when longer: lock_sections.hpp), so a test that forgot B(t)
+// would admit sets the simulation refutes; a third task sometimes joins at a static priority.
+TaskSet tight_band(rtpar::Rng& rng) {
+  TaskSet set;
+  set.source = "<tight EDF band>";
+  set.system.cores = {0};
+  TaskSpec s;
+  s.name = "short";
+  const std::int64_t ps = kLockPeriods[rng.uniform_int(0, 3)];
+  const std::int64_t ds = rng.uniform_int((ps + 2) / 3, ps);
+  const std::int64_t cs = rng.uniform_int(1, std::max<std::int64_t>(1, ds / 2));
+  s.period = lock_units(ps);
+  s.deadline = lock_units(ds);
+  s.work = s.span = lock_units(cs);
+  s.places = {0};
+  s.threads = 1;
+  TaskSpec l;
+  l.name = "long";
+  l.period = l.deadline = lock_units(48);
+  const std::int64_t hold = rng.uniform_int(1, std::max<std::int64_t>(1, ds - 1));
+  l.work = l.span = lock_units(rng.uniform_int(hold, 24));
+  l.places = {0};
+  l.threads = 1;
+  set.tasks = {s, l};
+  if (rng.below(3) == 0) {
+    TaskSpec b = l;
+    b.name = "static";
+    b.priority = 5;
+    b.work = b.span = lock_units(rng.uniform_int(hold, std::max<std::int64_t>(hold, 8)));
+    set.tasks.push_back(b);
+  }
+  rtpar::ChannelSpec ch;
+  ch.name = "m";
+  ch.kind = rtpar::ChannelKind::lock;
+  ch.size_bytes = 8;
+  ch.accesses = 1;
+  ch.hold = lock_units(hold);
+  ch.writer = "long";
+  ch.readers = {"short"};
+  if (set.tasks.size() == 3) ch.readers.push_back("static");
+  set.channels.push_back(std::move(ch));
+  return set;
+}
+
+}  // namespace
+
+TEST_CASE("planners vs simulation with locks: tight EDF bands where the blocking decides") {
+  rtpar::Rng rng(1129);
+  LockTally tally;
+  constexpr int kSets = 400;
+  for (int i = 0; i < kSets; ++i) {
+    const TaskSet set = tight_band(rng);
+    rtpar::validate_taskset(set);
+    check_locked_plans(set, tally);
+  }
+  report_tally("tight EDF band", kSets, tally);
+  CHECK(tally.admitted[4] >= 50);
+}

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/bounds/blocking.hpp"
 #include "analysis/bounds/msrp.hpp"
@@ -84,9 +85,11 @@ struct Blocker {
 }  // namespace
 
 LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts,
-                                   const std::optional<PeriodicServer>& server) {
+                                   const std::optional<PeriodicServer>& server,
+                                   const std::set<int>& exact_bands) {
   const std::size_t n = parts.size();
   LockCharge out;
+  out.nonpreemptive.assign(n, 0);
   out.blocking.assign(n, 0);
   out.blocking_lock.assign(n, "");
   out.spin.assign(n, 0);
@@ -107,17 +110,16 @@ LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& 
     const bool one_thread_each = std::all_of(users.begin(), users.end(), [&](std::size_t u) {
       return parts[u].thread_cores.size() == 1;
     });
-    const bool local = one_thread_each && cores.size() == 1;
+    // An EDF-band user makes the lock MSRP even on one core: the band re-ranks its threads at
+    // every release, so a ceiling would not hold; a non-preemptive section does (edf_band.hpp).
+    const bool any_edf =
+        std::any_of(users.begin(), users.end(), [&](std::size_t u) { return parts[u].edf; });
+    const bool local = one_thread_each && cores.size() == 1 && !any_edf;
     std::optional<std::string> why;
     for (const std::size_t u : users) {
       const Part& p = parts[u];
       const std::string& name = set.tasks[u].name;
-      if (p.edf) {
-        why = fmt::format(
-            "channel '{}' (kind = \"lock\") is used by '{}', an EDF-band task: lock blocking "
-            "is analysed for static priorities only; give every user of the lock a `priority`",
-            c.name, name);
-      } else if (!local && p.thread_cores.size() != 1) {
+      if (!local && p.thread_cores.size() != 1) {
         why = fmt::format(
             "channel '{}' (kind = \"lock\") is used by '{}', which has {} threads: a team's "
             "requests of a global (MSRP) lock are analysed by the federated planners, where the "
@@ -197,15 +199,20 @@ LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& 
       for (std::size_t j = 0; j < n; ++j) {
         if (j == i || np[j].ns == 0 || parts[j].reason || out.refusal[j]) continue;
         if (!std::binary_search(parts[j].cores.begin(), parts[j].cores.end(), k)) continue;
-        if (!p.edf && parts[j].priority >= p.priority) continue;  // interference, not blocking
+        // A band task is above every static one: its sections are interference to them.
+        if (!p.edf && (parts[j].edf || parts[j].priority >= p.priority)) continue;
         if (np[j].ns > global.ns) global = Blocker{np[j].ns, np[j].lock, set.tasks[j].name};
       }
       if (p.edf) {
+        // The exact band test charges the sections as B(t) (edf_band_blockers); a band that is
+        // only tested by response bounds (a task spanning cores, a charged server) charges none.
+        if (global.ns > 0 && p.cores.size() == 1 && exact_bands.count(k) != 0) continue;
         if (global.ns > 0) {
           out.refusal[i] = fmt::format(
               "task '{}' is in the EDF band of core {}, where '{}' runs non-preemptively for up to "
-              "{} in channel '{}' (kind = \"lock\", MSRP): the band's test charges no blocking; "
-              "move one of them to another core",
+              "{} in channel '{}' (kind = \"lock\", MSRP), and that band has no exact test (a "
+              "task of it spans cores, or a kernel server is charged): move one of them to "
+              "another core",
               set.tasks[i].name, k, global.task, format_duration(Duration(global.ns)), global.lock);
         }
         continue;  // local ceilings are static priorities, below the band
@@ -238,6 +245,21 @@ LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& 
       out.blocking[i] = std::max(local.ns, global.ns);
       out.blocking_lock[i] = what;
     }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!parts[i].reason && !out.refusal[i]) out.nonpreemptive[i] = np[i].ns;
+  }
+  return out;
+}
+
+std::vector<DemandBlocker> edf_band_blockers(const std::vector<Part>& parts,
+                                             const LockCharge& locks, int core) {
+  std::vector<DemandBlocker> out;
+  for (std::size_t j = 0; j < parts.size(); ++j) {
+    const Part& p = parts[j];
+    if (locks.nonpreemptive[j] == 0) continue;
+    if (!std::binary_search(p.cores.begin(), p.cores.end(), core)) continue;
+    out.push_back(DemandBlocker{locks.nonpreemptive[j], p.edf ? p.d : kBlockerAlways});
   }
   return out;
 }

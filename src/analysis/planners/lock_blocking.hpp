@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analysis/bounds/edf_blocking.hpp"
 #include "analysis/bounds/rta.hpp"
 #include "analysis/bounds/server_interference.hpp"
 #include "analysis/planners/partitioned_part.hpp"
@@ -36,6 +38,7 @@ struct LockCharge {
   std::vector<std::int64_t> spin;          // Σ_ℓ N_{i,ℓ}·spin_ℓ added to C_i (MSRP)
   std::vector<std::optional<std::string>> refusal;  // why the set's locks cannot be analysed
   std::vector<std::string> notes;                   // one per lock: its protocol and charges
+  std::vector<std::int64_t> nonpreemptive;  // longest MSRP spin + section of the task (0: none)
 };
 
 // partitioned_lock_charge classifies each lock channel for plan_partitioned and charges it.
@@ -44,12 +47,25 @@ struct LockCharge {
 // cores): MSRP; each user (one thread, static priority) spins at most spin_ℓ = (|cores(ℓ)| − 1)·
 // cs_ℓ per access (msrp_section with `server`), added to its C; each single-thread task on a core
 // gets B_i = max(ceiling term, longest spin + section of a lower-priority global-lock user there).
-// Refused, naming the lock: a user in the EDF band or with several threads (global: a team), a
-// section no bound holds for (the server), a team or an EDF-band task sharing a core with a
-// blocker (it can be blocked at every resumption, or the band is not above it any more).
-// Parts that already have a reason are skipped (the plan is refused anyway).
+// A lock with an EDF-band user is MSRP even when all its users share one core (spin 0 there):
+// the band's re-ranking would undo a ceiling, and a non-preemptive section is what the band test
+// charges. An EDF-band task on a core of `exact_bands` (cores whose band is tested exactly by
+// the processor-demand criterion) gets no B_i here: plan_partitioned charges the sections there
+// as B(t) (edf_band_blockers, analysis/bounds/edf_blocking.hpp). Refused, naming the lock: a user
+// with several threads (global: a team), a section no bound holds for (the server), a team
+// sharing a core with a blocker (it can be blocked at every resumption), an EDF-band task with a
+// blocker on a core outside `exact_bands`. Parts that already have a reason are skipped (the
+// plan is refused anyway).
 LockCharge partitioned_lock_charge(const TaskSet& set, const std::vector<Part>& parts,
-                                   const std::optional<PeriodicServer>& server);
+                                   const std::optional<PeriodicServer>& server,
+                                   const std::set<int>& exact_bands);
+
+// edf_band_blockers lists the non-preemptive sections that can block the EDF band of `core`:
+// each task with a thread there and an MSRP section (LockCharge::nonpreemptive), with its
+// deadline when it is a band task, kBlockerAlways when it is a static one (its request runs
+// above the band).
+std::vector<DemandBlocker> edf_band_blockers(const std::vector<Part>& parts,
+                                             const LockCharge& locks, int core);
 
 // FederatedLocks is the MSRP spin charge the federated planners make before placing anything.
 struct FederatedLocks {

@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bounds/edf_blocking.hpp"
 #include "analysis/bounds/edf_demand.hpp"
 #include "analysis/bounds/light_first_fit.hpp"
 #include "analysis/bounds/rta.hpp"
@@ -313,32 +314,25 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     }
   }
 
-  // Exact EDF demand test per core whose EDF band is made of single-core tasks only.
-  std::map<int, bool> exact_core_ok;
-  std::set<int> exact_core_capped;  // cores whose test stopped at its iteration cap
+  // Cores whose EDF band is made of single-core tasks only get the exact demand test (not with a
+  // charged server, which that test does not model).
+  std::set<int> exact_bands;
   for (const int k : plan.cores) {
-    std::vector<analysis::DemandTask> band;
-    bool simple = true;
+    bool simple = !server;
+    bool any = false;
     for (const Part& p : parts) {
       if (p.reason || !p.edf || !std::binary_search(p.cores.begin(), p.cores.end(), k)) continue;
+      any = true;
       simple = simple && p.cores.size() == 1;
-      band.push_back(analysis::DemandTask{p.own, p.d, p.t});
     }
-    if (!simple || band.empty() || server) continue;
-    const analysis::DemandVerdict v = analysis::edf_demand_test(band);
-    exact_core_ok[k] = v.schedulable;
-    if (v.capped) exact_core_capped.insert(k);
-    if (!v.schedulable) {
-      plan.notes.push_back(fmt::format(
-          "core {}: the EDF band fails the processor-demand test ({}{})", k, v.reason,
-          v.failing_t ? fmt::format(": demand exceeds t = {} ns", *v.failing_t) : std::string()));
-    }
+    if (any && simple) exact_bands.insert(k);
   }
 
   // Shared locks: local ones charge the ceiling protocol's blocking, global ones MSRP's spin
   // (added to the user's C, so to what it takes from others too) and blocking; the others refuse
-  // (lock_blocking.hpp).
-  const analysis::LockCharge locks = analysis::partitioned_lock_charge(set, parts, server);
+  // (lock_blocking.hpp). On an exact band the sections are B(t) of the demand test below.
+  const analysis::LockCharge locks =
+      analysis::partitioned_lock_charge(set, parts, server, exact_bands);
   for (Part& p : parts) {
     const std::int64_t spin = locks.spin[p.index];
     if (spin == 0 || p.reason || locks.refusal[p.index]) continue;
@@ -346,6 +340,35 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     for (std::int64_t& w : p.core_work) w = sat_add(w, spin);
   }
   plan.notes.insert(plan.notes.end(), locks.notes.begin(), locks.notes.end());
+
+  // Exact EDF demand test per such core, with the non-preemptive sections that can block it
+  // (Baruah, RTSS 2006: h(t) + B(t) ≤ t; analysis/bounds/edf_blocking.hpp).
+  std::map<int, bool> exact_core_ok;
+  std::set<int> exact_core_capped;  // cores whose test stopped at its iteration cap
+  for (const int k : exact_bands) {
+    std::vector<analysis::DemandTask> band;
+    for (const Part& p : parts) {
+      if (p.reason || !p.edf || !std::binary_search(p.cores.begin(), p.cores.end(), k)) continue;
+      band.push_back(analysis::DemandTask{p.own, p.d, p.t});
+    }
+    const std::vector<analysis::DemandBlocker> blockers =
+        analysis::edf_band_blockers(parts, locks, k);
+    const analysis::DemandVerdict v = analysis::edf_demand_test_blocking(band, blockers);
+    exact_core_ok[k] = v.schedulable;
+    if (v.capped) exact_core_capped.insert(k);
+    const std::int64_t b_max = analysis::blocking_at(blockers, -1);
+    if (b_max > 0) {
+      plan.notes.push_back(fmt::format(
+          "core {}: the EDF band's demand test charges non-preemptive lock sections as blocking "
+          "B(t), up to {} (docs/analysis.md, \"Blocking (shared locks)\")",
+          k, format_duration(Duration(b_max))));
+    }
+    if (!v.schedulable) {
+      plan.notes.push_back(fmt::format(
+          "core {}: the EDF band fails the processor-demand test ({}{})", k, v.reason,
+          v.failing_t ? fmt::format(": demand exceeds t = {} ns", *v.failing_t) : std::string()));
+    }
+  }
 
   std::map<int, std::vector<std::size_t>> on_core;  // CPU → parts with a thread there
   for (std::size_t x = 0; x < parts.size(); ++x) {

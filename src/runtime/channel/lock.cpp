@@ -41,6 +41,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -53,6 +54,7 @@
 #include "rtpar/time.hpp"
 #include "runtime/channel/channel_base.hpp"
 #include "runtime/channel/lock_order.hpp"
+#include "runtime/channel/nonpreemptive_hook.hpp"
 #include "runtime/channel/word_copy.hpp"
 
 namespace rtpar::detail {
@@ -69,8 +71,12 @@ struct NonPreemptive {
   int policy = SCHED_OTHER;
   sched_param saved{};
   bool raised = false;
+  bool hooked = false;  // the section's priority is in the hook's word (nonpreemptive_hook.hpp)
 };
 thread_local NonPreemptive t_nonpreemptive;
+
+// t_nonpreemptive_hook is the calling thread's hook (set_nonpreemptive_hook), or nullptr.
+thread_local const NonPreemptiveHook* t_nonpreemptive_hook = nullptr;
 
 // kWriterSlot and kExplicitSlot are the roles acquire() is told: the writer's slot, or "an
 // explicit hold" (the thread's channel user decides); a reader passes its index + 1.
@@ -245,17 +251,25 @@ class LockChannel final : public ChannelBase {
     NonPreemptive& np = t_nonpreemptive;
     if (np.depth++ > 0) return;
     np.raised = false;
+    np.hooked = false;
     const int target = config().nonpreemptive_priority;
     if (target <= 0) return;
     int rc = pthread_getschedparam(pthread_self(), &np.policy, &np.saved);
-    if (rc == 0 && (np.policy == SCHED_FIFO || np.policy == SCHED_RR) &&
-        np.saved.sched_priority >= target) {
-      return;
+    const bool realtime = rc == 0 && (np.policy == SCHED_FIFO || np.policy == SCHED_RR);
+    if (const NonPreemptiveHook* hook = t_nonpreemptive_hook; hook != nullptr && rc == 0) {
+      // seq_cst: stored before the raise below; a re-ranker that loads it after its own
+      // sched_setscheduler on this thread sees it whenever that call landed after our raise, and
+      // raises the thread back (edf_band.cpp, invariant 4).
+      hook->priority->store(realtime ? std::max(target, np.saved.sched_priority) : target,
+                            std::memory_order_seq_cst);
+      np.hooked = true;
     }
+    if (realtime && np.saved.sched_priority >= target) return;
     sched_param raised{};
     raised.sched_priority = target;
     if (rc == 0) rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &raised);
     if (rc != 0) {
+      leave_hook();
       --np.depth;
       throw EnvironmentError(
           "channel '" + name() + "': making the thread non-preemptive (SCHED_FIFO " +
@@ -269,17 +283,38 @@ class LockChannel final : public ChannelBase {
   // msrp section.
   static void leave_nonpreemptive() noexcept {
     NonPreemptive& np = t_nonpreemptive;
-    if (--np.depth > 0 || !np.raised) return;
-    np.raised = false;
-    // Lowering the priority puts the thread at the head of its old level's run list, so a
-    // preempted-to-be thread of its own level does not overtake it (sched(7)).
-    pthread_setschedparam(pthread_self(), np.policy, &np.saved);
+    if (--np.depth > 0) return;
+    const bool hooked = np.hooked;
+    if (hooked) {
+      // seq_cst: cleared before the thread's priority comes down (the invariant of the store
+      // in enter_nonpreemptive, in the other direction).
+      t_nonpreemptive_hook->priority->store(0, std::memory_order_seq_cst);
+    }
+    if (np.raised) {
+      np.raised = false;
+      // Lowering the priority puts the thread at the head of its old level's run list, so a
+      // preempted-to-be thread of its own level does not overtake it (sched(7)).
+      pthread_setschedparam(pthread_self(), np.policy, &np.saved);
+    }
+    if (hooked) leave_hook();
+  }
+
+  // leave_hook ends the hook's part of a section: the word cleared, `left` called (its
+  // scheduler re-ranks the thread, whose saved priority may be stale by now).
+  static void leave_hook() noexcept {
+    NonPreemptive& np = t_nonpreemptive;
+    if (!np.hooked) return;
+    np.hooked = false;
+    const NonPreemptiveHook* hook = t_nonpreemptive_hook;
+    // seq_cst: as in leave_nonpreemptive (a second store of 0 is harmless).
+    hook->priority->store(0, std::memory_order_seq_cst);
+    if (hook->left != nullptr) hook->left(hook->context);
   }
 
   pthread_mutex_t mutex_{};
   WordBuffer data_;
   std::uint64_t writes_ = 0;  // guarded by the lock
-  std::int64_t origin_ = 0;    // origin stamp of the value (ByteChannel::write), likewise
+  std::int64_t origin_ = 0;   // origin stamp of the value (ByteChannel::write), likewise
   const bool msrp_;
   // next_ hands out tickets, serving_ is the ticket allowed in (msrp only), on separate lines so
   // that spinning readers of serving_ do not slow the requests' fetch_add.
@@ -295,6 +330,8 @@ class LockChannel final : public ChannelBase {
 void set_channel_user_slot(int task) noexcept { t_channel_user = task; }
 
 }  // namespace
+
+void set_nonpreemptive_hook(const NonPreemptiveHook* hook) noexcept { t_nonpreemptive_hook = hook; }
 
 std::size_t lock_memory_bytes(const ChannelConfig& config) noexcept {
   return sizeof(LockChannel) + payload_stride(config.size_bytes) + claim_bytes(config) +

@@ -24,6 +24,13 @@
 //      re-ranker that reads kEdfNoTid skips a slot that is idle and not dispatching anyway.
 //      The acquire on the slot loads is not relied on beyond (1): like the slot stores' release,
 //      it is stronger than needed.
+//  (4) sections: a thread entering an MSRP section stores the section's priority in its slot's
+//      `nonpreemptive` word (seq_cst) before it raises itself (lock.cpp); a pass leaves a thread
+//      whose word is set alone, and after each sched_setscheduler it loads the word again
+//      (seq_cst): if its call landed after the raise, the kernel's lock on the thread ordered the
+//      raise, and the store before it, before the call, so the load sees the word and the pass
+//      raises the thread back. Leaving, the thread clears the word before lowering itself, then
+//      re-ranks its core (left_section), which applies its rank last by (2).
 #include "runtime/executor/edf_band.hpp"
 
 #include <sched.h>
@@ -48,7 +55,10 @@ int EdfBand::add_slot(int cpu) {
     throw std::length_error("more than 64 EDF threads on one core");
   }
   slots_.emplace_back();
-  slots_.back().cpu = cpu;
+  Slot& slot = slots_.back();
+  slot.cpu = cpu;
+  slot.band = this;
+  slot.hook = NonPreemptiveHook{&slot.nonpreemptive, &EdfBand::left_section, &slot};
   const int id = static_cast<int>(slots_.size()) - 1;
   core.slots.push_back(id);
   return id;
@@ -69,6 +79,15 @@ int EdfBand::lowest_priority(int cpu) const noexcept {
     if (c.cpu == cpu) return kEdfTop - static_cast<int>(c.slots.size()) + 1;
   }
   return kEdfTop;
+}
+
+const NonPreemptiveHook* EdfBand::nonpreemptive_hook(int slot) noexcept {
+  return &slots_[static_cast<std::size_t>(slot)].hook;
+}
+
+void EdfBand::left_section(void* context) noexcept {
+  const Slot& slot = *static_cast<const Slot*>(context);
+  slot.band->changed(slot);
 }
 
 void EdfBand::activate(int slot, std::int64_t deadline) noexcept {
@@ -139,12 +158,18 @@ void EdfBand::rerank(Core& core) noexcept {
       // demotes; if our raise lands after its demotion, the load after the raise sees the flag
       // and demotes again, so the thread never stays raised while over its budget.
       if (s.demoted.load(std::memory_order_seq_cst)) continue;
+      // seq_cst, here and after the call: a thread in an MSRP section keeps its section's
+      // priority (invariant 4).
+      if (s.nonpreemptive.load(std::memory_order_seq_cst) != 0) continue;
       sched_param param{};
       param.sched_priority = priority;
       sched_setscheduler(tid, SCHED_FIFO, &param);
       if (s.demoted.load(std::memory_order_seq_cst)) {
         const sched_param other{};
         sched_setscheduler(tid, SCHED_OTHER, &other);
+      } else if (const int np = s.nonpreemptive.load(std::memory_order_seq_cst); np != 0) {
+        param.sched_priority = np;
+        sched_setscheduler(tid, SCHED_FIFO, &param);
       }
     }
     // acquire: the closing load; unchanged means no change was counted during the pass, and a

@@ -13,6 +13,8 @@
 #include <deque>
 #include <vector>
 
+#include "runtime/channel/nonpreemptive_hook.hpp"
+
 namespace rtpar::detail {
 
 // EdfBand slot and core words (edf_band.cpp).
@@ -46,6 +48,11 @@ class EdfBand {
   // CpuBudget::share_demotion): while it is set, re-ranking leaves the thread below the real-time
   // band, so an enforced budget holds on an EDF core too (docs/reliability.md, "Budgets").
   [[nodiscard]] std::atomic<bool>* demotion_word(int slot) noexcept;
+  // nonpreemptive_hook is the slot's hook for MSRP sections
+  // (runtime/channel/nonpreemptive_hook.hpp): while its thread is inside one, re-ranking leaves it
+  // at the section's priority, and leaving the section re-ranks its core. Install it on the slot's
+  // thread (set_nonpreemptive_hook).
+  [[nodiscard]] const NonPreemptiveHook* nonpreemptive_hook(int slot) noexcept;
   // lowest_priority is the lowest priority the band can give on cpu (static tasks sharing the
   // core must stay below it).
   [[nodiscard]] int lowest_priority(int cpu) const noexcept;
@@ -57,7 +64,12 @@ class EdfBand {
     std::atomic<std::int64_t> deadline{kEdfIdle};  // absolute deadline of the pending job
     std::atomic<bool> dispatch{false};  // idle master waiting for its release (kEdfDispatch)
     std::atomic<bool> demoted{false};   // its budget demoted it: not raised (demotion_word)
+    std::atomic<int> nonpreemptive{0};  // in an MSRP section at this priority (nonpreemptive_hook)
+    EdfBand* band = nullptr;            // for the hook's `left`
+    NonPreemptiveHook hook;             // {&nonpreemptive, left_section, this}
   };
+  // left_section is the hooks' `left`: the slot (context) left its section; re-rank its core.
+  static void left_section(void* context) noexcept;
   struct Core {
     int cpu = -1;
     std::vector<int> slots;

@@ -176,6 +176,8 @@ void TaskRunner::master_loop() noexcept {
       edf->set_tid(edf_slots_[r], tids[r - 1]);
     }
     edf->prepare_dispatch(edf_slots_[0]);
+    // The job's lock accesses run on this thread: its MSRP sections survive re-ranking.
+    set_nonpreemptive_hook(edf->nonpreemptive_hook(edf_slots_[0]));
   }
 
   const bool owns_threads = task_.code->owns_threads();

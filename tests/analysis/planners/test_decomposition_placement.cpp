@@ -21,8 +21,8 @@
 
 namespace {
 
-// Digest is FNV-1a (64 bit) over the integers and strings fed to it, little-endian bytes.
-struct Digest {
+// PlacementDigest is FNV-1a (64 bit) over the integers and strings fed to it, little-endian bytes.
+struct PlacementDigest {
   std::uint64_t h = 1469598103934665603ULL;
   void byte(unsigned char b) {
     h ^= b;
@@ -38,7 +38,7 @@ struct Digest {
 };
 
 // digest_plan feeds everything plan_decomposition decides.
-void digest_plan(Digest& d, const rtpar::Plan& plan) {
+void digest_plan(PlacementDigest& d, const rtpar::Plan& plan) {
   d.add(plan.schedulable ? 1 : 0);
   for (const std::string& note : plan.notes) d.add(note);
   for (const rtpar::TaskPlan& t : plan.tasks) {
@@ -95,7 +95,7 @@ std::uint64_t digest_of(const Case& c, int& admitted, std::int64_t& placed) {
     options.interference.budget_ns = 50'000;
     options.interference.period_ns = 1'000'000;
   }
-  Digest d;
+  PlacementDigest d;
   admitted = 0;
   placed = 0;
   for (int i = 0; i < c.sets; ++i) {

@@ -102,15 +102,71 @@ TEST_CASE("lock blocking: MSRP's non-preemptive section blocks a higher-priority
   CHECK(lock_note(plan,
                   "task 'hi': blocking B = 2ms charged (channel 'g' (kind = \"lock\"), "
                   "task 'mid''s non-preemptive MSRP spin and critical section"));
-  // An EDF-band task on core 0 instead of hi would be blocked by the band's test's back: refused.
+  // An EDF-band task on core 0 instead of hi: the band's demand test charges mid's section as
+  // B(t) at every t (mid is static, below the band, but its request runs above it): h(10 ms) +
+  // 2 ms = 4 ms ≤ 10 ms, so hi meets D = 10 ms (Baruah, RTSS 2006; edf_blocking.hpp).
   std::string edf = text;
   edf.replace(edf.find("priority = 20\n"), 14, "");
-  const rtpar::Plan refused =
+  const rtpar::Plan band =
       rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(edf, "g.toml"));
+  REQUIRE(band.schedulable);
+  CHECK(band.tasks[0].response_bound_ns == 10'000'000);
+  CHECK(lock_note(band,
+                  "core 0: the EDF band's demand test charges non-preemptive lock sections "
+                  "as blocking B(t), up to 2ms"));
+  // hold 4.5 ms: mid spins ≤ 4.5 ms and holds 4.5 ms, B = 9 ms, h(10 ms) + B = 11 ms > 10 ms.
+  std::string longer = edf;
+  longer.replace(longer.find("hold = \"1ms\""), 12, "hold = \"4500us\"");
+  const rtpar::Plan over =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(longer, "g.toml"));
+  CHECK_FALSE(over.schedulable);
+  REQUIRE(over.tasks[0].reason.has_value());
+  CHECK(over.tasks[0].reason->find("the EDF tasks on core 0 fail the processor-demand test") !=
+        std::string::npos);
+  // The same band task spanning both cores has no exact test, so it is refused with the reason.
+  std::string spans = edf;
+  spans.replace(spans.find("places = [0]\n"), 13, "places = [0, 1]\n");
+  const rtpar::Plan refused =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(spans, "g.toml"));
   CHECK_FALSE(refused.schedulable);
   REQUIRE(refused.tasks[0].reason.has_value());
   CHECK(refused.tasks[0].reason->find("runs non-preemptively for up to 2ms in channel 'g'") !=
         std::string::npos);
+  CHECK(refused.tasks[0].reason->find("has no exact test") != std::string::npos);
+}
+
+TEST_CASE("lock blocking: EDF-band users of one lock on one core: non-preemptive sections, B(t)") {
+  // hi (2 ms / 10 ms) and lo (50 ms / 100 ms) both in the EDF band of core 0, sharing `state`
+  // (hold 5 ms): an EDF user makes the lock MSRP (spin 0 on one core: a non-preemptive section).
+  // Busy period with the blocking: w = 5 + 2 + 50 → 67 → 69 ms; deadlines 10..60 ms (hi):
+  // t = 10: h = 2, B(10) = 5 (lo's section, D = 100 > 10): 7 ≤ 10; every later t has more slack.
+  std::string text = lock_hilo("5ms");
+  text.replace(text.find("priority = 20\n"), 14, "");
+  text.replace(text.find("priority = 10\n"), 14, "");
+  rtpar::Plan plan =
+      rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(text, "l.toml"));
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].scheduling == rtpar::CoreScheduling::edf);
+  CHECK(plan.tasks[0].response_bound_ns == 10'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 100'000'000);
+  CHECK(lock_note(plan, "channel 'state' (kind = \"lock\"): global (users on cores 0), MSRP"));
+  CHECK(lock_note(plan, "up to 5ms"));
+  // hold 8.5 ms: t = 10 gives 2 + 8.5 > 10 — refused, as the static-priority case is.
+  std::string tight = lock_hilo("8500us");
+  tight.replace(tight.find("priority = 20\n"), 14, "");
+  tight.replace(tight.find("priority = 10\n"), 14, "");
+  plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(tight, "l.toml"));
+  CHECK_FALSE(plan.schedulable);
+  // Mixed: hi in the band, lo static (priority 10) below it on the same core. lo's request runs
+  // above the band, so it blocks hi at every t: 2 + 5 ≤ 10. lo is not blocked (the band is
+  // interference): R(lo) = 50 + ⌈R/10⌉·2 = 64 ms.
+  std::string mixed = lock_hilo("5ms");
+  mixed.replace(mixed.find("priority = 20\n"), 14, "");
+  plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(mixed, "l.toml"));
+  REQUIRE(plan.schedulable);
+  CHECK(plan.tasks[0].response_bound_ns == 10'000'000);
+  CHECK(plan.tasks[1].response_bound_ns == 64'000'000);
+  CHECK_FALSE(lock_note(plan, "task 'lo': blocking"));
 }
 
 TEST_CASE("lock blocking: a federated heavy task sharing a lock: work and span grow by the spin") {
@@ -170,7 +226,7 @@ TEST_CASE(
   CHECK(lock_note(local, "local, priority ceiling protocol at run time"));
 }
 
-TEST_CASE("lock blocking: a parallel user or an EDF user is refused") {
+TEST_CASE("lock blocking: a parallel user of a global lock is refused") {
   std::string two = lock_hilo("5ms");
   two.replace(two.find("places = [0]\n[[task]]"), 12, "places = [0, 1]");
   rtpar::Plan plan =
@@ -178,12 +234,6 @@ TEST_CASE("lock blocking: a parallel user or an EDF user is refused") {
   CHECK_FALSE(plan.schedulable);
   REQUIRE(plan.tasks[0].reason.has_value());
   CHECK(plan.tasks[0].reason->find("is used by 'hi', which has 2 threads") != std::string::npos);
-  std::string edf = lock_hilo("5ms");
-  edf.replace(edf.find("priority = 20\n"), 14, "");
-  plan = rtpar::plan_with(rtpar::PlannerKind::partitioned, rtpar::parse_taskset(edf, "l.toml"));
-  CHECK_FALSE(plan.schedulable);
-  REQUIRE(plan.tasks[1].reason.has_value());
-  CHECK(plan.tasks[1].reason->find("an EDF-band task") != std::string::npos);
 }
 
 TEST_CASE("lock blocking: decomposition and fork-join-rta refuse a set with a lock, naming it") {
