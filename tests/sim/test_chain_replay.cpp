@@ -232,3 +232,96 @@ TEST_CASE("planners against the simulator: admitted chains stay within their bou
   // The case bites: most planners admit and bound some of these sets.
   CHECK(std::count_if(bounded.begin(), bounded.end(), [](int b) { return b > 0; }) >= 3);
 }
+
+namespace {
+
+// fixed_priority_pair is two sequential tasks on core 0 (partitioned, fixed priorities, µs):
+// a (T 10, C 3, priority 10) and b (T 20, C 4, priority 20, preempts a), one `latest` channel
+// from the chain's first task to its second, and the chain `c` over them in that order.
+TaskSet fixed_priority_pair(bool a_first) {
+  TaskSet set;
+  set.source = "<fixed-priority pair>";
+  set.system.cores = {0};
+  const auto task = [&](const char* name, std::int64_t period, std::int64_t work, int priority) {
+    TaskSpec t;
+    t.name = name;
+    t.period = t.deadline = Duration(period * kChainUnit);
+    t.work = t.span = Duration(work * kChainUnit);
+    t.places = {0};
+    t.threads = 1;
+    t.priority = priority;
+    set.tasks.push_back(t);
+  };
+  task("a", 10, 3, 10);
+  task("b", 20, 4, 20);
+  const std::vector<std::string> order =
+      a_first ? std::vector<std::string>{"a", "b"} : std::vector<std::string>{"b", "a"};
+  rtpar::ChannelSpec ch;
+  ch.name = "link";
+  ch.kind = rtpar::ChannelKind::latest;
+  ch.size_bytes = 8;
+  ch.writer = order[0];
+  ch.readers = {order[1]};
+  set.channels.push_back(std::move(ch));
+  set.chains.push_back(rtpar::ChainSpec{"c", order, std::nullopt, {}});
+  return set;
+}
+
+}  // namespace
+
+TEST_CASE("simulated chains on one core, fixed priorities: ages worked by hand") {
+  // The schedule over [0, 80) µs (b preempts a): b runs 0–4, 20–24, 40–44, 60–64; a runs 4–7,
+  // 10–13, 24–27, 30–33, 44–47, 50–53, 64–67, 70–73. R_b = 4, R_a = 3 + 4 = 7.
+  constexpr std::int64_t u = kChainUnit;
+  rtpar::SimOptions options;
+  options.horizon_ns = 80 * u;
+  options.record_jobs = true;
+  SUBCASE("a → b: b reads a's newest output at its release") {
+    const TaskSet set = fixed_priority_pair(true);
+    const rtpar::Plan plan = rtpar::plan_with(PlannerKind::partitioned, set);
+    REQUIRE(plan.schedulable);
+    REQUIRE(plan.chains.size() == 1);
+    // Age ≤ (T_a + R_a) + R_b = 17 + 4; reaction ≤ (T_a + R_a) + (T_b + R_b) = 17 + 24.
+    CHECK(plan.chains[0].data_age_ns == 21 * u);
+    CHECK(plan.chains[0].reaction_ns == 41 * u);
+    const rtpar::SimResult sim = rtpar::simulate_plan(plan, set, options);
+    REQUIRE(sim.tasks.size() == 2);
+    CHECK(sim.tasks[0].jobs_log[2].finish_ns == 27 * u);  // a's job released at 20, preempted
+    REQUIRE(sim.chains.size() == 1);
+    const rtpar::ChainMeasure& m = sim.chains[0];
+    // b at 0 reads nothing; at 20 the value a published at 13 (origin 10) → finish 24, age 14;
+    // at 40 the one of 33 (origin 30) → 44; at 60 the one of 53 (origin 50) → 64. Origins 0, 20,
+    // 40 and 60 never reach b: a overwrites them before b's next release.
+    CHECK(m.traced);
+    CHECK(m.samples == 3);
+    CHECK(m.origins == 3);
+    CHECK(m.age_p50_ns == 14 * u);
+    CHECK(m.age_max_ns == 14 * u);
+    CHECK(m.reaction_max_ns == 14 * u);
+    CHECK(m.within_bounds());
+  }
+  SUBCASE("b → a: a reads b's newest output, each value twice") {
+    const TaskSet set = fixed_priority_pair(false);
+    const rtpar::Plan plan = rtpar::plan_with(PlannerKind::partitioned, set);
+    REQUIRE(plan.schedulable);
+    // Age ≤ (T_b + R_b) + R_a = 24 + 7; reaction ≤ 24 + (T_a + R_a) = 24 + 17.
+    CHECK(plan.chains[0].data_age_ns == 31 * u);
+    CHECK(plan.chains[0].reaction_ns == 41 * u);
+    const rtpar::SimResult sim = rtpar::simulate_plan(plan, set, options);
+    REQUIRE(sim.chains.size() == 1);
+    const rtpar::ChainMeasure& m = sim.chains[0];
+    // b publishes at 4 (origin 0), 24 (20), 44 (40), 64 (60). a at 0 reads nothing; at 10
+    // origin 0 → finish 13, age 13; at 20 still origin 0 (b's job of 20 publishes at 24) →
+    // finish 27, age 27; at 30 origin 20 → 33, age 13; 40 → 47, age 27; 50 → 53, 13;
+    // 60 → 67, 27; 70 → 73, 13. Ages {13 ×4, 27 ×3}: p50 13, max 27; the first output per
+    // origin is always the 13.
+    CHECK(m.samples == 7);
+    CHECK(m.origins == 4);
+    CHECK(m.age_p50_ns == 13 * u);
+    CHECK(m.age_p99_ns == 27 * u);
+    CHECK(m.age_max_ns == 27 * u);
+    CHECK(m.reaction_p99_ns == 13 * u);
+    CHECK(m.reaction_max_ns == 13 * u);
+    CHECK(m.within_bounds());
+  }
+}
