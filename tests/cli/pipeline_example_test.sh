@@ -3,9 +3,9 @@
 # pipeline.toml.in) for 2 s and checks what the run reports about it: every task ran jobs whose
 # payload checks held (a torn or inconsistent value aborts the job code), the lock shared across
 # the two cores ran MSRP with every access of both users recorded, and the chain camera →
-# tracker → control was measured — within its bounds whenever every task kept its response
-# bound (misses and responses are timing, not judged: a shared 2-CPU machine). Without
-# real-time privileges it runs best effort (the lock is then a plain mutex).
+# tracker → control was measured within its bounds (widened by any task's measured excess over
+# its response bound: misses and responses are timing, not judged on a shared 2-CPU machine).
+# Without real-time privileges it runs best effort (the lock is then a plain mutex).
 set -uo pipefail
 case_name=pipeline
 source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
@@ -37,23 +37,24 @@ assert 0 < c["age_p50_ns"] <= c["age_max_ns"], c
 assert 0 < c["reaction_max_ns"] <= c["age_max_ns"] + c["reaction_bound_ns"], c
 assert c["age_bound_ns"] > 0 and c["reaction_bound_ns"] > c["age_bound_ns"], c
 assert d["chains_exceeding"] == (0 if c["within_bounds"] else 1), d
-# Within the bounds: judged when every task kept its own promise — no miss, no skipped release,
-# every recorded response within its bound, no record dropped. The bounds follow from exactly
-# that (docs/analysis.md, "Cause-effect chains"), so a chain above them is then a measurement or
-# stamping bug, not timing. A disturbed run (a host stall, best effort on a loaded machine) is
-# reported and not judged.
-v = d["verdict"]
-kept = v["misses"] == 0 and v["over_bound"] == 0 and all(
-    t["skipped"] == 0 and not t["records_truncated"] and t["response_bound_ns"] is not None
-    for t in d["tasks"])
-if kept:
-    assert c["age_max_ns"] <= c["age_bound_ns"], ("data age above its bound", c)
-    assert c["reaction_max_ns"] <= c["reaction_bound_ns"], ("reaction above its bound", c)
-    assert c["within_bounds"] and d["chains_exceeding"] == 0, c
-    print("chain judged: age max %d <= %d ns, reaction max %d <= %d ns" % (c["age_max_ns"],
-          c["age_bound_ns"], c["reaction_max_ns"], c["reaction_bound_ns"]))
+# Within the bounds. The data-age bound Σ_{k<n}(T_k + R_k) + R_n holds for any R_k that bounds
+# every response of task k (docs/analysis.md, "Cause-effect chains"): with a task above its plan
+# bound (a host stall, best effort on a loaded machine) it holds with that task'"'"'s largest
+# measured response in place of R_k. So the measured age is judged in every run that skipped no
+# release and dropped no record, against the plan'"'"'s bound plus the measured excess of each
+# task over its own (0 when every task kept its promise: then the chain must be within_bounds).
+# Above that, a stamp or the measurement is wrong, not the timing.
+tasks = {t["name"]: t for t in d["tasks"]}
+chain = [tasks[n] for n in ("camera", "tracker", "control")]
+if all(t["skipped"] == 0 and not t["records_truncated"] and t["response_bound_ns"] is not None
+       for t in chain):
+    excess = sum(max(0, t["response_ns"]["max"] - t["response_bound_ns"]) for t in chain)
+    assert c["age_max_ns"] <= c["age_bound_ns"] + excess, ("data age above its bound", excess, c)
+    assert c["reaction_max_ns"] <= c["reaction_bound_ns"] + excess, ("reaction", excess, c)
+    if excess == 0:
+        assert c["within_bounds"] and d["chains_exceeding"] == 0, c
+    print("chain judged: age max %d <= %d + %d ns (the tasks'"'"' excess over their bounds)"
+          % (c["age_max_ns"], c["age_bound_ns"], excess))
 else:
-    print("chain not judged: the run broke a task promise (misses %d, over bound %d, host steal "
-          "%s ns, best effort %s)" % (v["misses"], v["over_bound"], d["host_steal_ns"],
-                                      d["best_effort"]))'
+    print("chain not judged: a skipped release or dropped records", d["tasks"])'
 echo "PASS [$case_name]"
