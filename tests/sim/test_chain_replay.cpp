@@ -1,11 +1,14 @@
 // test_chain_replay.cpp — cause-effect chains in the simulator. replay_chains
 // (src/sim/chain_replay.hpp) on a hand-worked schedule: a job reads at its release the newest
 // value published by its predecessor (a value published at that very instant counts), publishes
-// at its finish, and the origin travels stage by stage. Then every planner against the
-// simulator on random sets with chains through `latest` channels: for each admitted plan, the
-// simulated data age and reaction of every chain stay within the plan's bounds (Davare et al.
-// 2007 §3, Dürr et al. 2019 §4–5; src/analysis/bounds/chain_latency.hpp). A failure prints the
-// set as a task-set file for `rtpar check` / `rtpar simulate`.
+// at its finish, and the origin travels stage by stage; and end to end, a fixed-priority pair on
+// one core whose schedule, bounds and ages are worked by hand. Then every planner against the
+// simulator on random sets with chains through `latest` channels (two families: this file's
+// sequential and (C, L) tasks, and test_planner_locks_sim.cpp's, support/random_task.hpp): for
+// each admitted plan, the simulated data age and reaction of every chain stay within the plan's
+// bounds (Davare et al. 2007 §3, Dürr et al. 2019 §4–5; src/analysis/bounds/chain_latency.hpp),
+// with the counts printed. A failure prints the set as a task-set file for `rtpar check` /
+// `rtpar simulate`.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
