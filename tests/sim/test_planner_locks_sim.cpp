@@ -24,19 +24,18 @@
 #include "rtpar/tools/planners.hpp"
 #include "rtpar/tools/report_io.hpp"
 #include "rtpar/tools/simulate.hpp"
+#include "support/random_task.hpp"
 
 using rtpar::Duration;
 using rtpar::PlannerKind;
 using rtpar::TaskSet;
 using rtpar::TaskSpec;
+using rtpar::testing::kLockPeriods;
+using rtpar::testing::lock_units;
+using rtpar::testing::locked_task;
+using rtpar::testing::locked_toml;
 
 namespace {
-
-// kLockUnit scales the random integers to nanoseconds (1 µs).
-constexpr std::int64_t kLockUnit = 1000;
-
-// kLockPeriods keeps hyperperiods small (lcm = 48 units).
-constexpr std::int64_t kLockPeriods[] = {8, 12, 16, 24, 48};
 
 // kLockPlanners is every planner, in the order the counts are printed.
 constexpr PlannerKind kLockPlanners[] = {PlannerKind::federated, PlannerKind::federated_ws,
@@ -52,76 +51,6 @@ struct LockTally {
   std::array<std::int64_t, std::size(kLockPlanners)> max_wait{};
   std::array<int, std::size(kLockPlanners)> failed{};
 };
-
-// lock_units is n units as a Duration.
-Duration lock_units(std::int64_t n) { return Duration(n * kLockUnit); }
-
-// locked_task draws one task: sequential, or (parallel) (C, L) only, segments or a small DAG.
-// Placed tasks (`core` ≥ 0) are pinned to that core with one thread and a static priority.
-TaskSpec locked_task(rtpar::Rng& rng, int index, bool parallel, int core) {
-  TaskSpec t;
-  t.name = fmt::format("t{}", index);
-  const std::int64_t period = kLockPeriods[rng.uniform_int(0, 4)];
-  const std::int64_t deadline =
-      rng.below(2) == 0 ? period : rng.uniform_int((period + 1) / 2, period);
-  t.period = lock_units(period);
-  t.deadline = lock_units(deadline);
-  if (rng.below(4) == 0) t.phase = lock_units(rng.uniform_int(0, period - 1));
-  std::int64_t work = 0;
-  std::int64_t span = 0;
-  switch (parallel ? rng.uniform_int(1, 3) : 0) {
-    case 0:  // sequential
-      work = span = rng.uniform_int(2, std::max<std::int64_t>(2, deadline / 2));
-      break;
-    case 1:  // (C, L) only, possibly heavy
-      span = rng.uniform_int(2, std::max<std::int64_t>(2, deadline / 2));
-      work = span + rng.uniform_int(0, 2 * deadline);
-      break;
-    case 2: {  // parallel-synchronous segments
-      const std::int64_t n = rng.uniform_int(1, 3);
-      for (std::int64_t s = 0; s < n; ++s) {
-        const std::int64_t strands = rng.uniform_int(1, 4);
-        const std::int64_t length = rng.uniform_int(2, std::max<std::int64_t>(2, deadline / 6));
-        t.segments.push_back(rtpar::SegmentSpec{strands, lock_units(length), {}});
-        work += strands * length;
-        span += length;
-      }
-      break;
-    }
-    default: {  // a small DAG: each node after a random subset of the earlier ones
-      rtpar::DagSpec dag;
-      const int n = static_cast<int>(rng.uniform_int(2, 5));
-      std::vector<std::int64_t> finish(static_cast<std::size_t>(n), 0);
-      for (int k = 0; k < n; ++k) {
-        rtpar::DagNode node;
-        node.name = fmt::format("n{}", k);
-        const std::int64_t length = rng.uniform_int(2, std::max<std::int64_t>(2, deadline / 6));
-        node.length = lock_units(length);
-        std::int64_t start = 0;
-        for (int before = 0; before < k; ++before) {
-          if (rng.below(3) == 0) {
-            node.after.push_back(before);
-            start = std::max(start, finish[static_cast<std::size_t>(before)]);
-          }
-        }
-        finish[static_cast<std::size_t>(k)] = start + length;
-        span = std::max(span, start + length);
-        work += length;
-        dag.nodes.push_back(std::move(node));
-      }
-      t.dag = std::move(dag);
-      break;
-    }
-  }
-  t.work = lock_units(work);
-  t.span = lock_units(span);
-  if (core >= 0) {
-    t.places = {core};
-    t.threads = 1;
-    t.priority = static_cast<int>(rng.uniform_int(1, 20));
-  }
-  return t;
-}
 
 // add_locks adds 1..2 lock channels of 2..3 users each (1..2 accesses, hold 1..10% of the
 // smallest user's C, at least 100 ns, always below every user's deadline).
@@ -175,43 +104,6 @@ TaskSet locked_set(rtpar::Rng& rng, bool parallel, bool same_core) {
   }
   add_locks(rng, set);
   return set;
-}
-
-// locked_toml renders a set (with its channels) as a task-set file, to reproduce a failure.
-std::string locked_toml(const TaskSet& set) {
-  auto ns = [](Duration d) { return fmt::format("\"{}ns\"", d.count()); };
-  std::string out = fmt::format("[system]\ncores = [{}]\n\n", fmt::join(set.system.cores, ", "));
-  for (const TaskSpec& t : set.tasks) {
-    out += fmt::format("[[task]]\nname = \"{}\"\nperiod = {}\ndeadline = {}\nphase = {}\n", t.name,
-                       ns(t.period), ns(t.deadline), ns(t.phase));
-    if (t.segments.empty()) out += fmt::format("work = {}\nspan = {}\n", ns(t.work), ns(t.span));
-    if (t.priority) out += fmt::format("priority = {}\n", *t.priority);
-    if (!t.places.empty()) out += fmt::format("places = [{}]\n", fmt::join(t.places, ", "));
-    if (t.threads > 0) out += fmt::format("threads = {}\n", t.threads);
-    for (const rtpar::SegmentSpec& s : t.segments) {
-      out += fmt::format("[[task.segment]]\nstrands = {}\nlength = {}\n", s.strands, ns(s.length));
-    }
-    if (t.dag) {
-      for (const rtpar::DagNode& n : t.dag->nodes) {
-        std::vector<std::string> after;
-        for (const int a : n.after) {
-          after.push_back("\"" + t.dag->nodes[static_cast<std::size_t>(a)].name + "\"");
-        }
-        out += fmt::format("[[task.node]]\nname = \"{}\"\nlength = {}\nafter = [{}]\n", n.name,
-                           ns(n.length), fmt::join(after, ", "));
-      }
-    }
-    out += '\n';
-  }
-  for (const rtpar::ChannelSpec& c : set.channels) {
-    std::vector<std::string> readers;
-    for (const std::string& r : c.readers) readers.push_back("\"" + r + "\"");
-    out += fmt::format(
-        "[[channel]]\nname = \"{}\"\nkind = \"lock\"\nsize = 8\nwriter = \"{}\"\nreaders = "
-        "[{}]\nhold = {}\naccesses = {}\n\n",
-        c.name, c.writer, fmt::join(readers, ", "), ns(c.hold), c.accesses);
-  }
-  return out;
 }
 
 // check_locked_plans plans `set` with every planner and simulates each admitted plan with full

@@ -2,7 +2,9 @@
 // origin_ns), which carry a cause-effect chain's release time with the data
 // (docs/analysis.md, "Cause-effect chains"): every kind returns the stamp of the value it
 // returns — 0 for the initial value and unstamped writes — and, under a concurrent writer, a
-// complete value never comes with another write's stamp (the stamp has the payload's guard).
+// complete value never comes with another write's stamp (the stamp has the payload's guard). A
+// chain's middle task (Endpoint::continue_chain, rtpar/channel_set.hpp) stamps its output with
+// the origin it read from the previous link, not with its own release.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -12,6 +14,9 @@
 #include <vector>
 
 #include "rtpar/channel.hpp"
+#include "rtpar/channel_set.hpp"
+#include "rtpar/taskset_file.hpp"
+#include "rtpar/tools/planners.hpp"
 #include "runtime/channel/test_channel_payload.hpp"
 
 using rtpar::ChannelKind;
@@ -100,5 +105,90 @@ TEST_CASE("channel counts: writes and each reader index's reads, failures and tr
     (void)second.read(buf.data());
     CHECK(channel->read_counts(1).reads == 1);
     CHECK(channel->read_counts(2).reads == 0);  // out of range: nothing
+  }
+}
+
+namespace {
+
+// origin_set is tasks a, b, c on core 0 with channels ab (a → b), bc and own (b → c), all of
+// `kind`, and `chain` appended (a [[chain]] table, or nothing).
+rtpar::TaskSet origin_set(ChannelKind kind, const std::string& chain) {
+  const std::string k = std::string(rtpar::to_string(kind));
+  const std::string hold = kind == ChannelKind::lock ? "hold = \"10us\"\n" : "";
+  std::string text = "[system]\ncores = [0]\n";
+  for (const char* t : {"a", "b", "c"}) {
+    text += std::string("[[task]]\nname = \"") + t + "\"\nperiod = \"5ms\"\nwork = \"100us\"\n";
+  }
+  for (const char* ch : {"ab", "bc", "own"}) {
+    const std::string name = ch;
+    text += "[[channel]]\nname = \"" + name + "\"\nkind = \"" + k + "\"\nsize = 8\n" + hold +
+            "writer = \"" + (name == "ab" ? "a" : "b") + "\"\nreaders = [\"" +
+            (name == "ab" ? "b" : "c") + "\"]\n";
+  }
+  return rtpar::parse_taskset(text + chain, "origin.toml");
+}
+
+}  // namespace
+
+TEST_CASE("chain continuation: a middle task forwards the origin it read, not its release") {
+  for (ChannelKind kind : kOriginKinds) {
+    INFO("kind=", std::string(rtpar::to_string(kind)));
+    const rtpar::TaskSet set = origin_set(kind, "");
+    const rtpar::Plan plan = rtpar::plan_taskset(set);
+    rtpar::ChannelSet channels(set, plan, /*best_effort=*/true);
+    rtpar::Endpoint& a = channels.endpoint("a");
+    rtpar::Endpoint& b = channels.endpoint("b");
+    rtpar::Endpoint& c = channels.endpoint("c");
+    // Only the chain kinds get a [[chain]]; the stamping itself is the same for every kind.
+    REQUIRE(b.continue_chain("bc", "ab"));
+    CHECK_FALSE(b.continue_chain("bc", "nope"));  // not one of b's inputs
+    const std::uint64_t value = 7;
+    std::uint64_t got = 0;
+    a.begin_job(100);
+    a.write("ab", value);
+    b.begin_job(250);
+    REQUIRE(b.read("ab", got).ok);
+    CHECK(b.input_origin(b.read_index("ab")) == 100);
+    b.write("bc", got);
+    b.write("own", got);  // continues nothing: b's own release
+    rtpar::ReadResult r = c.read("bc", got);
+    CHECK(r.ok);
+    CHECK(got == 7);
+    CHECK(r.origin_ns == 100);
+    r = c.read("own", got);
+    CHECK(r.origin_ns == 250);
+    // The next job of b forwards what it reads then; until it reads, the last origin it read.
+    a.begin_job(300);
+    a.write("ab", value);
+    b.begin_job(400);
+    b.write("bc", got);
+    CHECK(c.read("bc", got).origin_ns == 100);
+    REQUIRE(b.read("ab", got).ok);
+    b.write("bc", got);
+    CHECK(c.read("bc", got).origin_ns == 300);
+  }
+}
+
+TEST_CASE("chain continuation: a [[chain]] wires its middle tasks and traces its last input") {
+  for (ChannelKind kind : {ChannelKind::latest, ChannelKind::double_buffer}) {
+    INFO("kind=", std::string(rtpar::to_string(kind)));
+    const rtpar::TaskSet set =
+        origin_set(kind, "[[chain]]\nname = \"abc\"\ntasks = [\"a\", \"b\", \"c\"]\n");
+    rtpar::ChannelSet channels(set, rtpar::plan_taskset(set), /*best_effort=*/true);
+    rtpar::Endpoint& a = channels.endpoint("a");
+    rtpar::Endpoint& b = channels.endpoint("b");
+    rtpar::Endpoint& c = channels.endpoint("c");
+    REQUIRE(c.traced_inputs().size() == 1);
+    CHECK(c.read_name(c.traced_inputs()[0]) == "bc");
+    std::uint64_t v = 1;
+    a.begin_job(1'000);
+    a.write("ab", v);
+    b.begin_job(2'000);
+    REQUIRE(b.read("ab", v).ok);
+    b.write("bc", v);
+    b.write("own", v);
+    REQUIRE(c.read("bc", v).ok);
+    CHECK(c.input_origin(c.traced_inputs()[0]) == 1'000);
+    CHECK(c.read("own", v).origin_ns == 2'000);
   }
 }
