@@ -49,7 +49,8 @@ inline constexpr std::int64_t kMaxSupplyWindowNs = 10'000'000'000;
 
 // BudgetCost is what the CPU-time budget mechanism of `rtpar run` costs a budgeted thread
 // (docs/reliability.md, "Budgets"; `rtpar calibrate`), as a distribution over `samples`
-// measurements. Measured and stated, not charged by the planners yet.
+// measurements. Charged with the profile by the planners (analysis/bounds/overhead_charge.hpp,
+// budget_charge).
 struct BudgetCost {
   std::int64_t samples = 0;
   std::int64_t p50_ns = 0;

@@ -103,9 +103,25 @@ std::int64_t parallel_regions(const TaskSpec& task) {
   return std::max<std::int64_t>(1, regions);
 }
 
-JobCharge job_charge(const OverheadProfile& profile, const TaskSpec& task, int team) {
+std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& system,
+                           const TaskSpec& task, int team) {
+  const BudgetMode mode = task.budget ? *task.budget : system.budget.value_or(BudgetMode::enforce);
+  // A profile without budget costs charges none, as one without `release` charges no release
+  // latency: the plan's notes say so (budget_charge_note).
+  if (team > 1 || mode == BudgetMode::none || !profile.budget_job) return 0;
+  std::int64_t ns = profile.budget_job->p999_ns;
+  if (mode == BudgetMode::enforce) {
+    ns = sat_add(ns, profile.budget_demotion ? profile.budget_demotion->p999_ns : 0);
+    ns = sat_add(ns, system.budget_margin.count());
+  }
+  return ns;
+}
+
+JobCharge job_charge(const OverheadProfile& profile, const TaskSpec& task, int team,
+                     const SystemSpec* system) {
   JobCharge c;
   c.team = std::max(1, team);
+  if (system != nullptr) c.budget_ns = budget_charge(profile, *system, task, c.team);
   const ForkJoinCharge release =
       overhead_up_to(profile, OverheadKind::release, c.team, task.wait.kind, task.name);
   c.release_ns = release.ns;
@@ -120,7 +136,8 @@ JobCharge job_charge(const OverheadProfile& profile, const TaskSpec& task, int t
     }
   }
   const auto forks = checked_mul(c.regions, c.fork_ns);
-  c.total_ns = forks ? checked_add(c.release_ns, *forks) : std::nullopt;
+  const auto fixed = forks ? checked_add(c.release_ns, *forks) : std::nullopt;
+  c.total_ns = fixed ? checked_add(*fixed, c.budget_ns) : std::nullopt;
   return c;
 }
 
@@ -144,6 +161,9 @@ std::string job_charge_note(const TaskSpec& task, const JobCharge& charge,
   std::string forks = charge.regions > 0 ? fmt::format(" + {} fork/join × {}", charge.regions,
                                                        format_duration(Duration(charge.fork_ns)))
                                          : std::string();
+  if (charge.budget_ns > 0) {
+    forks += fmt::format(" + budget {}", format_duration(Duration(charge.budget_ns)));
+  }
   return fmt::format(
       "overhead: task '{}' charged release {}{} = {} on C and L (team of {}{}, wait = {}, from {}; "
       "docs/analysis.md \"Overhead profiles\")",
@@ -154,9 +174,13 @@ std::string job_charge_note(const TaskSpec& task, const JobCharge& charge,
       to_string(task.wait.kind), profile_name(profile));
 }
 
-SegmentCharge segment_charge(const OverheadProfile& profile, const TaskSpec& task, int team) {
+SegmentCharge segment_charge(const OverheadProfile& profile, const TaskSpec& task, int team,
+                             const SystemSpec* system) {
   SegmentCharge c;
   c.team = std::max(1, team);
+  // Every member thread has a budget of its own (strand_runner.cpp), one per job: charged on
+  // every strand, since which strand a member runs first is not fixed here.
+  if (system != nullptr) c.budget_ns = budget_charge(profile, *system, task, 1);
   // Each member sleeps on its own timer until its segment's release (the strand dispatcher does
   // not fork): one thread's release latency, Λ(1).
   const ForkJoinCharge release =
@@ -173,7 +197,8 @@ std::optional<std::vector<SegmentSpec>> charged_segments(const std::vector<Segme
                                                          const SegmentCharge& charge) {
   std::vector<SegmentSpec> out = segments;
   for (std::size_t j = 0; j < out.size(); ++j) {
-    const auto added = checked_add(charge.release_ns, j > 0 ? charge.barrier_ns : 0);
+    const auto fixed = checked_add(charge.release_ns, charge.budget_ns);
+    const auto added = fixed ? checked_add(*fixed, j > 0 ? charge.barrier_ns : 0) : std::nullopt;
     const auto length = added ? checked_add(out[j].length.count(), *added) : std::nullopt;
     if (!length) return std::nullopt;
     out[j].length = Duration(*length);
@@ -184,11 +209,14 @@ std::optional<std::vector<SegmentSpec>> charged_segments(const std::vector<Segme
 std::string segment_charge_note(const TaskSpec& task, std::size_t segments,
                                 const SegmentCharge& charge, const OverheadProfile& profile) {
   return fmt::format(
-      "overhead: task '{}' charged release {} on each of its {} segment(s) + barrier {} on each "
-      "after the first, on every strand (release of one member, barrier of a team of {}{}, wait "
-      "= {}, from {}; RT-OpenMP §VI-B, docs/analysis.md \"Overhead profiles\")",
-      task.name, format_duration(Duration(charge.release_ns)), segments,
-      format_duration(Duration(charge.barrier_ns)), charge.team,
+      "overhead: task '{}' charged release {}{} on each of its {} segment(s) + barrier {} on "
+      "each after the first, on every strand (release of one member, barrier of a team of {}{}, "
+      "wait = {}, from {}; RT-OpenMP §VI-B, docs/analysis.md \"Overhead profiles\")",
+      task.name, format_duration(Duration(charge.release_ns)),
+      charge.budget_ns > 0
+          ? fmt::format(" + budget {}", format_duration(Duration(charge.budget_ns)))
+          : std::string(),
+      segments, format_duration(Duration(charge.barrier_ns)), charge.team,
       charge.extrapolated ? ", extrapolated above the largest measured team" : "",
       to_string(task.wait.kind), profile_name(profile));
 }

@@ -34,6 +34,19 @@ ForkJoinCharge overhead_up_to(const OverheadProfile& profile, OverheadKind kind,
 // sequential task.
 std::int64_t parallel_regions(const TaskSpec& task);
 
+// budget_charge is what the CPU-time budget of `rtpar run` (docs/reliability.md, "Budgets") lets
+// one job of a budgeted thread of `task` run at its own priority beyond the work the plan charged,
+// with `profile`: for `monitor`, the mechanism's own per-job cost (budget.job p99.9); for
+// `enforce`, that + the demotion and restore (budget.demotion p99.9) + system.budget_margin (the
+// job is demoted only once its budget plus the margin is spent). The mode is the task's, else
+// [system] budget, else enforce — the default rule's mode where a thread shares a core; charging
+// it on a dedicated core too is pessimistic, never optimistic. `team` threads: a team of more
+// than one thread runs without a budget (the runtime does not apply one yet), so 0. A profile
+// without `budget.job` (written before `rtpar calibrate` measured it) charges no budget, as one
+// without `release` charges no release latency; the charge notes then show none. Saturates.
+std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& system,
+                           const TaskSpec& task, int team);
+
 // JobCharge is what one job of a federated task is charged (docs/analysis.md, "Overhead
 // profiles"): release + regions · fork, as a sequential prefix of the job's DAG.
 struct JobCharge {
@@ -41,12 +54,16 @@ struct JobCharge {
   std::int64_t release_ns = 0;           // release latency, once per job
   std::int64_t fork_ns = 0;              // fork/join cost per region (0 for a team of 1)
   std::int64_t regions = 0;              // regions per job (parallel_regions; 0 for a team of 1)
+  std::int64_t budget_ns = 0;            // budget_charge (0 without a system or for a team)
   bool extrapolated = false;             // a cost came from above the largest measured team
-  std::optional<std::int64_t> total_ns;  // release + regions · fork; nullopt when it overflows
+  std::optional<std::int64_t> total_ns;  // release + regions · fork + budget; nullopt: overflow
 };
 
-// job_charge computes a federated task's JobCharge on a team of at most `team` members.
-JobCharge job_charge(const OverheadProfile& profile, const TaskSpec& task, int team);
+// job_charge computes a federated task's JobCharge on a team of at most `team` members; with
+// `system` (the planners) also its budget_charge, without (the simulator, which injects the
+// release latency and never a budget) none.
+JobCharge job_charge(const OverheadProfile& profile, const TaskSpec& task, int team,
+                     const SystemSpec* system = nullptr);
 
 // charged_task is `task` with C + total and L + total (its structure dropped: C and L no longer
 // equal the structure's sums, and the federated planners size from C and L alone). An overflowed
@@ -64,14 +81,17 @@ struct SegmentCharge {
   int team = 1;                 // team size the barrier is taken for (at most)
   std::int64_t release_ns = 0;  // per segment: Λ(1), each member wakes on its own timer
   std::int64_t barrier_ns = 0;  // per segment after the first (0 for a team of 1)
+  std::int64_t budget_ns = 0;   // per strand: each member's budget_charge (pessimistic: per strand)
   bool extrapolated = false;
 };
 
-// segment_charge computes a decomposed task's SegmentCharge on a team of at most `team` members.
-SegmentCharge segment_charge(const OverheadProfile& profile, const TaskSpec& task, int team);
+// segment_charge computes a decomposed task's SegmentCharge on a team of at most `team` members
+// (with `system`, the budget of each member thread as budget_charge of one thread).
+SegmentCharge segment_charge(const OverheadProfile& profile, const TaskSpec& task, int team,
+                             const SystemSpec* system = nullptr);
 
 // charged_segments is `segments` with every strand length e_j raised to
-// e_j + release + (j > 0 ? barrier : 0); nullopt when a length overflows 2^63 − 1 ns.
+// e_j + release + budget + (j > 0 ? barrier : 0); nullopt when a length overflows 2^63 − 1 ns.
 std::optional<std::vector<SegmentSpec>> charged_segments(const std::vector<SegmentSpec>& segments,
                                                          const SegmentCharge& charge);
 

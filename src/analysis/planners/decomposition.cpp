@@ -82,16 +82,14 @@ std::string unplaced_reason(const analysis::DecomposedSegment& seg, std::size_t 
 // charge_segments raises `segments` by the profile's release latency of one member and barrier
 // cost for a team of at most min(cores, Σ strands) members (the members are the distinct cores
 // its strands land on), noting the charge; nullopt with `why` when a length overflows.
-std::optional<std::vector<SegmentSpec>> charge_segments(const TaskSpec& task,
-                                                        const std::vector<SegmentSpec>& segments,
-                                                        const OverheadProfile& profile, int cores,
-                                                        std::vector<std::string>& notes,
-                                                        std::string& why) {
+std::optional<std::vector<SegmentSpec>> charge_segments(
+    const TaskSpec& task, const std::vector<SegmentSpec>& segments, const OverheadProfile& profile,
+    const SystemSpec& system, int cores, std::vector<std::string>& notes, std::string& why) {
   const std::int64_t strands = std::accumulate(
       segments.begin(), segments.end(), std::int64_t{0},
       [](std::int64_t sum, const SegmentSpec& s) { return sat_add(sum, s.strands); });
   const int team = static_cast<int>(std::clamp<std::int64_t>(strands, 1, std::max(1, cores)));
-  const analysis::SegmentCharge charge = analysis::segment_charge(profile, task, team);
+  const analysis::SegmentCharge charge = analysis::segment_charge(profile, task, team, &system);
   notes.push_back(analysis::segment_charge_note(task, segments.size(), charge, profile));
   auto charged = analysis::charged_segments(segments, charge);
   if (!charged) {
@@ -128,7 +126,7 @@ Plan plan_decomposition(const TaskSet& set, const PlanOptions& options) {
     auto segments = segments_of(task, why);
     if (segments && options.overhead != nullptr) {
       declared[i] = *segments;
-      segments = charge_segments(task, *segments, *options.overhead,
+      segments = charge_segments(task, *segments, *options.overhead, set.system,
                                  static_cast<int>(plan.cores.size()), plan.notes, why);
     }
     if (segments) decomposed[i] = analysis::decompose(*segments, task.deadline.count(), why);

@@ -22,7 +22,7 @@ TaskSpec charge_heavy(const TaskSpec& task, const FederatedOverheads& config,
     if (!uncharged.infeasible) n = std::clamp(uncharged.cores_needed, n, most);
   }
   for (;;) {
-    const JobCharge charge = job_charge(*config.profile, task, n);
+    const JobCharge charge = job_charge(*config.profile, task, n, config.system);
     TaskSpec charged = charged_task(task, charge);
     const HeavySizing sized = config.size_heavy(charged);
     if (sized.infeasible || sized.cores_needed <= n || n >= most) {
@@ -39,7 +39,7 @@ TaskSet with_federated_overheads(const TaskSet& set, const FederatedOverheads& c
                                  std::vector<std::string>& notes) {
   TaskSet out = set;
   for (TaskSpec& task : out.tasks) {
-    const JobCharge alone = job_charge(*config.profile, task, 1);
+    const JobCharge alone = job_charge(*config.profile, task, 1, config.system);
     const TaskSpec light = charged_task(task, alone);
     if (task.work <= task.deadline && light.work <= light.deadline) {
       notes.push_back(job_charge_note(task, alone, *config.profile));

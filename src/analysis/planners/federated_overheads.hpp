@@ -20,6 +20,9 @@ struct FederatedOverheads {
   // later raise a task's core count beyond its sizing, as federated does with the kernel's
   // server).
   bool whole_machine = false;
+  // system gives the budget modes and margin charged with the profile (budget_charge); nullptr:
+  // no budget charge.
+  const SystemSpec* system = nullptr;
 };
 
 // with_federated_overheads copies `set` with every task's C and L raised by its JobCharge

@@ -22,6 +22,9 @@ FjCharge fj_charge_for(const TaskSet& set, const TaskSpec& task, const PlanOptio
       overhead_up_to(*options.overhead, OverheadKind::release,
                      static_cast<int>(std::max<std::int64_t>(n, 1)), task.wait.kind, task.name)
           .ns;
+  // Each member thread has a budget of its own, one per job (strand_runner.cpp): charged with
+  // the release, on the first stage's aggregate strands.
+  c.release_ns = sat_add(c.release_ns, budget_charge(*options.overhead, set.system, task, 1));
   if (n <= 1) return c;
   c.measured = options.overhead->fork_join_bound(static_cast<int>(n), task.wait.kind);
   if (!c.measured) {

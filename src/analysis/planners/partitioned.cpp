@@ -284,7 +284,7 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     std::sort(p.cores.begin(), p.cores.end());
     p.cores.erase(std::unique(p.cores.begin(), p.cores.end()), p.cores.end());
     if (!p.reason) {
-      analysis::shape_part(p, task, analysis::part_charges(task, threads, options, plan.notes));
+      analysis::shape_part(p, task, analysis::part_charges(task, set.system, threads, options, plan.notes));
     }
     parts.push_back(std::move(p));
   }

@@ -19,8 +19,8 @@ std::int64_t regions_per_job(const TaskSpec& task) {
                     [](const SegmentSpec& s) { return s.strands >= 2; }));
 }
 
-PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOptions& options,
-                         std::vector<std::string>& notes) {
+PartCharges part_charges(const TaskSpec& task, const SystemSpec& system, std::size_t threads,
+                         const PlanOptions& options, std::vector<std::string>& notes) {
   PartCharges out;
   if (options.overhead == nullptr || threads == 0) return out;
   const OverheadProfile& profile = *options.overhead;
@@ -29,10 +29,16 @@ PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOp
   // sizes up to n, and a refusal naming the array when the profile cannot bound one).
   const ForkJoinCharge r =
       overhead_up_to(profile, OverheadKind::release, n, task.wait.kind, task.name);
-  out.release_ns = r.ns;
-  const std::string release_text =
+  // A one-thread task's budget (budget_charge): once per job, like the release.
+  const std::int64_t budget = budget_charge(profile, system, task, static_cast<int>(threads));
+  out.release_ns = sat_add(r.ns, budget);
+  std::string release_text =
       fmt::format("release latency {} per job (`release`, p99.9 up to {} thread(s){})",
                   format_duration(Duration(r.ns)), n, r.extrapolated ? ", extrapolated" : "");
+  if (budget > 0) {
+    release_text += fmt::format(" + budget {} per job (docs/reliability.md \"Budgets\")",
+                                format_duration(Duration(budget)));
+  }
   std::string fork_text;
   // A team that never forks (L = C, no segment of ≥ 2 strands) needs no fork/join entry.
   if (threads >= 2 && regions_per_job(task) > 0) {

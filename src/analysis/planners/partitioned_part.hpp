@@ -63,9 +63,10 @@ std::int64_t regions_per_job(const TaskSpec& task);
 // part_charges looks up the charges of `task` on `threads` threads and appends a plan note saying
 // what was charged and from where. Throws InputError (exit 2) when the profile has a `release`
 // (or `fork_join`) section that cannot bound this team and policy; a profile without `release`
-// entries charges no release latency, and a note says so.
-PartCharges part_charges(const TaskSpec& task, std::size_t threads, const PlanOptions& options,
-                         std::vector<std::string>& notes);
+// entries charges no release latency, and a note says so. A one-thread task's CPU-time budget
+// (budget_charge, with `system`'s modes and margin) is charged once per job with the release.
+PartCharges part_charges(const TaskSpec& task, const SystemSpec& system, std::size_t threads,
+                         const PlanOptions& options, std::vector<std::string>& notes);
 
 // shape_part fills p.shape, p.own, p.core_work and p.shares from the task, its threads and the
 // charges, then adds to each core_work what the team's waiting members burn there (wait = spin:

@@ -42,6 +42,7 @@ TaskSet federated_inputs(PlannerKind planner, const TaskSet& set, const PlanOpti
                             ? analysis::federated_sizer()
                             : analysis::federated_ws_sizer(out.system);
     config.cores = static_cast<int>(analysis::realtime_cores(out.system).size());
+    config.system = &set.system;
     // federated with the kernel's server may give a heavy task more cores than its sizing
     // (federated_common.hpp), so its team is charged as the whole machine.
     config.whole_machine =

@@ -196,3 +196,74 @@ TEST_CASE("overhead charges: a larger team is never charged less than a smaller 
   CHECK(p.tasks[0].cores_needed == 4);  // ⌈(30 − 1)/(10 − 1 − 0.005)⌉ = 4
   CHECK(noted(p, "1 fork/join × 5us"));
 }
+
+namespace {
+
+// budgeted_profile is a release latency of 1 ms (one thread) with the budget mechanism's costs:
+// budget.job p99.9 = 20 µs, budget.demotion p99.9 = 30 µs.
+rtpar::OverheadProfile budgeted_profile() {
+  rtpar::OverheadProfile profile;
+  profile.release = {cost(1, 1'000'000), cost(2, 1'000'000)};
+  profile.fork_join = {cost(2, 1)};
+  profile.barrier = {cost(2, 1)};
+  rtpar::BudgetCost job;
+  job.samples = 5000;
+  job.p50_ns = job.p99_ns = job.p999_ns = job.max_ns = 20'000;
+  rtpar::BudgetCost demotion = job;
+  demotion.p50_ns = demotion.p99_ns = demotion.p999_ns = demotion.max_ns = 30'000;
+  profile.budget_job = job;
+  profile.budget_demotion = demotion;
+  return profile;
+}
+
+}  // namespace
+
+TEST_CASE("budget charge: an enforced job may run job + demotion + margin past C, charged") {
+  // federated light task C = 8 ms, D = T = 10 ms, one core. Enforced (the default: it may share
+  // a core): release 1 ms + budget.job 20 µs + demotion 30 µs + margin 100 µs = 1.15 ms;
+  // R = 9.15 ms. The bound is exact: with C = 8.85 ms, R = 10 ms admitted; + 1 ns refused.
+  rtpar::TaskSet set = on_cores({0}, plain("light", 10ms, 8ms, 8ms));
+  const rtpar::OverheadProfile profile = budgeted_profile();
+  rtpar::Plan at = plan(rtpar::PlannerKind::federated, set, profile);
+  REQUIRE(at.schedulable);
+  CHECK(at.tasks[0].response_bound_ns == 9'150'000);
+  CHECK(noted(at, "task 'light' charged release 1ms + budget 150us = 1.15ms"));
+  set.tasks[0].work = set.tasks[0].span = 8850us;
+  CHECK(plan(rtpar::PlannerKind::federated, set, profile).tasks[0].response_bound_ns == 10'000'000);
+  set.tasks[0].work = set.tasks[0].span = Duration(8'850'001);
+  CHECK_FALSE(plan(rtpar::PlannerKind::federated, set, profile).schedulable);
+  // monitor: only the mechanism's own cost (20 µs); none: nothing; a larger margin counts.
+  set.tasks[0].work = set.tasks[0].span = 8ms;
+  set.tasks[0].budget = rtpar::BudgetMode::monitor;
+  CHECK(plan(rtpar::PlannerKind::federated, set, profile).tasks[0].response_bound_ns == 9'020'000);
+  set.tasks[0].budget = rtpar::BudgetMode::none;
+  CHECK(plan(rtpar::PlannerKind::federated, set, profile).tasks[0].response_bound_ns == 9'000'000);
+  set.tasks[0].budget.reset();
+  set.system.budget_margin = 500us;
+  CHECK(plan(rtpar::PlannerKind::federated, set, profile).tasks[0].response_bound_ns == 9'550'000);
+}
+
+TEST_CASE("budget charge: partitioned and decomposition charge it per budgeted thread") {
+  // partitioned, one thread on core 0: R = 2 ms + 1 ms + 150 µs.
+  rtpar::TaskSet one = on_cores({0, 1}, plain("p", 10ms, 2ms, 2ms));
+  one.tasks[0].places = {0};
+  one.tasks[0].priority = 10;
+  const rtpar::OverheadProfile profile = budgeted_profile();
+  const rtpar::Plan part = plan(rtpar::PlannerKind::partitioned, one, profile);
+  REQUIRE(part.schedulable);
+  CHECK(part.tasks[0].response_bound_ns == 3'150'000);
+  CHECK(noted(part, "+ budget 150us per job"));
+  // decomposition, one segment of 2 strands of 3 ms: each strand e + release + budget.
+  const rtpar::TaskSet seg =
+      on_cores({0, 1}, segmented("s", 20ms, {SegmentSpec{2, Duration(3ms), {}}}));
+  const rtpar::Plan dec = plan(rtpar::PlannerKind::decomposition, seg, profile);
+  REQUIRE(dec.schedulable);
+  CHECK(noted(dec, "charged release 1ms + budget 150us on each of its 1 segment(s)"));
+  REQUIRE(dec.tasks[0].response_bound_ns.has_value());
+  CHECK(*dec.tasks[0].response_bound_ns >= 4'150'000);
+  // A profile without budget costs charges none (as one without `release` charges no release).
+  rtpar::OverheadProfile old = profile;
+  old.budget_job.reset();
+  old.budget_demotion.reset();
+  CHECK(plan(rtpar::PlannerKind::partitioned, one, old).tasks[0].response_bound_ns == 3'000'000);
+}
