@@ -7,6 +7,8 @@
 //   kmpc_reduce.cpp    reduce / reduce_nowait / end_reduce* (the critical method)
 //   kmpc_task.cpp      task_alloc, task, task_with_deps, wait_deps, detach, taskwait,
 //                      taskyield, taskgroup, if0, taskloop
+//   kmpc_task_reduction.cpp  taskred_init, task_reduction_get_th_data, the reduction modifier
+//   kmpc_doacross.cpp  doacross_init / wait / post / fini
 //   kmpc_cancel.cpp    cancel, cancellationpoint, cancel_barrier
 //   kmpc_threadprivate.cpp  threadprivate_cached
 //   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free
@@ -114,6 +116,11 @@ enum Sched : kmp_int32 {
   kNomergeLower = 160,
   kNomergeUpper = 200,
 };
+
+// kmp_reductions_end combines, finalises and frees the task reductions registered in a taskgroup
+// that ended (its reductions `mine`, down to the enclosing group's `inherited`;
+// kmpc_task_reduction.cpp).
+void kmp_reductions_end(std::uintptr_t* mine, const std::uintptr_t* inherited);
 
 // kSchModifierMask clears the monotonic (1 << 29) and nonmonotonic (1 << 30) modifier bits.
 constexpr kmp_int32 kSchModifierMask = ~((1 << 29) | (1 << 30));

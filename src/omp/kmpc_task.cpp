@@ -15,8 +15,8 @@
 // for that time and completes like a deferred one, so its deferred children may outlive it.
 //
 // Untied tasks run tied (as in libgomp): when clang's untied code re-enqueues the running task
-// at a scheduling point, the rest of its body runs at once. Task reductions and cancellation are
-// not provided.
+// at a scheduling point, the rest of its body runs at once. Task reductions are in
+// kmpc_task_reduction.cpp.
 //
 // Memory ordering: none here; task.cpp's counters, deque and dependence table order everything.
 #include <algorithm>
@@ -227,9 +227,17 @@ RTPAR_OMP_EXPORT void __kmpc_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
   taskgroup_begin(self());
 }
 
-// __kmpc_end_taskgroup ends it: waits for the group's tasks and their descendants.
+// __kmpc_end_taskgroup ends it: waits for the group's tasks and their descendants, then
+// combines the task reductions registered in it.
 RTPAR_OMP_EXPORT void __kmpc_end_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
-  taskgroup_finish(self());
+  ThreadState& ts = self();
+  const Taskgroup* g = ts.task->tg_current;
+  std::uintptr_t* mine = g != nullptr ? g->reductions : nullptr;
+  const std::uintptr_t* inherited = g != nullptr && g->prev != nullptr ? g->prev->reductions
+                                                                       : nullptr;
+  taskgroup_finish(ts);
+  // The group's own task reductions (kmpc_task_reduction.cpp): combined now.
+  if (mine != inherited) kmp_reductions_end(mine, inherited);
 }
 
 // __kmpc_taskloop runs a taskloop: `k` is a pattern task whose private copies hold the loop's
