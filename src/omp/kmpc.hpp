@@ -1,8 +1,10 @@
 // kmpc.hpp — the types of LLVM's OpenMP runtime ABI (the `__kmpc_*` entry points clang emits;
 // LLVM's openmp/runtime/src/kmp.h defines them) that rtpar's ABI layer reads. The layer is one
 // file per family, each a thin translation onto the runtime GCC programs use (runtime.hpp):
-//   kmpc_parallel.cpp  fork_call, serialized parallel, push_num_threads/proc_bind, thread numbers
-//   kmpc_loop.cpp      for_static_init_*, dispatch_init/next/fini_* (every schedule, 4 widths)
+//   kmpc_parallel.cpp  fork_call, serialized parallel, push_num_threads/proc_bind, thread numbers,
+//                      fork_teams, push_num_teams
+//   kmpc_loop.cpp      for_static_init_* (distribute too), dist_for_static_init_*,
+//                      dispatch_init/next/fini_* (every schedule, 4 widths)
 //   kmpc_sync.cpp      barrier, critical, single, master/masked, ordered, flush, copyprivate
 //   kmpc_reduce.cpp    reduce / reduce_nowait / end_reduce* (the critical method)
 //   kmpc_task.cpp      task_alloc, task, task_with_deps, wait_deps, detach, taskwait,

@@ -193,6 +193,10 @@ struct ThreadState {
   // the next region this thread starts (0: none).
   unsigned kmp_num_threads = 0;
   unsigned kmp_proc_bind = 0;
+  // kmp_num_teams / kmp_teams_thread_limit: the same for the next `teams` (__kmpc_push_num_teams;
+  // kmpc_parallel.cpp).
+  unsigned kmp_num_teams = 0;
+  unsigned kmp_teams_thread_limit = 0;
   // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
   // in the process; given when the state is created (thread_state.cpp).
   int kmp_gtid = 0;
