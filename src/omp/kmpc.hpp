@@ -8,12 +8,14 @@
 //   kmpc_sync.cpp      barrier, critical, single, master/masked, ordered, flush, copyprivate
 //   kmpc_reduce.cpp    reduce / reduce_nowait / end_reduce* (the critical method)
 //   kmpc_task.cpp      task_alloc, task, task_with_deps, wait_deps, detach, taskwait,
-//                      taskyield, taskgroup, if0, taskloop
+//                      taskyield, taskgroup, if0, taskloop, taskloop_5
 //   kmpc_task_reduction.cpp  taskred_init, task_reduction_get_th_data, the reduction modifier
 //   kmpc_doacross.cpp  doacross_init / wait / post / fini
 //   kmpc_cancel.cpp    cancel, cancellationpoint, cancel_barrier
-//   kmpc_threadprivate.cpp  threadprivate_cached
-//   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free
+//   kmpc_threadprivate.cpp  threadprivate_cached, threadprivate_register
+//   kmpc_atomic.cpp    the __kmpc_atomic_* family (generated over one update mechanism)
+//   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free,
+//                      init/destroy_allocator, error
 // The symbols are exported by libgomp.so.1 under the private node RTPAR_KMPC_1.0 (libgomp.map);
 // libomp.so.5 is a forwarding library over it (docs/openmp.md, "Programs built with clang"), so
 // both ABIs of one process reach one runtime state.

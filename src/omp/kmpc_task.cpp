@@ -303,4 +303,12 @@ RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int
   }
 }
 
+// __kmpc_taskloop_5 is OpenMP 5.1's __kmpc_taskloop with the grainsize / num_tasks `strict`
+// modifier; the modifier is not honoured (the chunks are __kmpc_taskloop's).
+RTPAR_OMP_EXPORT void __kmpc_taskloop_5(ident* loc, int gtid, task* k, int if_val, kmp_uint64* lb,
+                                        kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
+                                        kmp_uint64 grainsize, int /*modifier*/, void* task_dup) {
+  __kmpc_taskloop(loc, gtid, k, if_val, lb, ub, st, nogroup, sched, grainsize, task_dup);
+}
+
 }  // namespace rtpar::omp::kmpc
