@@ -87,13 +87,15 @@ constexpr kmp_int32 kTaskDetachable = 0x40;
 struct depend_info {
   std::intptr_t base_addr;
   std::size_t len;
-  std::uint8_t flags;  // bit 0 in, bit 1 out, bit 2 mutexinoutset (LLVM's kmp_depend_info_t)
+  std::uint8_t flags;  // bit 0 in, 1 out, 2 mutexinoutset, 3 inoutset, 7 omp_all_memory
 };
 
-// kDependIn .. kDependMtx are depend_info's flag bits.
+// kDependIn .. kDependAll are depend_info's flag bits (LLVM's kmp_depend_info_t).
 constexpr std::uint8_t kDependIn = 0x1;
 constexpr std::uint8_t kDependOut = 0x2;
 constexpr std::uint8_t kDependMtx = 0x4;
+constexpr std::uint8_t kDependSet = 0x8;
+constexpr std::uint8_t kDependAll = 0x80;
 
 // Sched is a schedule kind of LLVM's ABI (kmp.h's enum sched_type; the modifier bits are masked
 // first).

@@ -53,7 +53,7 @@ Header* header_of(task* k) noexcept {
 void run_kmp_task(void* p) {
   auto* k = static_cast<task*>(p);
   const kmp_int32 gtid = self().kmp_gtid;
-  k->routine(gtid, k);
+  if (k->routine != nullptr) k->routine(gtid, k);  // null: an empty task (taskwait nowait)
   if ((header_of(k)->flags & kTaskDestructors) != 0) k->data1.destructors(gtid, k);
 }
 
@@ -95,6 +95,22 @@ void launch(ThreadState& ts, task* k) {
   task_launch(ts, t, ts.task->final_task);
 }
 
+// dep_all tells whether dependence d is omp_all_memory (the flag, or LLVM's older address -1).
+bool dep_all(const depend_info& d) noexcept {
+  return (d.flags & kDependAll) != 0 || d.base_addr == -1;
+}
+
+// dep_out tells whether dependence d orders after earlier readers too: out, inout,
+// mutexinoutset and inoutset (both taken as inout, as task_deps.cpp does) and omp_all_memory.
+bool dep_out(const depend_info& d) noexcept {
+  return (d.flags & (kDependOut | kDependMtx | kDependSet)) != 0 || dep_all(d);
+}
+
+// dep_addr is dependence d's address for task_deps.cpp (null: omp_all_memory).
+void* dep_addr(const depend_info& d) noexcept {
+  return dep_all(d) ? nullptr : reinterpret_cast<void*>(d.base_addr);
+}
+
 // set_deps gives task t the dependences of two lists (clang's and the noalias one).
 void set_deps(ThreadState& ts, Task* t, kmp_int32 n1, const depend_info* l1, kmp_int32 n2,
               const depend_info* l2) {
@@ -109,12 +125,10 @@ void set_deps(ThreadState& ts, Task* t, kmp_int32 n1, const depend_info* l1, kmp
   auto* recs = static_cast<DepRec*>(mem);
   std::size_t i = 0;
   for (kmp_int32 j = 0; j < n1; ++j, ++i) {
-    recs[i] = DepRec{reinterpret_cast<void*>(l1[j].base_addr),
-                     (l1[j].flags & (kDependOut | kDependMtx)) != 0};
+    recs[i] = DepRec{dep_addr(l1[j]), dep_out(l1[j])};
   }
   for (kmp_int32 j = 0; j < n2; ++j, ++i) {
-    recs[i] = DepRec{reinterpret_cast<void*>(l2[j].base_addr),
-                     (l2[j].flags & (kDependOut | kDependMtx)) != 0};
+    recs[i] = DepRec{dep_addr(l2[j]), dep_out(l2[j])};
   }
   t->deps = recs;
   t->ndeps = static_cast<int>(n);
@@ -164,9 +178,8 @@ RTPAR_OMP_EXPORT void __kmpc_omp_wait_deps(ident* /*loc*/, kmp_int32 /*gtid*/, k
       const depend_info* list = l == 0 ? dep_list : noalias_dep_list;
       const kmp_int32 count = l == 0 ? ndeps : ndeps_noalias;
       for (kmp_int32 j = 0; j < count; ++j) {
-        const bool out = (list[j].flags & (kDependOut | kDependMtx)) != 0;
-        if (out != (pass == 0)) continue;
-        depend[2 + nout++] = reinterpret_cast<void*>(list[j].base_addr);
+        if (dep_out(list[j]) != (pass == 0)) continue;
+        depend[2 + nout++] = dep_addr(list[j]);
       }
     }
     if (pass == 0) depend[1] = reinterpret_cast<void*>(nout);
