@@ -144,6 +144,15 @@ RTPAR_OMP_EXPORT task* __kmpc_omp_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/,
   return allocate(self(), flags, sizeof_kmp_task_t, sizeof_shareds, entry);
 }
 
+// __kmpc_omp_target_task_alloc is the task of a `target nowait` run on the host (LLVM gives it
+// to its hidden helper threads): an ordinary task here; the device is the host.
+RTPAR_OMP_EXPORT task* __kmpc_omp_target_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/,
+                                                    kmp_int32 flags, std::size_t sizeof_kmp_task_t,
+                                                    std::size_t sizeof_shareds,
+                                                    routine_entry entry, kmp_int64 /*device_id*/) {
+  return allocate(self(), flags, sizeof_kmp_task_t, sizeof_shareds, entry);
+}
+
 // __kmpc_omp_task queues a task from __kmpc_omp_task_alloc (returns 0, LLVM's "not queued
 // elsewhere" value, which clang ignores).
 RTPAR_OMP_EXPORT kmp_int32 __kmpc_omp_task(ident* /*loc*/, kmp_int32 /*gtid*/, task* new_task) {
