@@ -83,7 +83,8 @@ T read(T* p) noexcept {
 template <class T>
 void write(T* p, T v) noexcept {
   T old, now;
-  update(p, [v](T) { return v; }, old, now);
+  update(
+      p, [v](T) { return v; }, old, now);
 }
 
 // ucast is a value of T's unsigned counterpart (integer arithmetic wraps instead of overflowing).
@@ -100,19 +101,29 @@ auto ucast(T v) noexcept {
 
 // KMPC_ATOMIC_UPD defines __kmpc_atomic_<TYPE>_<NAME> and _<CPT>: *lhs = EXPR, where EXPR reads
 // the old value `a` and the operand `b`.
-#define KMPC_ATOMIC_UPD(TYPE, T, NAME, CPT, EXPR)                                                \
-  RTPAR_OMP_EXPORT void __kmpc_atomic_##TYPE##_##NAME(ident* /*loc*/, int /*gtid*/, T* lhs,     \
-                                                      T rhs) {                                   \
-    T old, now;                                                                                  \
-    update(                                                                                      \
-        lhs, [rhs](T a) { const T b = rhs; return static_cast<T>(EXPR); }, old, now);            \
-  }                                                                                              \
-  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_##CPT(ident* /*loc*/, int /*gtid*/, T* lhs, T rhs,  \
-                                                  int flag) {                                    \
-    T old, now;                                                                                  \
-    update(                                                                                      \
-        lhs, [rhs](T a) { const T b = rhs; return static_cast<T>(EXPR); }, old, now);            \
-    return flag != 0 ? now : old;                                                                \
+#define KMPC_ATOMIC_UPD(TYPE, T, NAME, CPT, EXPR)                                              \
+  RTPAR_OMP_EXPORT void __kmpc_atomic_##TYPE##_##NAME(ident* /*loc*/, int /*gtid*/, T* lhs,    \
+                                                      T rhs) {                                 \
+    T old, now;                                                                                \
+    update(                                                                                    \
+        lhs,                                                                                   \
+        [rhs](T a) {                                                                           \
+          const T b = rhs;                                                                     \
+          return static_cast<T>(EXPR);                                                         \
+        },                                                                                     \
+        old, now);                                                                             \
+  }                                                                                            \
+  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_##CPT(ident* /*loc*/, int /*gtid*/, T* lhs, T rhs, \
+                                                  int flag) {                                  \
+    T old, now;                                                                                \
+    update(                                                                                    \
+        lhs,                                                                                   \
+        [rhs](T a) {                                                                           \
+          const T b = rhs;                                                                     \
+          return static_cast<T>(EXPR);                                                         \
+        },                                                                                     \
+        old, now);                                                                             \
+    return flag != 0 ? now : old;                                                              \
   }
 
 // KMPC_ATOMIC_OP is the forward form <OP> / <OP>_cpt, KMPC_ATOMIC_REV the reversed one
@@ -122,13 +133,13 @@ auto ucast(T v) noexcept {
 
 // KMPC_ATOMIC_RW defines __kmpc_atomic_<TYPE>_rd, _wr and _swp.
 #define KMPC_ATOMIC_RW(TYPE, T)                                                                  \
-  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_rd(ident* /*loc*/, int /*gtid*/, T* loc) {          \
+  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_rd(ident* /*loc*/, int /*gtid*/, T* loc) {           \
     return read(loc);                                                                            \
   }                                                                                              \
   RTPAR_OMP_EXPORT void __kmpc_atomic_##TYPE##_wr(ident* /*loc*/, int /*gtid*/, T* lhs, T rhs) { \
     write(lhs, rhs);                                                                             \
   }                                                                                              \
-  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_swp(ident* /*loc*/, int /*gtid*/, T* lhs, T rhs) {  \
+  RTPAR_OMP_EXPORT T __kmpc_atomic_##TYPE##_swp(ident* /*loc*/, int /*gtid*/, T* lhs, T rhs) {   \
     T old, now;                                                                                  \
     update(                                                                                      \
         lhs, [rhs](T) { return rhs; }, old, now);                                                \
@@ -136,36 +147,36 @@ auto ucast(T v) noexcept {
   }
 
 // KMPC_ATOMIC_ARITH: the operations of every type (the _rev forms swap the operands).
-#define KMPC_ATOMIC_ARITH(TYPE, T)                      \
-  KMPC_ATOMIC_OP(TYPE, T, add, ucast(a) + ucast(b))     \
-  KMPC_ATOMIC_OP(TYPE, T, sub, ucast(a) - ucast(b))     \
-  KMPC_ATOMIC_OP(TYPE, T, mul, ucast(a) * ucast(b))     \
-  KMPC_ATOMIC_OP(TYPE, T, div, a / b)                   \
-  KMPC_ATOMIC_OP(TYPE, T, max, a < b ? b : a)           \
-  KMPC_ATOMIC_OP(TYPE, T, min, b < a ? b : a)           \
-  KMPC_ATOMIC_REV(TYPE, T, sub, ucast(b) - ucast(a))    \
-  KMPC_ATOMIC_REV(TYPE, T, div, b / a)                  \
+#define KMPC_ATOMIC_ARITH(TYPE, T)                   \
+  KMPC_ATOMIC_OP(TYPE, T, add, ucast(a) + ucast(b))  \
+  KMPC_ATOMIC_OP(TYPE, T, sub, ucast(a) - ucast(b))  \
+  KMPC_ATOMIC_OP(TYPE, T, mul, ucast(a) * ucast(b))  \
+  KMPC_ATOMIC_OP(TYPE, T, div, a / b)                \
+  KMPC_ATOMIC_OP(TYPE, T, max, a < b ? b : a)        \
+  KMPC_ATOMIC_OP(TYPE, T, min, b < a ? b : a)        \
+  KMPC_ATOMIC_REV(TYPE, T, sub, ucast(b) - ucast(a)) \
+  KMPC_ATOMIC_REV(TYPE, T, div, b / a)               \
   KMPC_ATOMIC_RW(TYPE, T)
 
 // KMPC_ATOMIC_INT: the operations of the integer types only.
-#define KMPC_ATOMIC_INT(TYPE, T)                     \
-  KMPC_ATOMIC_ARITH(TYPE, T)                         \
-  KMPC_ATOMIC_OP(TYPE, T, andb, a & b)               \
-  KMPC_ATOMIC_OP(TYPE, T, orb, a | b)                \
-  KMPC_ATOMIC_OP(TYPE, T, xor, a ^ b)                \
-  KMPC_ATOMIC_OP(TYPE, T, shl, ucast(a) << b)        \
-  KMPC_ATOMIC_OP(TYPE, T, shr, a >> b)               \
-  KMPC_ATOMIC_REV(TYPE, T, shl, ucast(b) << a)       \
-  KMPC_ATOMIC_REV(TYPE, T, shr, b >> a)              \
-  KMPC_ATOMIC_OP(TYPE, T, andl, a && b)              \
-  KMPC_ATOMIC_OP(TYPE, T, orl, a || b)               \
-  KMPC_ATOMIC_OP(TYPE, T, eqv, ~(a ^ b))             \
+#define KMPC_ATOMIC_INT(TYPE, T)               \
+  KMPC_ATOMIC_ARITH(TYPE, T)                   \
+  KMPC_ATOMIC_OP(TYPE, T, andb, a& b)          \
+  KMPC_ATOMIC_OP(TYPE, T, orb, a | b)          \
+  KMPC_ATOMIC_OP(TYPE, T, xor, a ^ b)          \
+  KMPC_ATOMIC_OP(TYPE, T, shl, ucast(a) << b)  \
+  KMPC_ATOMIC_OP(TYPE, T, shr, a >> b)         \
+  KMPC_ATOMIC_REV(TYPE, T, shl, ucast(b) << a) \
+  KMPC_ATOMIC_REV(TYPE, T, shr, b >> a)        \
+  KMPC_ATOMIC_OP(TYPE, T, andl, a&& b)         \
+  KMPC_ATOMIC_OP(TYPE, T, orl, a || b)         \
+  KMPC_ATOMIC_OP(TYPE, T, eqv, ~(a ^ b))       \
   KMPC_ATOMIC_OP(TYPE, T, neqv, a ^ b)
 
 // KMPC_ATOMIC_CAS defines __kmpc_atomic_bool_<N>_cas, _val_<N>_cas and their _cpt forms: if *x
 // equals e it becomes d. bool_cas says whether it did, val_cas returns the old value; _cpt also
 // stores into *pv the value *x has afterwards when the swap failed (bool) or always (val).
-#define KMPC_ATOMIC_CAS(N, T)                                                                       \
+#define KMPC_ATOMIC_CAS(N, T)                                                                      \
   RTPAR_OMP_EXPORT bool __kmpc_atomic_bool_##N##_cas(ident* /*loc*/, int /*gtid*/, T* x, T e,      \
                                                      T d) {                                        \
     /* seq_cst (file comment) */                                                                   \

@@ -37,11 +37,13 @@ void logical_of(const ThreadState& ts, const kmp_int64* vec, std::int64_t* idx, 
     const kmp_int64 lo = ts.kmp_doacross_dims[2 * k];
     const kmp_int64 st = ts.kmp_doacross_dims[2 * k + 1];
     if (st > 0) {
-      idx[k] = vec[k] < lo ? -1 : static_cast<std::int64_t>(
-                                      static_cast<kmp_uint64>(vec[k] - lo) / static_cast<kmp_uint64>(st));
+      idx[k] = vec[k] < lo ? -1
+                           : static_cast<std::int64_t>(static_cast<kmp_uint64>(vec[k] - lo) /
+                                                       static_cast<kmp_uint64>(st));
     } else if (st < 0) {
-      idx[k] = vec[k] > lo ? -1 : static_cast<std::int64_t>(
-                                      static_cast<kmp_uint64>(lo - vec[k]) / (0 - static_cast<kmp_uint64>(st)));
+      idx[k] = vec[k] > lo ? -1
+                           : static_cast<std::int64_t>(static_cast<kmp_uint64>(lo - vec[k]) /
+                                                       (0 - static_cast<kmp_uint64>(st)));
     } else {
       idx[k] = -1;
     }

@@ -188,10 +188,10 @@ void dist_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* p
 }  // namespace
 
 // KMPC_DIST defines __kmpc_dist_for_static_init_<sfx> for induction type T, stride ST.
-#define KMPC_DIST(sfx, T, ST)                                                                    \
-  RTPAR_OMP_EXPORT void __kmpc_dist_for_static_init_##sfx(                                       \
-      ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 schedtype, kmp_int32* plastiter, T* plower,  \
-      T* pupper, T* pupperD, ST* pstride, ST incr, ST chunk) {                                   \
+#define KMPC_DIST(sfx, T, ST)                                                                     \
+  RTPAR_OMP_EXPORT void __kmpc_dist_for_static_init_##sfx(                                        \
+      ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 schedtype, kmp_int32* plastiter, T* plower,   \
+      T* pupper, T* pupperD, ST* pstride, ST incr, ST chunk) {                                    \
     dist_static_init<T, ST>(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk); \
   }
 

@@ -122,8 +122,8 @@ RTPAR_OMP_EXPORT void __kmpc_fork_teams(ident* /*loc*/, kmp_int32 argc, microtas
 
 // __kmpc_push_num_teams sets the num_teams and thread_limit clauses of the caller's next `teams`
 // (0: none).
-RTPAR_OMP_EXPORT void __kmpc_push_num_teams(ident* /*loc*/, kmp_int32 /*gtid*/,
-                                            kmp_int32 num_teams, kmp_int32 num_threads) {
+RTPAR_OMP_EXPORT void __kmpc_push_num_teams(ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 num_teams,
+                                            kmp_int32 num_threads) {
   ThreadState& ts = self();
   ts.kmp_num_teams = num_teams > 0 ? static_cast<unsigned>(num_teams) : 0;
   ts.kmp_teams_thread_limit = num_threads > 0 ? static_cast<unsigned>(num_threads) : 0;

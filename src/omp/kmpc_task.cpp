@@ -148,8 +148,8 @@ RTPAR_OMP_EXPORT task* __kmpc_omp_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/,
 // to its hidden helper threads): an ordinary task here; the device is the host.
 RTPAR_OMP_EXPORT task* __kmpc_omp_target_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/,
                                                     kmp_int32 flags, std::size_t sizeof_kmp_task_t,
-                                                    std::size_t sizeof_shareds,
-                                                    routine_entry entry, kmp_int64 /*device_id*/) {
+                                                    std::size_t sizeof_shareds, routine_entry entry,
+                                                    kmp_int64 /*device_id*/) {
   return allocate(self(), flags, sizeof_kmp_task_t, sizeof_shareds, entry);
 }
 
@@ -255,8 +255,8 @@ RTPAR_OMP_EXPORT void __kmpc_end_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
   ThreadState& ts = self();
   const Taskgroup* g = ts.task->tg_current;
   std::uintptr_t* mine = g != nullptr ? g->reductions : nullptr;
-  const std::uintptr_t* inherited = g != nullptr && g->prev != nullptr ? g->prev->reductions
-                                                                       : nullptr;
+  const std::uintptr_t* inherited =
+      g != nullptr && g->prev != nullptr ? g->prev->reductions : nullptr;
   taskgroup_finish(ts);
   // The group's own task reductions (kmpc_task_reduction.cpp): combined now.
   if (mine != inherited) kmp_reductions_end(mine, inherited);

@@ -37,13 +37,13 @@ namespace {
 
 // taskred_input is LLVM's kmp_taskred_input_t (__kmpc_taskred_init, OpenMP 5.0 and later).
 struct taskred_input {
-  void* shar;           // the shared variable (combined into at the end)
-  void* orig;           // the original variable, the initialiser's second argument (or null)
-  std::size_t size;     // bytes of the variable
-  void* init;           // void init(void* priv, void* orig), or null (zero)
-  void* fini;           // void fini(void* priv), or null
-  void* comb;           // void comb(void* shar, void* priv)
-  kmp_int32 flags;      // bit 0: lazy private copies (a hint)
+  void* shar;        // the shared variable (combined into at the end)
+  void* orig;        // the original variable, the initialiser's second argument (or null)
+  std::size_t size;  // bytes of the variable
+  void* init;        // void init(void* priv, void* orig), or null (zero)
+  void* fini;        // void fini(void* priv), or null
+  void* comb;        // void comb(void* shar, void* priv)
+  kmp_int32 flags;   // bit 0: lazy private copies (a hint)
 };
 
 // task_red_input is the older kmp_task_red_input_t (__kmpc_task_reduction_init): no original,
@@ -134,8 +134,8 @@ void init_copies(const Block& b) {
       if (it.init == nullptr) continue;
       void* priv = copy_of(b, t, i);
       if (it.init_orig) {
-        reinterpret_cast<void (*)(void*, void*)>(it.init)(priv, it.orig != nullptr ? it.orig
-                                                                                   : it.shar);
+        reinterpret_cast<void (*)(void*, void*)>(it.init)(priv,
+                                                          it.orig != nullptr ? it.orig : it.shar);
       } else {
         reinterpret_cast<void (*)(void*)>(it.init)(priv);
       }
@@ -285,8 +285,8 @@ RTPAR_OMP_EXPORT void* __kmpc_taskred_modifier_init(ident* /*loc*/, int /*gtid*/
 }
 
 // __kmpc_task_reduction_modifier_init is __kmpc_taskred_modifier_init with kmp_task_red_input_t.
-RTPAR_OMP_EXPORT void* __kmpc_task_reduction_modifier_init(ident* /*loc*/, int /*gtid*/,
-                                                           int is_ws, int num, void* data) {
+RTPAR_OMP_EXPORT void* __kmpc_task_reduction_modifier_init(ident* /*loc*/, int /*gtid*/, int is_ws,
+                                                           int num, void* data) {
   return modifier_init<task_red_input>(is_ws != 0, num, data, fill_old);
 }
 
@@ -297,8 +297,8 @@ RTPAR_OMP_EXPORT void __kmpc_task_reduction_modifier_fini(ident* /*loc*/, int /*
   ThreadState& ts = self();
   Taskgroup* g = ts.task->tg_current;
   std::uintptr_t* mine = g != nullptr ? g->reductions : nullptr;
-  const std::uintptr_t* inherited = g != nullptr && g->prev != nullptr ? g->prev->reductions
-                                                                       : nullptr;
+  const std::uintptr_t* inherited =
+      g != nullptr && g->prev != nullptr ? g->prev->reductions : nullptr;
   task_detail::taskgroup_finish(ts);
   if (mine == nullptr || mine == inherited) return;
   Block* b = block_of(mine);
