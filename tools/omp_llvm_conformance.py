@@ -338,6 +338,8 @@ def main():
             return r
         if (status == "pass") == xfail:
             what = "passes (XFAIL)" if xfail else status
+            if status == "timeout":
+                what = f"takes longer than --timeout {args.timeout:g} s"
             r["invalid_here"] = f"{what} with LLVM's libomp.so.5: {detail}"
             return r
         for n in threads:
