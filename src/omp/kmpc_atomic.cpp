@@ -27,10 +27,12 @@ namespace {
 // kStripes is the number of mutexes of the locked path.
 constexpr std::size_t kStripes = 64;
 
-// stripes are the locked path's mutex words, one cache line apart.
+// Stripe is one mutex word of the locked path, on a cache line of its own.
 struct alignas(64) Stripe {
   std::uint32_t word = 0;
 };
+
+// stripes are the locked path's mutexes.
 Stripe stripes[kStripes];
 
 // global_lock is __kmpc_atomic_start's mutex word.
