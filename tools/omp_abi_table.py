@@ -37,25 +37,59 @@ def nodes(map_text):
 
 
 MACRO = re.compile(r"^#define\s+(\w+)\(([^)]*)\)((?:.*\\\n)*.*)", re.M)
-MACRO_EXPORT = re.compile(r"RTPAR_OMP_EXPORT\b[^(;]*?\s([\w#]+)\s*\(")
+
+
+def call_args(text, pos):
+    """call_args splits the arguments of the macro call whose "(" is at text[pos] (commas inside
+    parentheses do not split); returns (arguments, index after the ")")."""
+    args, depth, cur = [], 0, ""
+    for i in range(pos, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+            if depth == 1:
+                continue
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(cur.strip())
+                return args, i + 1
+        elif c == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+            continue
+        cur += c
+    return args, len(text)
+
+
+def expand(text, macros, depth=0):
+    """expand gives the names exported by the entry-point macro calls in text, expanding the
+    macros a macro's body calls in turn (arguments pasted with ##)."""
+    names = []
+    if depth > 8 or not macros:
+        return names
+    call = re.compile(r"\b(" + "|".join(map(re.escape, macros)) + r")\s*(?=\()")
+    for m in call.finditer(text):
+        params, body = macros[m.group(1)]
+        args, _ = call_args(text, m.end())
+        subst = dict(zip(params, args))
+        body = re.sub(r"\b\w+\b", lambda t: subst.get(t.group(0), t.group(0)), body)
+        body = re.sub(r"\s*##\s*", "", body)
+        names += [e.group(1) for e in EXPORT.finditer(body)]
+        names += expand(body, macros, depth + 1)
+    return names
 
 
 def macro_names(text):
     """macro_names expands the entry-point macros of one file (a #define whose body exports a
-    function named by pasting parameters, e.g. GOMP_loop_##name##_start) at each invocation that
-    starts a line, giving the names they define."""
-    names = []
+    function named by pasting parameters, e.g. GOMP_loop_##name##_start, or calls such macros)
+    at each call outside the #define lines, giving the names they define."""
+    macros = {}
     for m in MACRO.finditer(text):
-        bodies = list(MACRO_EXPORT.finditer(m.group(3)))
-        if not bodies:
-            continue
         params = [p.strip() for p in m.group(2).split(",")]
-        for call in re.finditer(r"^" + m.group(1) + r"\(([^)]*)\)", text, re.M):
-            args = dict(zip(params, (a.strip() for a in call.group(1).split(","))))
-            for body in bodies:
-                parts = [args.get(t.strip(), t.strip()) for t in body.group(1).split("##")]
-                names.append("".join(parts))
-    return names
+        macros[m.group(1)] = (params, m.group(3).replace("\\\n", "\n"))
+    plain = MACRO.sub("", text)
+    return expand(plain, macros)
 
 
 def definitions(omp_dir):

@@ -69,8 +69,8 @@ struct Flat {
 };
 
 // post records that the caller finished the iteration f names, and wakes sleeping waiters.
-void post(ThreadState& ts, const Flat& f) {
-  DoacrossState& d = ts.ws->loop.doacross;
+void post(WorkShare& w, const Flat& f) {
+  DoacrossState& d = w.loop.doacross;
   if (!f.in_range || d.posted == nullptr) return;
   // release: the iteration's writes happen before a wait that sees this value (file comment).
   d.posted[slot_of(d, f.first)].store(f.flat + 1, std::memory_order_release);
@@ -86,8 +86,7 @@ void post(ThreadState& ts, const Flat& f) {
 // wait waits until the iteration f names was posted (or the loop or region is cancelled):
 // spinning per the team's wait policy, then asleep on the doacross signal word. With
 // cancellation enabled it polls (wait_for), since cancelling does not touch the word.
-void wait(ThreadState& ts, const Flat& f) {
-  WorkShare& w = *ts.ws;
+void wait(ThreadState& ts, WorkShare& w, const Flat& f) {
   DoacrossState& d = w.loop.doacross;
   if (!f.in_range || d.posted == nullptr) return;
   std::atomic<std::uint64_t>& slot = d.posted[slot_of(d, f.first)];
@@ -204,6 +203,21 @@ void doacross_init(WorkShare& w, int nthreads, unsigned ndims, const std::uint64
   for (std::uint64_t i = 0; i < nslots; ++i) d.posted[i].store(0, std::memory_order_relaxed);
 }
 
+void doacross_post_logical(WorkShare& w, const std::int64_t* idx) {
+  const DoacrossState& d = w.loop.doacross;
+  Flat f{d};
+  for (unsigned k = 0; k < d.ndims; ++k) f.add(k, static_cast<std::uint64_t>(idx[k]), idx[k] < 0);
+  post(w, f);
+}
+
+void doacross_wait_logical(ThreadState& ts, WorkShare& w, const std::int64_t* idx) {
+  const DoacrossState& d = w.loop.doacross;
+  if (d.ndims == 0) return;
+  Flat f{d};
+  for (unsigned k = 0; k < d.ndims; ++k) f.add(k, static_cast<std::uint64_t>(idx[k]), idx[k] < 0);
+  wait(ts, w, f);
+}
+
 // ---- GOMP entry points (long) ----
 
 // GOMP_loop_doacross_static_start begins a doacross loop with schedule(static[, chunk]).
@@ -252,7 +266,7 @@ RTPAR_OMP_EXPORT void GOMP_doacross_post(long* counts) {
   for (unsigned k = 0; k < d.ndims; ++k) {
     f.add(k, static_cast<std::uint64_t>(counts[k]), counts[k] < 0);
   }
-  post(ts, f);
+  post(*ts.ws, f);
 }
 
 // GOMP_doacross_wait is `depend(sink: ...)`: waits for the iteration whose logical indices are
@@ -270,7 +284,7 @@ RTPAR_OMP_EXPORT void GOMP_doacross_wait(long first, ...) {
     f.add(k, static_cast<std::uint64_t>(v), v < 0);
   }
   va_end(ap);
-  wait(ts, f);
+  wait(ts, *ts.ws, f);
 }
 
 // ---- GOMP entry points (unsigned long long) ----
@@ -346,7 +360,7 @@ RTPAR_OMP_EXPORT void GOMP_doacross_ull_post(ull* counts) {
   const DoacrossState& d = ts.ws->loop.doacross;
   Flat f{d};
   for (unsigned k = 0; k < d.ndims; ++k) f.add(k, counts[k], false);
-  post(ts, f);
+  post(*ts.ws, f);
 }
 
 // GOMP_doacross_ull_wait: GOMP_doacross_wait with unsigned indices.
@@ -360,7 +374,7 @@ RTPAR_OMP_EXPORT void GOMP_doacross_ull_wait(ull first, ...) {
   va_start(ap, first);
   for (unsigned k = 1; k < d.ndims; ++k) f.add(k, va_arg(ap, ull), false);
   va_end(ap);
-  wait(ts, f);
+  wait(ts, *ts.ws, f);
 }
 
 }  // namespace rtpar::omp

@@ -1,15 +1,21 @@
 // kmpc.hpp — the types of LLVM's OpenMP runtime ABI (the `__kmpc_*` entry points clang emits;
 // LLVM's openmp/runtime/src/kmp.h defines them) that rtpar's ABI layer reads. The layer is one
 // file per family, each a thin translation onto the runtime GCC programs use (runtime.hpp):
-//   kmpc_parallel.cpp  fork_call, serialized parallel, push_num_threads/proc_bind, thread numbers
-//   kmpc_loop.cpp      for_static_init_*, dispatch_init/next/fini_* (every schedule, 4 widths)
+//   kmpc_parallel.cpp  fork_call, serialized parallel, push_num_threads/proc_bind, thread numbers,
+//                      fork_teams, push_num_teams
+//   kmpc_loop.cpp      for_static_init_* (distribute too), dist_for_static_init_*,
+//                      dispatch_init/next/fini_* (every schedule, 4 widths)
 //   kmpc_sync.cpp      barrier, critical, single, master/masked, ordered, flush, copyprivate
 //   kmpc_reduce.cpp    reduce / reduce_nowait / end_reduce* (the critical method)
 //   kmpc_task.cpp      task_alloc, task, task_with_deps, wait_deps, detach, taskwait,
-//                      taskyield, taskgroup, if0, taskloop
+//                      taskyield, taskgroup, if0, taskloop, taskloop_5
+//   kmpc_task_reduction.cpp  taskred_init, task_reduction_get_th_data, the reduction modifier
+//   kmpc_doacross.cpp  doacross_init / wait / post / fini
 //   kmpc_cancel.cpp    cancel, cancellationpoint, cancel_barrier
-//   kmpc_threadprivate.cpp  threadprivate_cached
-//   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free
+//   kmpc_threadprivate.cpp  threadprivate_cached, threadprivate_register
+//   kmpc_atomic.cpp    the __kmpc_atomic_* family (generated over one update mechanism)
+//   kmpc_api.cpp       where the omp_* API differs (nest locks, ompc_*), __kmpc_alloc/free,
+//                      init/destroy_allocator, error
 // The symbols are exported by libgomp.so.1 under the private node RTPAR_KMPC_1.0 (libgomp.map);
 // libomp.so.5 is a forwarding library over it (docs/openmp.md, "Programs built with clang"), so
 // both ABIs of one process reach one runtime state.
@@ -81,13 +87,15 @@ constexpr kmp_int32 kTaskDetachable = 0x40;
 struct depend_info {
   std::intptr_t base_addr;
   std::size_t len;
-  std::uint8_t flags;  // bit 0 in, bit 1 out, bit 2 mutexinoutset (LLVM's kmp_depend_info_t)
+  std::uint8_t flags;  // bit 0 in, 1 out, 2 mutexinoutset, 3 inoutset, 7 omp_all_memory
 };
 
-// kDependIn .. kDependMtx are depend_info's flag bits.
+// kDependIn .. kDependAll are depend_info's flag bits (LLVM's kmp_depend_info_t).
 constexpr std::uint8_t kDependIn = 0x1;
 constexpr std::uint8_t kDependOut = 0x2;
 constexpr std::uint8_t kDependMtx = 0x4;
+constexpr std::uint8_t kDependSet = 0x8;
+constexpr std::uint8_t kDependAll = 0x80;
 
 // Sched is a schedule kind of LLVM's ABI (kmp.h's enum sched_type; the modifier bits are masked
 // first).
@@ -114,6 +122,11 @@ enum Sched : kmp_int32 {
   kNomergeLower = 160,
   kNomergeUpper = 200,
 };
+
+// kmp_reductions_end combines, finalises and frees the task reductions registered in a taskgroup
+// that ended (its reductions `mine`, down to the enclosing group's `inherited`;
+// kmpc_task_reduction.cpp).
+void kmp_reductions_end(std::uintptr_t* mine, const std::uintptr_t* inherited);
 
 // kSchModifierMask clears the monotonic (1 << 29) and nonmonotonic (1 << 30) modifier bits.
 constexpr kmp_int32 kSchModifierMask = ~((1 << 29) | (1 << 30));

@@ -1,6 +1,7 @@
 // kmpc_api.cpp — where LLVM's ABI differs from GCC's for the omp_* API and its helpers: nest
 // locks (an 8-byte handle), the ompc_* spellings of the affinity-format routines, and
-// __kmpc_alloc/__kmpc_free (clang's allocate directive and depobj storage).
+// __kmpc_alloc/__kmpc_free (clang's allocate directive and depobj storage), __kmpc_init_allocator
+// / __kmpc_destroy_allocator, and __kmpc_error (the `error` directive, on error.cpp).
 //
 // LLVM's omp.h (openmp/runtime/src/include/omp.h.var) declares omp_nest_lock_t as one pointer,
 // 8 bytes, where GCC's is 16 (lock.cpp's NestLock); GCC-layout code would write past the
@@ -28,6 +29,10 @@ std::size_t omp_capture_affinity(char* buf, std::size_t size, const char* format
 void* omp_alloc(std::size_t size, std::uintptr_t handle);
 void* omp_aligned_alloc(std::size_t alignment, std::size_t size, std::uintptr_t handle);
 void omp_free(void* ptr, std::uintptr_t handle);
+std::uintptr_t omp_init_allocator(std::uintptr_t memspace, int ntraits, const void* traits);
+void omp_destroy_allocator(std::uintptr_t handle);
+void GOMP_warning(const char* msg, std::size_t msglen);
+void GOMP_error(const char* msg, std::size_t msglen);
 }
 
 namespace rtpar::omp::kmpc {
@@ -110,6 +115,24 @@ RTPAR_OMP_EXPORT void* __kmpc_alloc(kmp_int32 /*gtid*/, std::size_t size,
 RTPAR_OMP_EXPORT void* __kmpc_aligned_alloc(kmp_int32 /*gtid*/, std::size_t align, std::size_t size,
                                             std::uintptr_t allocator) {
   return omp_aligned_alloc(align, size, allocator);
+}
+
+// __kmpc_init_allocator is omp_init_allocator (clang's `uses_allocators` with traits).
+RTPAR_OMP_EXPORT std::uintptr_t __kmpc_init_allocator(kmp_int32 /*gtid*/, std::uintptr_t memspace,
+                                                      int ntraits, const void* traits) {
+  return omp_init_allocator(memspace, ntraits, traits);
+}
+
+// __kmpc_destroy_allocator is omp_destroy_allocator.
+RTPAR_OMP_EXPORT void __kmpc_destroy_allocator(kmp_int32 /*gtid*/, std::uintptr_t allocator) {
+  omp_destroy_allocator(allocator);
+}
+
+// __kmpc_error is the `error` directive at execution time: severity 1 (warning) reports and
+// continues, 2 (fatal) reports and exits with status 1 (error.cpp's GOMP_warning / GOMP_error).
+RTPAR_OMP_EXPORT void __kmpc_error(ident* /*loc*/, int severity, const char* message) {
+  if (severity == 2) GOMP_error(message, static_cast<std::size_t>(-1));
+  GOMP_warning(message, static_cast<std::size_t>(-1));
 }
 
 // __kmpc_free is omp_free.

@@ -52,12 +52,17 @@ T add_scaled(T base, std::uint64_t k, ST st) noexcept {
 }
 
 // static_init narrows [*plower, *pupper] to the caller's part of a static loop (file comment).
+// The `distribute` schedules (91, 92) divide among the teams of the enclosing `teams`
+// (omp_get_team_num of omp_get_num_teams), the others among the threads of the caller's team.
 template <class T, class ST>
 void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, ST* pstride,
                  ST incr, ST chunk) {
   const ThreadState& ts = self();
-  const auto nth = static_cast<std::uint64_t>(ts.team->nthreads);
-  const auto tid = static_cast<std::uint64_t>(ts.tid);
+  const kmp_int32 kind = schedtype & kSchModifierMask;
+  const bool distribute = kind == kDistributeStatic || kind == kDistributeStaticChunked;
+  const Icvs& icv = ts.task->icv;
+  const auto nth = static_cast<std::uint64_t>(distribute ? icv.num_teams : ts.team->nthreads);
+  const auto tid = static_cast<std::uint64_t>(distribute ? icv.team_num : ts.tid);
   const std::uint64_t trip = trip_of(*plower, *pupper, incr);
   if (trip == 0) {  // nothing to run: the bounds stay crossed
     if (plastiter != nullptr) *plastiter = 0;
@@ -161,7 +166,39 @@ kmp_int32 dispatch_next(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) {
   return 1;
 }
 
+// dist_static_init is `distribute parallel for` with a static loop schedule: the caller's team's
+// block of the iterations (*pupperD its end), then the caller's part of that block.
+template <class T, class ST>
+void dist_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, T* pupperD,
+                      ST* pstride, ST incr, ST chunk) {
+  kmp_int32 team_last = 0;
+  ST team_stride = 0;
+  static_init<T, ST>(kDistributeStatic, &team_last, plower, pupper, &team_stride, incr, ST{0});
+  if (pupperD != nullptr) *pupperD = *pupper;
+  if (trip_of(*plower, *pupper, incr) == 0) {
+    if (plastiter != nullptr) *plastiter = 0;
+    *pstride = incr;
+    return;
+  }
+  kmp_int32 last = 0;
+  static_init<T, ST>(schedtype, &last, plower, pupper, pstride, incr, chunk);
+  if (plastiter != nullptr) *plastiter = team_last != 0 && last != 0 ? 1 : 0;
+}
+
 }  // namespace
+
+// KMPC_DIST defines __kmpc_dist_for_static_init_<sfx> for induction type T, stride ST.
+#define KMPC_DIST(sfx, T, ST)                                                                     \
+  RTPAR_OMP_EXPORT void __kmpc_dist_for_static_init_##sfx(                                        \
+      ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 schedtype, kmp_int32* plastiter, T* plower,   \
+      T* pupper, T* pupperD, ST* pstride, ST incr, ST chunk) {                                    \
+    dist_static_init<T, ST>(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk); \
+  }
+
+KMPC_DIST(4, kmp_int32, kmp_int32)
+KMPC_DIST(4u, kmp_uint32, kmp_int32)
+KMPC_DIST(8, kmp_int64, kmp_int64)
+KMPC_DIST(8u, kmp_uint64, kmp_int64)
 
 // KMPC_LOOP defines __kmpc_for_static_init_<sfx>, __kmpc_dispatch_init_<sfx>,
 // __kmpc_dispatch_next_<sfx> and __kmpc_dispatch_fini_<sfx> for induction type T, stride ST.

@@ -96,6 +96,46 @@ RTPAR_OMP_EXPORT void __kmpc_fork_call(ident* /*loc*/, kmp_int32 argc, microtask
   parallel_run(run_member, &f, resolve_nthreads(ts, requested), bind_flags(bind));
 }
 
+// GOMP_teams_reg is teams.cpp's host `teams` (the teams one after another on the caller).
+extern "C" void GOMP_teams_reg(void (*fn)(void*), void* data, unsigned num_teams,
+                               unsigned thread_limit, unsigned flags);
+
+// __kmpc_fork_teams runs `fn` as the initial task of each team of a host `teams` construct (the
+// num_teams / thread_limit pushed before, if any), on teams.cpp's GOMP_teams_reg.
+RTPAR_OMP_EXPORT void __kmpc_fork_teams(ident* /*loc*/, kmp_int32 argc, microtask fn, ...) {
+  if (argc < 0 || argc > kMaxArgs) {
+    std::fprintf(stderr, "rtpar-omp: a teams region captures %d variables (at most %d)\n",
+                 static_cast<int>(argc), kMaxArgs);
+    std::abort();
+  }
+  void* args[kMaxArgs];
+  va_list ap;
+  va_start(ap, fn);
+  for (int i = 0; i < argc; ++i) args[i] = va_arg(ap, void*);
+  va_end(ap);
+  Fork f{fn, argc, args};
+  ThreadState& ts = self();
+  const unsigned teams = std::exchange(ts.kmp_num_teams, 0);
+  const unsigned limit = std::exchange(ts.kmp_teams_thread_limit, 0);
+  GOMP_teams_reg(run_member, &f, teams, limit, 0);
+}
+
+// __kmpc_push_num_teams sets the num_teams and thread_limit clauses of the caller's next `teams`
+// (0: none).
+RTPAR_OMP_EXPORT void __kmpc_push_num_teams(ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 num_teams,
+                                            kmp_int32 num_threads) {
+  ThreadState& ts = self();
+  ts.kmp_num_teams = num_teams > 0 ? static_cast<unsigned>(num_teams) : 0;
+  ts.kmp_teams_thread_limit = num_threads > 0 ? static_cast<unsigned>(num_threads) : 0;
+}
+
+// __kmpc_push_num_teams_51 is OpenMP 5.1's num_teams(lower : upper): rtpar runs the upper bound
+// (the lower one when no upper is given).
+RTPAR_OMP_EXPORT void __kmpc_push_num_teams_51(ident* loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
+                                               kmp_int32 num_teams_ub, kmp_int32 num_threads) {
+  __kmpc_push_num_teams(loc, gtid, num_teams_ub > 0 ? num_teams_ub : num_teams_lb, num_threads);
+}
+
 // __kmpc_push_num_threads sets the num_threads clause of the caller's next region.
 RTPAR_OMP_EXPORT void __kmpc_push_num_threads(ident* /*loc*/, kmp_int32 /*gtid*/,
                                               kmp_int32 num_threads) {

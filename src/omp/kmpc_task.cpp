@@ -15,8 +15,8 @@
 // for that time and completes like a deferred one, so its deferred children may outlive it.
 //
 // Untied tasks run tied (as in libgomp): when clang's untied code re-enqueues the running task
-// at a scheduling point, the rest of its body runs at once. Task reductions and cancellation are
-// not provided.
+// at a scheduling point, the rest of its body runs at once. Task reductions are in
+// kmpc_task_reduction.cpp.
 //
 // Memory ordering: none here; task.cpp's counters, deque and dependence table order everything.
 #include <algorithm>
@@ -53,7 +53,7 @@ Header* header_of(task* k) noexcept {
 void run_kmp_task(void* p) {
   auto* k = static_cast<task*>(p);
   const kmp_int32 gtid = self().kmp_gtid;
-  k->routine(gtid, k);
+  if (k->routine != nullptr) k->routine(gtid, k);  // null: an empty task (taskwait nowait)
   if ((header_of(k)->flags & kTaskDestructors) != 0) k->data1.destructors(gtid, k);
 }
 
@@ -95,6 +95,22 @@ void launch(ThreadState& ts, task* k) {
   task_launch(ts, t, ts.task->final_task);
 }
 
+// dep_all tells whether dependence d is omp_all_memory (the flag, or LLVM's older address -1).
+bool dep_all(const depend_info& d) noexcept {
+  return (d.flags & kDependAll) != 0 || d.base_addr == -1;
+}
+
+// dep_out tells whether dependence d orders after earlier readers too: out, inout,
+// mutexinoutset and inoutset (both taken as inout, as task_deps.cpp does) and omp_all_memory.
+bool dep_out(const depend_info& d) noexcept {
+  return (d.flags & (kDependOut | kDependMtx | kDependSet)) != 0 || dep_all(d);
+}
+
+// dep_addr is dependence d's address for task_deps.cpp (null: omp_all_memory).
+void* dep_addr(const depend_info& d) noexcept {
+  return dep_all(d) ? nullptr : reinterpret_cast<void*>(d.base_addr);
+}
+
 // set_deps gives task t the dependences of two lists (clang's and the noalias one).
 void set_deps(ThreadState& ts, Task* t, kmp_int32 n1, const depend_info* l1, kmp_int32 n2,
               const depend_info* l2) {
@@ -109,12 +125,10 @@ void set_deps(ThreadState& ts, Task* t, kmp_int32 n1, const depend_info* l1, kmp
   auto* recs = static_cast<DepRec*>(mem);
   std::size_t i = 0;
   for (kmp_int32 j = 0; j < n1; ++j, ++i) {
-    recs[i] = DepRec{reinterpret_cast<void*>(l1[j].base_addr),
-                     (l1[j].flags & (kDependOut | kDependMtx)) != 0};
+    recs[i] = DepRec{dep_addr(l1[j]), dep_out(l1[j])};
   }
   for (kmp_int32 j = 0; j < n2; ++j, ++i) {
-    recs[i] = DepRec{reinterpret_cast<void*>(l2[j].base_addr),
-                     (l2[j].flags & (kDependOut | kDependMtx)) != 0};
+    recs[i] = DepRec{dep_addr(l2[j]), dep_out(l2[j])};
   }
   t->deps = recs;
   t->ndeps = static_cast<int>(n);
@@ -127,6 +141,15 @@ void set_deps(ThreadState& ts, Task* t, kmp_int32 n1, const depend_info* l1, kmp
 RTPAR_OMP_EXPORT task* __kmpc_omp_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/, kmp_int32 flags,
                                              std::size_t sizeof_kmp_task_t,
                                              std::size_t sizeof_shareds, routine_entry entry) {
+  return allocate(self(), flags, sizeof_kmp_task_t, sizeof_shareds, entry);
+}
+
+// __kmpc_omp_target_task_alloc is the task of a `target nowait` run on the host (LLVM gives it
+// to its hidden helper threads): an ordinary task here; the device is the host.
+RTPAR_OMP_EXPORT task* __kmpc_omp_target_task_alloc(ident* /*loc*/, kmp_int32 /*gtid*/,
+                                                    kmp_int32 flags, std::size_t sizeof_kmp_task_t,
+                                                    std::size_t sizeof_shareds, routine_entry entry,
+                                                    kmp_int64 /*device_id*/) {
   return allocate(self(), flags, sizeof_kmp_task_t, sizeof_shareds, entry);
 }
 
@@ -164,9 +187,8 @@ RTPAR_OMP_EXPORT void __kmpc_omp_wait_deps(ident* /*loc*/, kmp_int32 /*gtid*/, k
       const depend_info* list = l == 0 ? dep_list : noalias_dep_list;
       const kmp_int32 count = l == 0 ? ndeps : ndeps_noalias;
       for (kmp_int32 j = 0; j < count; ++j) {
-        const bool out = (list[j].flags & (kDependOut | kDependMtx)) != 0;
-        if (out != (pass == 0)) continue;
-        depend[2 + nout++] = reinterpret_cast<void*>(list[j].base_addr);
+        if (dep_out(list[j]) != (pass == 0)) continue;
+        depend[2 + nout++] = dep_addr(list[j]);
       }
     }
     if (pass == 0) depend[1] = reinterpret_cast<void*>(nout);
@@ -227,9 +249,17 @@ RTPAR_OMP_EXPORT void __kmpc_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
   taskgroup_begin(self());
 }
 
-// __kmpc_end_taskgroup ends it: waits for the group's tasks and their descendants.
+// __kmpc_end_taskgroup ends it: waits for the group's tasks and their descendants, then
+// combines the task reductions registered in it.
 RTPAR_OMP_EXPORT void __kmpc_end_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
-  taskgroup_finish(self());
+  ThreadState& ts = self();
+  const Taskgroup* g = ts.task->tg_current;
+  std::uintptr_t* mine = g != nullptr ? g->reductions : nullptr;
+  const std::uintptr_t* inherited =
+      g != nullptr && g->prev != nullptr ? g->prev->reductions : nullptr;
+  taskgroup_finish(ts);
+  // The group's own task reductions (kmpc_task_reduction.cpp): combined now.
+  if (mine != inherited) kmp_reductions_end(mine, inherited);
 }
 
 // __kmpc_taskloop runs a taskloop: `k` is a pattern task whose private copies hold the loop's
@@ -293,6 +323,14 @@ RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int
   } else {
     arena_free(ts, h);
   }
+}
+
+// __kmpc_taskloop_5 is OpenMP 5.1's __kmpc_taskloop with the grainsize / num_tasks `strict`
+// modifier; the modifier is not honoured (the chunks are __kmpc_taskloop's).
+RTPAR_OMP_EXPORT void __kmpc_taskloop_5(ident* loc, int gtid, task* k, int if_val, kmp_uint64* lb,
+                                        kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
+                                        kmp_uint64 grainsize, int /*modifier*/, void* task_dup) {
+  __kmpc_taskloop(loc, gtid, k, if_val, lb, ub, st, nogroup, sched, grainsize, task_dup);
 }
 
 }  // namespace rtpar::omp::kmpc

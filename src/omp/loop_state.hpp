@@ -147,6 +147,14 @@ void ordered_enter(ThreadState& ts);
 void doacross_init(WorkShare& w, int nthreads, unsigned ndims, const std::uint64_t* counts,
                    LoopSched sched);
 
+// doacross_post_logical records that the caller finished the iteration whose logical index in
+// each dimension is idx[k], in doacross work share w (LLVM's ABI, kmpc_doacross.cpp).
+void doacross_post_logical(WorkShare& w, const std::int64_t* idx);
+
+// doacross_wait_logical waits until the iteration idx (logical indices) of work share w was
+// posted; an iteration outside the iteration space is ignored.
+void doacross_wait_logical(ThreadState& ts, WorkShare& w, const std::int64_t* idx);
+
 // loop_extras handles GOMP_loop_start's `reductions` and `mem` for the caller, who just entered
 // work share ts.ws (`first`: the initialiser, before publication) (loop_start.cpp).
 void loop_extras(ThreadState& ts, bool first, std::uintptr_t* reductions, void** mem);

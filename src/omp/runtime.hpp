@@ -193,9 +193,18 @@ struct ThreadState {
   // the next region this thread starts (0: none).
   unsigned kmp_num_threads = 0;
   unsigned kmp_proc_bind = 0;
+  // kmp_num_teams / kmp_teams_thread_limit: the same for the next `teams` (__kmpc_push_num_teams;
+  // kmpc_parallel.cpp).
+  unsigned kmp_num_teams = 0;
+  unsigned kmp_teams_thread_limit = 0;
   // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
   // in the process; given when the state is created (thread_state.cpp).
   int kmp_gtid = 0;
+  // kmp_doacross / kmp_doacross_index: the work share of the caller's LLVM-ABI doacross loop
+  // (between __kmpc_doacross_init and __kmpc_doacross_fini; kmpc_doacross.cpp), else nullptr.
+  WorkShare* kmp_doacross = nullptr;
+  std::uint32_t kmp_doacross_index = 0;
+  std::vector<std::int64_t> kmp_doacross_dims;  // (lo, st) per dimension of that loop
   // kmp_reduce_locked: the caller holds a reduction's lock word (kmpc_reduce.cpp).
   bool kmp_reduce_locked = false;
   // kmp_threadprivate: this thread's copies of threadprivate variables in LLVM's ABI without TLS,
