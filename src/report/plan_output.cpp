@@ -15,6 +15,7 @@
 #include "model/channel_rules.hpp"
 #include "model/lock_placement.hpp"
 #include "report/interference_line.hpp"
+#include "report/note_lines.hpp"
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -381,7 +382,11 @@ std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail)
   }
   if (!plan.notes.empty()) {
     out += "\nnotes\n";
-    for (const std::string& note : plan.notes) out += fmt::format("  {}\n", note);
+    for (const std::string& note : plan.notes) {
+      for (const std::string& line : report::note_lines(note, full)) {
+        out += fmt::format("  {}\n", line);
+      }
+    }
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
                        BudgetRequest budget)
     : RunnerBase(task, placement, record_capacity, control, channels, budget) {
   master_config_ = member_config(task, placement, best_effort, 0);
+  trace_ = ThreadTrace(record_capacity, 2);  // per job: the job and an overrun
   TeamConfig team;
   team.wait = task.wait;
   const std::size_t members = !placement.thread_cores.empty() ? placement.thread_cores.size()
@@ -228,6 +230,11 @@ void TaskRunner::master_loop() noexcept {
       r.burdened_span_ns = job.burdened_span_ns;
     }
     log_.record(r);
+    // The job's own clock reads: no further system call or clock read on the job path.
+    trace_.add(ThreadSliceKind::job, k, -1, start, finish);
+    if (overrun > 0) {
+      trace_.add(ThreadSliceKind::overrun, k, -1, std::max(start, finish - overrun), finish);
+    }
   }
   if (budget) {
     // Read after join (RunControl (3)).
@@ -243,6 +250,7 @@ TaskRun TaskRunner::result() {
   run.master_tid = master_tid_;
   run.worker_tids = worker_tids();
   run.profiled = pool_ != nullptr;
+  run.threads.push_back(trace_.take(master_tid_, master_config_.cpu, "master"));
   take_budget(run);
   return run;
 }

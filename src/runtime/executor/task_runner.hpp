@@ -15,6 +15,7 @@
 #include "rtpar/taskset.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
+#include "runtime/executor/thread_trace.hpp"
 
 namespace rtpar::detail {
 
@@ -61,6 +62,9 @@ class TaskRunner final : public RunnerBase {
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;
+  // trace_ is what the master executed (its jobs and overruns), added by the master only and read
+  // after join.
+  ThreadTrace trace_{0, 0};
   std::vector<int> edf_slots_;  // EdfBand slots of the master and each worker (EDF plans only)
 };
 
