@@ -95,6 +95,11 @@ std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set,
       if (t.reason) details += fmt::format("  {}: {}\n", t.name, *t.reason);
     }
     for (const std::string& note : plan.notes) {
+      // Printed once: a note that is also a task's reason is under that task above.
+      if (std::any_of(plan.tasks.begin(), plan.tasks.end(),
+                      [&](const TaskPlan& t) { return t.reason && *t.reason == note; })) {
+        continue;
+      }
       const std::vector<std::string> lines = report::note_lines(note, full);
       details += fmt::format("  note: {}\n", lines.front());
       for (std::size_t k = 1; k < lines.size(); ++k) details += fmt::format("        {}\n", lines[k]);
