@@ -10,8 +10,10 @@ histogram.png  each task's response times in log-spaced buckets (1-2-5 series), 
 response.png   each job's response over the run (time since the run's start), bound and deadline
                dashed, misses in red;
 timeline.png   one row per CPU: for a strand-level task (decomposition, fork-join-rta) each segment
-               its threads ran, on the CPU of the thread (trace.json's per-CPU tracks); for the
-               others each job from its start to its finish on every core its task was planned on
+               its threads ran, and for a team task each job on the master's CPU and each
+               worker's share of a region on the worker's, on the CPU of the thread (trace.json's
+               per-CPU tracks); for the others (a one-thread task, a work-stealing pool) each job
+               from its start to its finish on every core its task was planned on
                (report.json tasks[].cores).
 
 PNGDIR defaults to DIR. Exit status: 0; 2 when DIR lacks jobs.csv or report.json or they are
@@ -85,8 +87,8 @@ def read_run(directory):
 
 def read_cpu_slices(directory, start_ns):
     """read_cpu_slices: {task: [(cpu, start_ms, length_ms)]} from trace.json's per-CPU tracks, for
-    the tasks whose threads recorded segments (strand-level plans); {} without trace.json or
-    tracks (an older run)."""
+    the tasks whose threads recorded segments (strand-level plans) or team shares (a team of
+    several threads); {} without trace.json or tracks (an older run)."""
     path = os.path.join(directory, "trace.json")
     if not os.path.isfile(path):
         return {}
@@ -100,7 +102,7 @@ def read_cpu_slices(directory, start_ns):
         cpu_of = {e["tid"]: int(e["args"]["name"].split()[1]) for e in events
                   if e.get("name") == "thread_name" and e["pid"] == cpu_pid}
         strand_tasks = {e["args"]["task"] for e in events
-                        if e.get("ph") == "X" and e.get("cat") == "segment"}
+                        if e.get("ph") == "X" and e.get("cat") in ("segment", "share")}
         out = {}
         for e in events:
             if e.get("ph") != "X" or e["pid"] != cpu_pid or e["args"]["task"] not in strand_tasks:
@@ -202,8 +204,8 @@ def plot_timeline(plt, tasks, start_ns, path, cpu_slices):
     ax.set_yticklabels([f"CPU {c}" for c in cores])
     ax.set_xlabel("time since the run's start (ms); each job (or segment) from its start to its "
                   "finish")
-    ax.set_title("jobs on their planned cores" + ("; strand-level tasks: segments on the CPU of "
-                                                  "the thread that ran them" if cpu_slices else ""),
+    ax.set_title("jobs on their planned cores" + ("; strand-level and team tasks: what each "
+                                                  "thread ran, on its CPU" if cpu_slices else ""),
                  fontsize=9)
     if tasks:
         ax.legend(fontsize=7, loc="upper right")

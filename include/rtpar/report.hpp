@@ -34,11 +34,12 @@ enum class ThreadSliceKind : std::uint8_t {
   segment,  // a strand-level task's thread ran its strands of one segment of a job
   wait,     // a strand-level task's thread waited for the previous segment (its gate)
   overrun,  // CPU time beyond the thread's budget, drawn at the end of its part of the job
+  share,    // a team worker ran its share of one fork/join region of a job
 };
 
 // ThreadSlice is one interval of a thread's life during a job: absolute CLOCK_MONOTONIC ns.
 struct ThreadSlice {
-  std::int64_t job = 0;      // the job's index (JobRecord::index)
+  std::int64_t job = 0;  // the job's index (JobRecord::index)
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int32_t segment = -1;  // the segment of a segment or wait slice, -1 otherwise
@@ -48,7 +49,7 @@ struct ThreadSlice {
 // ThreadTrack is one thread of a task and the slices it recorded (docs/cli.md, "trace.json").
 // Threads are pinned, so `cpu` (the CPU its plan gave it, -1: unpinned) is where it ran.
 struct ThreadTrack {
-  int tid = 0;       // Linux thread id (0: unknown)
+  int tid = 0;  // Linux thread id (0: unknown)
   int cpu = -1;
   std::string role;  // "master", "strand 1", …
   std::vector<ThreadSlice> slices;

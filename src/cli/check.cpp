@@ -102,7 +102,9 @@ std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set,
       }
       const std::vector<std::string> lines = report::note_lines(note, full);
       details += fmt::format("  note: {}\n", lines.front());
-      for (std::size_t k = 1; k < lines.size(); ++k) details += fmt::format("        {}\n", lines[k]);
+      for (std::size_t k = 1; k < lines.size(); ++k) {
+        details += fmt::format("        {}\n", lines[k]);
+      }
     }
     if (!details.empty()) out += fmt::format("\n{}\n{}", to_string(plan.planner), details);
   }

@@ -70,10 +70,16 @@ double micros(std::int64_t abs_ns, std::int64_t origin_ns) {
 // kind_name is a ThreadSliceKind's "cat" in the trace.
 const char* kind_name(ThreadSliceKind kind) {
   switch (kind) {
-    case ThreadSliceKind::job: return "job";
-    case ThreadSliceKind::segment: return "segment";
-    case ThreadSliceKind::wait: return "wait";
-    case ThreadSliceKind::overrun: return "overrun";
+    case ThreadSliceKind::job:
+      return "job";
+    case ThreadSliceKind::segment:
+      return "segment";
+    case ThreadSliceKind::wait:
+      return "wait";
+    case ThreadSliceKind::overrun:
+      return "overrun";
+    case ThreadSliceKind::share:
+      return "share";
   }
   return "?";
 }
@@ -82,10 +88,16 @@ const char* kind_name(ThreadSliceKind kind) {
 std::string slice_name(const std::string& task, const ThreadSlice& s) {
   const std::string job = task + " #" + std::to_string(s.job);
   switch (s.kind) {
-    case ThreadSliceKind::job: return job;
-    case ThreadSliceKind::segment: return job + " seg " + std::to_string(s.segment);
-    case ThreadSliceKind::wait: return "wait (gate " + std::to_string(s.segment - 1) + ")";
-    case ThreadSliceKind::overrun: return "overrun";
+    case ThreadSliceKind::job:
+      return job;
+    case ThreadSliceKind::segment:
+      return job + " seg " + std::to_string(s.segment);
+    case ThreadSliceKind::wait:
+      return "wait (gate " + std::to_string(s.segment - 1) + ")";
+    case ThreadSliceKind::overrun:
+      return "overrun";
+    case ThreadSliceKind::share:
+      return job + " share";
   }
   return job;
 }
@@ -93,9 +105,15 @@ std::string slice_name(const std::string& task, const ThreadSlice& s) {
 // named_track emits the metadata that names track `tid` of process `pid` and orders it.
 void named_track(EventStream& events, int pid, std::int64_t tid, const std::string& name,
                  std::int64_t sort_index) {
-  events.add({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
+  events.add({{"name", "thread_name"},
+              {"ph", "M"},
+              {"pid", pid},
+              {"tid", tid},
               {"args", {{"name", name}}}});
-  events.add({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid}, {"tid", tid},
+  events.add({{"name", "thread_sort_index"},
+              {"ph", "M"},
+              {"pid", pid},
+              {"tid", tid},
               {"args", {{"sort_index", sort_index}}}});
 }
 
@@ -133,24 +151,29 @@ std::int64_t thread_tracks(EventStream& events, const RunReport& report, std::in
                     {"dur", micros(std::max(s.end_ns, s.start_ns), s.start_ns)},
                     {"pid", kThreadPid},
                     {"tid", tid},
-                    {"args", {{"task", run.name}, {"job", s.job}, {"segment", s.segment},
-                              {"thread_tid", thread.tid}}}});
-        const bool ran = s.kind == ThreadSliceKind::job || s.kind == ThreadSliceKind::segment;
+                    {"args",
+                     {{"task", run.name},
+                      {"job", s.job},
+                      {"segment", s.segment},
+                      {"thread_tid", thread.tid}}}});
+        const bool ran = s.kind == ThreadSliceKind::job || s.kind == ThreadSliceKind::segment ||
+                         s.kind == ThreadSliceKind::share;
         if (ran && thread.cpu >= 0) {
-          by_cpu[thread.cpu].push_back(
-              {s.start_ns, std::max(s.end_ns, s.start_ns), slice_name(run.name, s), s.job,
-               thread.tid, &run.name});
+          by_cpu[thread.cpu].push_back({s.start_ns, std::max(s.end_ns, s.start_ns),
+                                        slice_name(run.name, s), s.job, thread.tid, &run.name});
         }
       }
     }
   }
   if (index > 0) {
-    events.add({{"name", "process_name"}, {"ph", "M"}, {"pid", kThreadPid},
+    events.add({{"name", "process_name"},
+                {"ph", "M"},
+                {"pid", kThreadPid},
                 {"args", {{"name", "threads"}}}});
   }
   if (!by_cpu.empty()) {
-    events.add({{"name", "process_name"}, {"ph", "M"}, {"pid", kCpuPid},
-                {"args", {{"name", "CPUs"}}}});
+    events.add(
+        {{"name", "process_name"}, {"ph", "M"}, {"pid", kCpuPid}, {"args", {{"name", "CPUs"}}}});
   }
   for (auto& [cpu, slices] : by_cpu) {
     // Longest first among equal starts, so an enclosing slice opens before what it encloses.

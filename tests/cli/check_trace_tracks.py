@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""check_trace_tracks.py TRACE — trace.json's per-thread and per-CPU tracks (docs/cli.md).
+"""check_trace_tracks.py TRACE [ROLE KIND] — trace.json's per-thread and per-CPU tracks (docs/cli.md).
 
 Checks that TRACE is valid JSON; that every task whose threads recorded slices has a track per
-thread (process "threads"), and every strand thread (role "strand thread N") has segment slices;
+thread (process "threads"), and every thread of role ROLE (default "strand thread", a
+strand-level plan; "team member" for a team) has slices of KIND (default "segment"; "share");
 that there is a track per CPU (process "CPUs"); and that every thread and CPU slice lies within
 its job's [start, finish] (the task's job slice).
 """
@@ -41,11 +42,12 @@ for e in events:
     assert e["dur"] >= 0, e
     assert start - EPS_US <= e["ts"] and e["ts"] + e["dur"] <= end + EPS_US, (e, start, end)
 
-strand_threads = [tid for tid, n in threads.items() if " strand thread " in n]
-assert strand_threads, f"no strand thread track: {threads}"
-for tid in strand_threads:
+role, kind = sys.argv[2:4] if len(sys.argv) >= 4 else ("strand thread", "segment")
+role_threads = [tid for tid, n in threads.items() if f" {role} " in n]
+assert role_threads, f"no {role} track: {threads}"
+for tid in role_threads:
     kinds = {e["cat"] for e in slices_by_track.get((pid_of["threads"], tid), [])}
-    assert "segment" in kinds, f"strand thread {threads[tid]} has no segment slices: {kinds}"
+    assert kind in kinds, f"{threads[tid]} has no {kind} slices: {kinds}"
 for tid in cpus:
     assert slices_by_track.get((pid_of["CPUs"], tid)), f"{cpus[tid]} has no slice"
 assert trace["otherData"]["thread_slices_dropped"] == 0, trace["otherData"]

@@ -136,7 +136,7 @@ assert [int(r["job"]) for r in rows] == list(range(len(rows)))
 r0 = int(rows[0]["release_ns"])
 assert all(int(r["release_ns"]) - r0 == 10_000_000 * k for k, r in enumerate(rows))
 PY
-  python3 -c "import json,sys; t=json.load(open('outdir/trace.json')); assert sum(e['ph']=='X' for e in t['traceEvents'])==int(sys.argv[1])" "$jobs" || fail "trace"
+  python3 -c "import json,sys; t=json.load(open('outdir/trace.json')); assert sum(e['ph']=='X' and e['pid']==1 for e in t['traceEvents'])==int(sys.argv[1])" "$jobs" || fail "trace"
   ls outdir | grep -v -E '^(report.json|jobs.csv|trace.json)$' && fail "stray files in outdir"
   ;;
 fail_on_miss)
@@ -359,6 +359,11 @@ run_trace_tracks)
   expect_status 0 "$rtpar" run "$src/examples/shared_cores.toml" --duration 300ms --best-effort \
     --allow-misses --no-mlock --out outdir
   python3 "$src/tests/cli/check_trace_tracks.py" outdir/trace.json || fail "trace.json tracks"
+  # A team task (federated, a team of 2): the worker's shares of each job's regions.
+  expect_status 0 "$rtpar" run "$src/examples/demo.toml" --duration 300ms --best-effort \
+    --allow-misses --no-mlock --out team
+  python3 "$src/tests/cli/check_trace_tracks.py" team/trace.json "team member" share ||
+    fail "trace.json team tracks"
   ;;
 check_long_notes)
   # 3000 light tasks on 8 cores: hundreds share priority 1 on each core, one note per core that

@@ -434,9 +434,9 @@ TaskRun StrandRunner::result() {
   run.master_tid = tids_.empty() ? 0 : tids_[0];
   for (std::size_t m = 1; m < tids_.size(); ++m) run.worker_tids.push_back(tids_[m]);
   for (std::size_t m = 0; m < members_.size(); ++m) {
-    run.threads.push_back(members_[m].trace.take(
-        m < tids_.size() ? tids_[m] : 0, members_[m].config.cpu,
-        m == 0 ? "master" : "strand thread " + std::to_string(m)));
+    run.threads.push_back(
+        members_[m].trace.take(m < tids_.size() ? tids_[m] : 0, members_[m].config.cpu,
+                               m == 0 ? "master" : "strand thread " + std::to_string(m)));
   }
   std::int64_t demoted = 0;
   for (const Member& member : members_) demoted += member.demoted_ns;

@@ -116,7 +116,7 @@ class StrandRunner final : public RunnerBase {
   // job_overrun_ is the largest overrun of the running job's members (0: none); written by the
   // members before their last gate arrival, read and cleared by the closer (invariant 4).
   std::atomic<std::int64_t> job_overrun_{0};
-  std::int64_t release_ = 0;                // of the published job; written before job_ is released
+  std::int64_t release_ = 0;  // of the published job; written before job_ is released
   std::int64_t index_ = 0;
   bool started_ = false;
   std::atomic<bool> failed_{false};
