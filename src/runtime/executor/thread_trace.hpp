@@ -10,9 +10,9 @@
 
 namespace rtpar::detail {
 
-// kMaxSlicesPerThread bounds one thread's slice storage (32 bytes each: 8 MiB); a longer run
+// kMaxSlicesPerThread bounds one thread's slice storage (32 bytes each: 2 MiB); a longer run
 // counts the slices it could not keep as dropped.
-inline constexpr std::int64_t kMaxSlicesPerThread = std::int64_t{1} << 18;
+inline constexpr std::int64_t kMaxSlicesPerThread = std::int64_t{1} << 16;
 
 // ThreadTrace is one thread's ThreadSlice array, all memory taken in the constructor; add()
 // allocates nothing, takes no lock and makes no system call. Only its own thread adds, and the
