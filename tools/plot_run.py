@@ -9,8 +9,12 @@ histogram.png  each task's response times in log-spaced buckets (1-2-5 series), 
                bound and deadline marked;
 response.png   each job's response over the run (time since the run's start), bound and deadline
                dashed, misses in red;
-timeline.png   one row per CPU: each job drawn from its start to its finish on every core its task
-               was planned on (report.json tasks[].cores; the run records jobs, not strands).
+timeline.png   one row per CPU: for a strand-level task (decomposition, fork-join-rta) each segment
+               its threads ran, and for a team task each job on the master's CPU and each
+               worker's share of a region on the worker's, on the CPU of the thread (trace.json's
+               per-CPU tracks); for the others (a one-thread task, a work-stealing pool) each job
+               from its start to its finish on every core its task was planned on
+               (report.json tasks[].cores).
 
 PNGDIR defaults to DIR. Exit status: 0; 2 when DIR lacks jobs.csv or report.json or they are
 malformed; 3 when matplotlib is missing (Debian: python3-matplotlib, scripts/setup.sh).
@@ -81,6 +85,35 @@ def read_run(directory):
     return list(tasks.values()), start_ns
 
 
+def read_cpu_slices(directory, start_ns):
+    """read_cpu_slices: {task: [(cpu, start_ms, length_ms)]} from trace.json's per-CPU tracks, for
+    the tasks whose threads recorded segments (strand-level plans) or team shares (a team of
+    several threads); {} without trace.json or tracks (an older run)."""
+    path = os.path.join(directory, "trace.json")
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path) as f:
+            events = json.load(f)["traceEvents"]
+        cpu_pid = next((e["pid"] for e in events if e.get("name") == "process_name"
+                        and e["args"]["name"] == "CPUs"), None)
+        if cpu_pid is None:
+            return {}
+        cpu_of = {e["tid"]: int(e["args"]["name"].split()[1]) for e in events
+                  if e.get("name") == "thread_name" and e["pid"] == cpu_pid}
+        strand_tasks = {e["args"]["task"] for e in events
+                        if e.get("ph") == "X" and e.get("cat") in ("segment", "share")}
+        out = {}
+        for e in events:
+            if e.get("ph") != "X" or e["pid"] != cpu_pid or e["args"]["task"] not in strand_tasks:
+                continue
+            out.setdefault(e["args"]["task"], []).append(
+                (cpu_of[e["tid"]], e["ts"] / 1e3, e["dur"] / 1e3))
+        return out
+    except (ValueError, KeyError, TypeError, IndexError, StopIteration) as e:
+        die(2, f"{path}: malformed trace.json ({e!r})")
+
+
 def plot_histogram(plt, tasks, path):
     """plot_histogram: one panel per task, jobs per log-spaced bucket, bound and deadline."""
     shown = [t for t in tasks if t["jobs"]]
@@ -146,21 +179,34 @@ def plot_response(plt, tasks, start_ns, path):
     plt.close(fig)
 
 
-def plot_timeline(plt, tasks, start_ns, path):
-    """plot_timeline: one row per CPU, each job a bar on its task's cores."""
-    cores = sorted({c for t in tasks for c in t["cores"]})
+def plot_timeline(plt, tasks, start_ns, path, cpu_slices):
+    """plot_timeline: one row per CPU; a strand-level task's segments on the CPUs its threads ran
+    on (cpu_slices), every other task's jobs as bars on its task's cores."""
+    cores = sorted({c for t in tasks for c in t["cores"]} |
+                   {c for slices in cpu_slices.values() for c, _, _ in slices})
     fig, ax = plt.subplots(figsize=(10, 0.6 * max(len(cores), 1) + 1.4))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     row = {c: i for i, c in enumerate(cores)}
     for k, t in enumerate(tasks):
+        if t["name"] in cpu_slices:
+            by_cpu = {}
+            for c, at, length in cpu_slices[t["name"]]:
+                by_cpu.setdefault(c, []).append((at, length))
+            for n, (c, bars) in enumerate(sorted(by_cpu.items())):
+                ax.broken_barh(bars, (row[c] - 0.4, 0.8), color=colors[k % len(colors)],
+                               label=t["name"] if n == 0 else None)
+            continue
         bars = [((j[1] - start_ns) / 1e6, (j[2] - j[1]) / 1e6) for j in t["jobs"]]
         for c in t["cores"]:
             ax.broken_barh(bars, (row[c] - 0.4, 0.8), color=colors[k % len(colors)],
                            label=t["name"] if c == t["cores"][0] else None)
     ax.set_yticks(range(len(cores)))
     ax.set_yticklabels([f"CPU {c}" for c in cores])
-    ax.set_xlabel("time since the run's start (ms); each job from its start to its finish")
-    ax.set_title("jobs on their planned cores", fontsize=9)
+    ax.set_xlabel("time since the run's start (ms); each job (or segment) from its start to its "
+                  "finish")
+    ax.set_title("jobs on their planned cores" + ("; strand-level and team tasks: what each "
+                                                  "thread ran, on its CPU" if cpu_slices else ""),
+                 fontsize=9)
     if tasks:
         ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
@@ -174,6 +220,7 @@ def main(argv):
     directory = argv[1]
     out = argv[2] if len(argv) == 3 else directory
     tasks, start_ns = read_run(directory)
+    cpu_slices = read_cpu_slices(directory, start_ns)
     if not any(t["jobs"] for t in tasks):
         die(2, f"{directory}: the run recorded no job, nothing to plot")
     try:
@@ -187,7 +234,7 @@ def main(argv):
     written = []
     for name, draw in (("histogram.png", lambda p: plot_histogram(plt, tasks, p)),
                        ("response.png", lambda p: plot_response(plt, tasks, start_ns, p)),
-                       ("timeline.png", lambda p: plot_timeline(plt, tasks, start_ns, p))):
+                       ("timeline.png", lambda p: plot_timeline(plt, tasks, start_ns, p, cpu_slices))):
         path = os.path.join(out, name)
         draw(path)
         written.append(path)

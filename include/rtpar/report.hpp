@@ -28,6 +28,34 @@ struct JobRecord {
   std::int64_t overrun_ns = 0;
 };
 
+// ThreadSliceKind is what a thread did during a ThreadSlice.
+enum class ThreadSliceKind : std::uint8_t {
+  job,      // the master of a one-thread or team task ran a whole job
+  segment,  // a strand-level task's thread ran its strands of one segment of a job
+  wait,     // a strand-level task's thread waited for the previous segment (its gate)
+  overrun,  // CPU time beyond the thread's budget, drawn at the end of its part of the job
+  share,    // a team worker ran its share of one fork/join region of a job
+};
+
+// ThreadSlice is one interval of a thread's life during a job: absolute CLOCK_MONOTONIC ns.
+struct ThreadSlice {
+  std::int64_t job = 0;  // the job's index (JobRecord::index)
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int32_t segment = -1;  // the segment of a segment or wait slice, -1 otherwise
+  ThreadSliceKind kind = ThreadSliceKind::job;
+};
+
+// ThreadTrack is one thread of a task and the slices it recorded (docs/cli.md, "trace.json").
+// Threads are pinned, so `cpu` (the CPU its plan gave it, -1: unpinned) is where it ran.
+struct ThreadTrack {
+  int tid = 0;  // Linux thread id (0: unknown)
+  int cpu = -1;
+  std::string role;  // "master", "strand 1", …
+  std::vector<ThreadSlice> slices;
+  std::int64_t dropped = 0;  // slices not recorded: the preallocated storage was full
+};
+
 // ProfileStats summarises one per-job measurement (work, span or burdened span) over the jobs that
 // measured it.
 struct ProfileStats {
@@ -97,6 +125,9 @@ struct TaskRun {
   // SIGILL; docs/reliability.md "Crashes"), -1 when none did; crash_signal names the signal.
   std::int64_t crashed_job = -1;
   std::string crash_signal;
+  // threads are the task's threads with what each executed (empty when its runner records none,
+  // e.g. a hung task's); trace.json draws them as per-thread and per-CPU tracks.
+  std::vector<ThreadTrack> threads;
 };
 
 // LockUserRun is what one user of a lock channel did during a run (runtime/channel/lock.cpp).

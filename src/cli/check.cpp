@@ -18,6 +18,7 @@
 #include "cli/progress_line.hpp"
 #include "cli/sensitivity_output.hpp"
 #include "core/table.hpp"
+#include "report/note_lines.hpp"
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
 #include "rtpar/tools/planners.hpp"
@@ -63,8 +64,9 @@ std::string ratio_cell(const TaskPlan& t, const TaskSpec& spec) {
 }
 
 // comparison_table renders `--planner all`: one column per planner; rows for the verdict, the
-// cores used and each task's R/D; then every planner's reasons and notes.
-std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set) {
+// cores used and each task's R/D; then every planner's reasons and notes (long lists in full
+// when `full`, report/note_lines.hpp).
+std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set, bool full) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({""});
   rows.push_back({"verdict"});
@@ -92,7 +94,18 @@ std::string comparison_table(const std::vector<Plan>& plans, const TaskSet& set)
     for (const TaskPlan& t : plan.tasks) {
       if (t.reason) details += fmt::format("  {}: {}\n", t.name, *t.reason);
     }
-    for (const std::string& note : plan.notes) details += fmt::format("  note: {}\n", note);
+    for (const std::string& note : plan.notes) {
+      // Printed once: a note that is also a task's reason is under that task above.
+      if (std::any_of(plan.tasks.begin(), plan.tasks.end(),
+                      [&](const TaskPlan& t) { return t.reason && *t.reason == note; })) {
+        continue;
+      }
+      const std::vector<std::string> lines = report::note_lines(note, full);
+      details += fmt::format("  note: {}\n", lines.front());
+      for (std::size_t k = 1; k < lines.size(); ++k) {
+        details += fmt::format("        {}\n", lines[k]);
+      }
+    }
     if (!details.empty()) out += fmt::format("\n{}\n{}", to_string(plan.planner), details);
   }
   return out;
@@ -179,7 +192,7 @@ Command add_check(CLI::App& app) {
       for (std::size_t k = 0; k < plans.size(); ++k) list.push_back(document(k));
       fmt::print("{}\n", list.dump(2));
     } else {
-      fmt::print("{}", comparison_table(plans, set));
+      fmt::print("{}", comparison_table(plans, set, opts->verbose));
     }
     if (!opts->json) {
       for (const Sensitivity& s : margins) fmt::print("{}", sensitivity_table(s));

@@ -15,6 +15,7 @@
 #include "model/channel_rules.hpp"
 #include "model/lock_placement.hpp"
 #include "report/interference_line.hpp"
+#include "report/note_lines.hpp"
 
 #include "rtpar/plan.hpp"
 #include "rtpar/taskset.hpp"
@@ -379,9 +380,22 @@ std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail)
     reasons_header = true;
     out += fmt::format("  {}: {}\n", task.name, *task.reason);
   }
-  if (!plan.notes.empty()) {
+  // A note that is also a task's reason (a lock channel refused by a planner that does not
+  // analyse blocking) was printed under reasons: the table prints it once.
+  std::vector<const std::string*> notes;
+  for (const std::string& note : plan.notes) {
+    const bool is_reason = std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const auto& t) {
+      return t.reason && *t.reason == note;
+    });
+    if (!is_reason) notes.push_back(&note);
+  }
+  if (!notes.empty()) {
     out += "\nnotes\n";
-    for (const std::string& note : plan.notes) out += fmt::format("  {}\n", note);
+    for (const std::string* note : notes) {
+      for (const std::string& line : report::note_lines(*note, full)) {
+        out += fmt::format("  {}\n", line);
+      }
+    }
   }
   return out;
 }

@@ -136,7 +136,7 @@ assert [int(r["job"]) for r in rows] == list(range(len(rows)))
 r0 = int(rows[0]["release_ns"])
 assert all(int(r["release_ns"]) - r0 == 10_000_000 * k for k, r in enumerate(rows))
 PY
-  python3 -c "import json,sys; t=json.load(open('outdir/trace.json')); assert sum(e['ph']=='X' for e in t['traceEvents'])==int(sys.argv[1])" "$jobs" || fail "trace"
+  python3 -c "import json,sys; t=json.load(open('outdir/trace.json')); assert sum(e['ph']=='X' and e['pid']==1 for e in t['traceEvents'])==int(sys.argv[1])" "$jobs" || fail "trace"
   ls outdir | grep -v -E '^(report.json|jobs.csv|trace.json)$' && fail "stray files in outdir"
   ;;
 fail_on_miss)
@@ -352,6 +352,44 @@ bench_missing)
   # `rtpar --help` still lists the bench subcommand.
   expect_status 0 ./rtpar-copy --help
   grep -q "bench" <<<"$out" || fail "help: $out"
+  ;;
+run_trace_tracks)
+  # A strand-level set (decomposition: strand threads on both cores), best effort: trace.json has
+  # a track per thread and per CPU, each slice within its job (tests/cli/check_trace_tracks.py).
+  expect_status 0 "$rtpar" run "$src/examples/shared_cores.toml" --duration 300ms --best-effort \
+    --allow-misses --no-mlock --out outdir
+  python3 "$src/tests/cli/check_trace_tracks.py" outdir/trace.json || fail "trace.json tracks"
+  # A team task (federated, a team of 2): the worker's shares of each job's regions.
+  expect_status 0 "$rtpar" run "$src/examples/demo.toml" --duration 300ms --best-effort \
+    --allow-misses --no-mlock --out team
+  python3 "$src/tests/cli/check_trace_tracks.py" team/trace.json "team member" share ||
+    fail "trace.json team tracks"
+  ;;
+check_long_notes)
+  # 3000 light tasks on 8 cores: hundreds share priority 1 on each core, one note per core that
+  # lists them. The table prints one name per line and summarises ("… and K more"); no line is
+  # longer than 300 characters; -v and --json carry every name.
+  expect_status 0 "$rtpar" generate uunifast --param tasks=3000 --param total_util=4 \
+    --param cores=8 --seed 1 --out sets
+  set_file=$(ls sets/*.toml)
+  "$rtpar" check "$set_file" > table.txt
+  awk 'length($0) > 300 { bad = 1; print NR ": " length($0) } END { exit bad }' table.txt ||
+    fail "a line longer than 300 characters"
+  grep -q "… and [0-9]* more (-v or --json: all)" table.txt || fail "no summarised list"
+  "$rtpar" check -v "$set_file" > full.txt
+  awk 'length($0) > 300 { bad = 1 } END { exit bad }' full.txt || fail "-v: a long line"
+  "$rtpar" check --json "$set_file" > plan.json
+  python3 - <<'PY' || fail "notes in --json and -v"
+import json, re
+plan = json.load(open("plan.json"))
+notes = [n for n in plan["notes"] if "share priority" in n]
+assert notes, plan["notes"]
+names = set(re.findall(r"\bt\d+\b", " ".join(notes)))
+full = open("full.txt").read().split("\nnotes\n", 1)[1]
+listed = set(re.findall(r"^    (t\d+)$", full, re.M))
+assert names == listed, (len(names), len(listed))
+assert len(names) > 300, len(names)
+PY
   ;;
 *) fail "unknown case" ;;
 esac

@@ -83,6 +83,8 @@ other_planners)
     sed "s/planner = \"partitioned\"/planner = \"$p\"/" one.toml > "$p.toml"
     expect_status 1 "$rtpar" check "$p.toml"
     grep -q "the $p planner does not analyse blocking" <<<"$out" || fail "$p: no refusal: $out"
+    # Printed once per user under reasons, not again under notes (issue 35).
+    [ "$(grep -c "does not analyse blocking" <<<"$out")" -eq 2 ] || fail "$p: refusal repeated: $out"
   done
   for p in federated federated-ws; do
     sed "s/planner = \"partitioned\"/planner = \"$p\"/" one.toml > "$p.toml"

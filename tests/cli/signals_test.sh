@@ -22,7 +22,7 @@ t = json.load(open(f"{d}/trace.json"))
 rows = list(csv.DictReader(open(f"{d}/jobs.csv")))
 jobs = sum(task["jobs"] for task in r["tasks"])
 assert len(rows) == jobs, (len(rows), jobs)
-assert sum(e["ph"] == "X" for e in t["traceEvents"]) == jobs
+assert sum(e["ph"] == "X" and e["pid"] == 1 for e in t["traceEvents"]) == jobs
 assert t["otherData"]["start_ns"] == r["start_ns"] and t["otherData"]["interrupted"] == r["interrupted"]
 assert all(r["start_ns"] <= int(row["release_ns"]) for row in rows)
 EOF

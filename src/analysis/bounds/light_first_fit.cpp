@@ -54,6 +54,9 @@ struct Slot {
   std::size_t task = 0;  // file index
   std::int64_t c = 0, d = 0, t = 0;
   int priority = 0;        // final priority under the core's current members
+  // fixed is the priority that does not depend on the core's members (the task's override, or
+  // its value in a global scheme), 0 when the core computes it (PriorityScheme::on_core_ordered).
+  int fixed = 0;
   Wide demand = 0;         // F_i = f_i(D_i) under the current members
   std::int64_t lower = 0;  // ≤ R_i under the current members (exact after an RTA)
 };
@@ -219,13 +222,17 @@ bool quick_reject(const CoreLoad& core, const Slot& x, int px, bool global) {
 
 // try_add decides whether `core` still passes the exact RTA with `x` added; on yes, `out` holds
 // the new member list (priorities, demands and lower bounds updated).
+// `prio` is scratch space for the members' new priorities (kept by the caller: no allocation
+// per trial).
 Fit try_add(const CoreLoad& core, const Slot& x, const TaskSet& set,
             const PriorityScheme& priorities, const std::vector<RtaInterferer>& above,
-            std::vector<Slot>& out) {
+            std::vector<Slot>& out, std::vector<int>& prio) {
   UtilizationSum util = core.util;
   util.add(x.c, x.t);
   if (util.verdict() == UtilVerdict::above_one) return Fit::no;
-  if (quick_reject(core, x, priorities.on_core({x.task}).front(), priorities.global())) {
+  // on_core({x.task}): x's priority alone on a core, without building a member list.
+  const int alone = x.fixed != 0 ? x.fixed : kTopPriority - 1;
+  if (quick_reject(core, x, alone, priorities.global())) {
     return Fit::no;
   }
 
@@ -240,9 +247,13 @@ Fit try_add(const CoreLoad& core, const Slot& x, const TaskSet& set,
   out.push_back(x);
   out.insert(out.end(), pos, core.slots.end());
 
-  std::vector<std::size_t> members(out.size());
-  for (std::size_t k = 0; k < out.size(); ++k) members[k] = out[k].task;
-  const std::vector<int> prio = priorities.on_core_ordered(members);
+  // PriorityScheme::on_core_ordered of the new member list, from the slots' `fixed` values
+  // (the same values, without reading every member's TaskSpec again).
+  prio.resize(out.size());
+  int next = kTopPriority - 1;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    prio[k] = out[k].fixed != 0 ? out[k].fixed : std::max(next--, kBottomPriority);
+  }
 
   // Which members' priorities move, and whether every move is the −1 step on_core_ordered makes
   // for computed priorities behind x (anything else: recompute every demand, reset every bound).
@@ -327,6 +338,7 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     for (const RtaInterferer& j : above) load.util.add(j.wcet, j.period);  // in every U > 1 test
   }
   std::vector<Slot> trial;
+  std::vector<int> trial_priorities;
   const auto total = static_cast<std::int64_t>(order.size());
   std::int64_t done = 0;
   for (std::size_t task : order) {
@@ -335,6 +347,8 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
     const TaskSpec& spec = set.tasks[task];
     Slot x;
     x.task = task;
+    // Global priorities, and overrides, are the same on every core (on_core_ordered).
+    x.fixed = priorities.global() ? priorities.on_core({task}).front() : spec.priority.value_or(0);
     x.c = spec.work.count();
     x.d = spec.deadline.count();
     x.t = spec.period.count();
@@ -350,7 +364,7 @@ std::vector<LightPlacement> first_fit_light(const TaskSet& set,
       }
     }
     for (CoreLoad& load : loads) {
-      const Fit fit = try_add(load, x, set, priorities, above, trial);
+      const Fit fit = try_add(load, x, set, priorities, above, trial, trial_priorities);
       capped = capped || fit == Fit::capped;
       if (fit == Fit::yes) {
         load.slots.swap(trial);

@@ -111,6 +111,10 @@ StrandRunner::StrandRunner(const TaskSpec& task, const TaskPlan& placement, bool
     }
   }
   for (Member& m : members_) {
+    // Per job: a segment slice and a gate wait per segment it has strands in, and one overrun.
+    std::int64_t own = 0;
+    for (const auto& strands : m.strands) own += strands.empty() ? 0 : 1;
+    m.trace = ThreadTrace(record_capacity, 2 * own + 1);
     // A member waits for its jobs at the priority its first strand runs at.
     m.config.priority = m.priority[m.first_segment];
     m.current_priority = m.config.priority;
@@ -259,13 +263,24 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
   job.channels = channels_;
   // This thread's explicit lock holds are the task's (lock channel records).
   if (channels_ != nullptr) set_channel_user(channels_->task_index());
+  ThreadTrace& trace = member.trace;
   for (std::size_t s = first; s <= last; ++s) {
     if (member.strands[s].empty()) continue;
     const std::int64_t at = release + placement_.segments[s].offset_ns;
-    if (monotonic_now() < at) sleep_until(at);
+    std::int64_t begin = monotonic_now();
+    if (begin < at) {
+      sleep_until(at);
+      begin = monotonic_now();
+    }
     // A demoted member stays below the real-time tasks until its part of the job ends.
     if (budget == nullptr || !budget->demoted()) set_priority(member, member.priority[s]);
-    if (s > 0) wait_gate(s - 1, runs);
+    const auto segment = static_cast<std::int32_t>(s);
+    if (s > 0) {
+      wait_gate(s - 1, runs);
+      const std::int64_t waited = monotonic_now();
+      trace.add(ThreadSliceKind::wait, index, segment, begin, waited);
+      begin = waited;
+    }
     for (const std::int64_t strand : member.strands[s]) {
       // relaxed: a hint to skip the rest of a failed job; nothing is read through it (failure_
       // is read after join, invariant 5).
@@ -283,9 +298,16 @@ bool StrandRunner::run_job(std::size_t m, std::uint32_t seq, std::uint32_t runs)
         if (!failed_.exchange(true)) failure_ = std::current_exception();
       }
     }
+    // Read before the arrival, so the slice ends before the closer's finish (invariant 4).
+    const std::int64_t end = monotonic_now();
+    trace.add(ThreadSliceKind::segment, index, segment, begin, end);
     if (s == member.last_segment && budget != nullptr) {
       // Measured before the last arrival, so the closer sees it (invariant 4).
       const std::int64_t overrun = budget->end();
+      if (overrun > 0) {
+        // Within this segment's slice, so that the thread's slices nest.
+        trace.add(ThreadSliceKind::overrun, index, segment, std::max(begin, end - overrun), end);
+      }
       // relaxed: an RMW on one word keeps the largest; the closer reads it after our arrival
       // below, whose acq_rel orders this before (invariant 4).
       std::int64_t seen = job_overrun_.load(std::memory_order_relaxed);
@@ -411,6 +433,11 @@ TaskRun StrandRunner::result() {
   TaskRun run = log_.take_run(task_, placement_, releases_.skipped());
   run.master_tid = tids_.empty() ? 0 : tids_[0];
   for (std::size_t m = 1; m < tids_.size(); ++m) run.worker_tids.push_back(tids_[m]);
+  for (std::size_t m = 0; m < members_.size(); ++m) {
+    run.threads.push_back(
+        members_[m].trace.take(m < tids_.size() ? tids_[m] : 0, members_[m].config.cpu,
+                               m == 0 ? "master" : "strand thread " + std::to_string(m)));
+  }
   std::int64_t demoted = 0;
   for (const Member& member : members_) demoted += member.demoted_ns;
   tally_.demoted_ns = demoted;

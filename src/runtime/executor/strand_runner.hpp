@@ -12,6 +12,7 @@
 #include "platform/cpu_budget.hpp"
 #include "platform/rt_thread.hpp"
 #include "runtime/executor/runner.hpp"
+#include "runtime/executor/thread_trace.hpp"
 
 namespace rtpar::detail {
 
@@ -68,6 +69,9 @@ class StrandRunner final : public RunnerBase {
     // destroyed by that thread only. demoted_ns is what it recorded, read after join.
     CpuBudget* budget = nullptr;
     std::int64_t demoted_ns = 0;
+    // trace is what the member's thread executed (its segments, gate waits and overruns), added
+    // by that thread only and read after join.
+    ThreadTrace trace{0, 0};
   };
   // Gate is a segment's completion counter: participants arrive (kGateArrival) once per job, so
   // the segment of the n-th job run is complete when `done` reaches participants · n (mod 2^32).
@@ -112,7 +116,7 @@ class StrandRunner final : public RunnerBase {
   // job_overrun_ is the largest overrun of the running job's members (0: none); written by the
   // members before their last gate arrival, read and cleared by the closer (invariant 4).
   std::atomic<std::int64_t> job_overrun_{0};
-  std::int64_t release_ = 0;                // of the published job; written before job_ is released
+  std::int64_t release_ = 0;  // of the published job; written before job_ is released
   std::int64_t index_ = 0;
   bool started_ = false;
   std::atomic<bool> failed_{false};

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
                        BudgetRequest budget)
     : RunnerBase(task, placement, record_capacity, control, channels, budget) {
   master_config_ = member_config(task, placement, best_effort, 0);
+  trace_ = ThreadTrace(record_capacity, 2);  // per job: the job and an overrun
   TeamConfig team;
   team.wait = task.wait;
   const std::size_t members = !placement.thread_cores.empty() ? placement.thread_cores.size()
@@ -79,7 +81,13 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     if (!placement.dedicated_cores) pool.budget.idle_spin_ns = 0;
     pool_ = std::make_unique<steal::Pool>(std::move(pool));
   } else {
-    team_ = make_team(team);
+    if (members > 1) {
+      auto tracing = std::make_unique<TracingTeam>(make_team(team), record_capacity);
+      tracing_ = tracing.get();
+      team_ = std::move(tracing);
+    } else {
+      team_ = make_team(team);
+    }
   }
   if (control.edf != nullptr && placement.scheduling == CoreScheduling::edf) {
     for (std::size_t r = 0; r < members; ++r) {
@@ -201,6 +209,7 @@ void TaskRunner::master_loop() noexcept {
     running_.store(k, std::memory_order_release);
     const std::int64_t start = monotonic_now();
     job.index = k;
+    if (tracing_ != nullptr) tracing_->set_job(k);
     job.release_ns = release;
     job.work_ns = job.span_ns = job.burdened_span_ns = 0;
     job.steal_runs = 0;
@@ -230,6 +239,11 @@ void TaskRunner::master_loop() noexcept {
       r.burdened_span_ns = job.burdened_span_ns;
     }
     log_.record(r);
+    // The job's own clock reads: no further system call or clock read on the job path.
+    trace_.add(ThreadSliceKind::job, k, -1, start, finish);
+    if (overrun > 0) {
+      trace_.add(ThreadSliceKind::overrun, k, -1, std::max(start, finish - overrun), finish);
+    }
   }
   if (budget) {
     // Read after join (RunControl (3)).
@@ -245,6 +259,15 @@ TaskRun TaskRunner::result() {
   run.master_tid = master_tid_;
   run.worker_tids = worker_tids();
   run.profiled = pool_ != nullptr;
+  run.threads.push_back(trace_.take(master_tid_, master_config_.cpu, "master"));
+  if (tracing_ != nullptr) {
+    const std::vector<int> tids = tracing_->worker_tids();
+    for (int r = 1; r < tracing_->size(); ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      run.threads.push_back(tracing_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
+                                           i < setup_.cpus.size() ? setup_.cpus[i] : -1));
+    }
+  }
   take_budget(run);
   return run;
 }

@@ -15,6 +15,8 @@
 #include "rtpar/taskset.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
+#include "runtime/executor/thread_trace.hpp"
+#include "runtime/executor/tracing_team.hpp"
 
 namespace rtpar::detail {
 
@@ -58,9 +60,13 @@ class TaskRunner final : public RunnerBase {
   // created them on the master (start_master); see start() and master_loop().
   alignas(64) std::atomic<std::uint32_t> ready_{kReadyPending};
   std::unique_ptr<Team> team_;         // runtime = "team" (null for "steal")
+  TracingTeam* tracing_ = nullptr;     // team_ when it has workers (it records their shares)
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;
+  // trace_ is what the master executed (its jobs and overruns), added by the master only and read
+  // after join.
+  ThreadTrace trace_{0, 0};
   std::vector<int> edf_slots_;  // EdfBand slots of the master and each worker (EDF plans only)
 };
 

@@ -1,0 +1,44 @@
+// thread_trace.hpp — one thread's preallocated slice records (what it executed, job by job), for
+// trace.json's per-thread and per-CPU tracks (docs/cli.md, "trace.json").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rtpar/report.hpp"
+
+namespace rtpar::detail {
+
+// kMaxSlicesPerThread bounds one thread's slice storage (32 bytes each: 2 MiB); a longer run
+// counts the slices it could not keep as dropped.
+inline constexpr std::int64_t kMaxSlicesPerThread = std::int64_t{1} << 16;
+
+// ThreadTrace is one thread's ThreadSlice array, all memory taken in the constructor; add()
+// allocates nothing, takes no lock and makes no system call. Only its own thread adds, and the
+// slices are read after the runner's join().
+class ThreadTrace {
+ public:
+  // ThreadTrace preallocates room for `jobs` jobs of `per_job` slices each, at most
+  // kMaxSlicesPerThread.
+  ThreadTrace(std::int64_t jobs, std::int64_t per_job);
+
+  // add stores one slice, or counts it as dropped when the storage is full.
+  void add(ThreadSliceKind kind, std::int64_t job, std::int32_t segment, std::int64_t start_ns,
+           std::int64_t end_ns) noexcept {
+    if (used_ < slices_.size()) {
+      slices_[used_++] = ThreadSlice{job, start_ns, end_ns, segment, kind};
+    } else {
+      ++dropped_;
+    }
+  }
+  // take moves the filled slices out into the ThreadTrack of thread `tid` on `cpu`.
+  ThreadTrack take(int tid, int cpu, std::string role);
+
+ private:
+  std::vector<ThreadSlice> slices_;  // sized once; used_ counts the filled prefix
+  std::size_t used_ = 0;
+  std::int64_t dropped_ = 0;
+};
+
+}  // namespace rtpar::detail
