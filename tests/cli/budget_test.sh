@@ -8,7 +8,8 @@
 # (docs/reliability.md, "Budgets"). hang_contained: a job that never returns. Run cases skip
 # (exit 77) when SCHED_FIFO is refused. They assert the mechanism (overruns reported, demotion
 # happened, lo unharmed), not timings: a run on the shared VM is retried when noise alone made lo
-# miss, since a broken enforcement makes it miss on every try.
+# miss, since a broken enforcement makes it miss on every try (and many times: one miss on each
+# of three tries is accepted as noise, far below the ~40 a missing enforcement gives).
 set -uo pipefail
 source "$(dirname "$0")/cli_lib.sh"  # fail, expect_status, json
 case_name=$1 rtpar=$2 src=$3 work=$4
@@ -109,7 +110,8 @@ enforce_contains)
     [ "$lo_misses" -eq 0 ] && break
     echo "try $try: lo missed $lo_misses times (noise?), retrying" >&2
   done
-  [ "$lo_misses" -eq 0 ] || fail "lo missed $lo_misses times with hi's budget enforced: $out"
+  # As strand_enforce: one miss on every try is noise; without the budget lo misses ≥ 3 (none_bites).
+  [ "$lo_misses" -le 1 ] || fail "lo missed $lo_misses times with hi's budget enforced: $out"
   # The reports: jobs.csv's overrun column, report.json, the summary table.
   head -1 out_enforce/jobs.csv | grep -q ",overrun_ns$" || fail "jobs.csv header"
   rows=$(awk -F, '$1 == "hi" && $NF > 0' out_enforce/jobs.csv | wc -l)
@@ -156,7 +158,9 @@ TOML
     [ "$lo_misses" -eq 0 ] && break
     echo "try $try: lo missed $lo_misses times (noise?), retrying" >&2
   done
-  [ "$lo_misses" -eq 0 ] || fail "lo missed $lo_misses times beside hi's enforced strands"
+  # One miss on every try is a noisy machine (seen under TSan with the suite running beside it);
+  # a broken enforcement makes lo miss about 40 of its 100 jobs (budget = "none" on this shape).
+  [ "$lo_misses" -le 1 ] || fail "lo missed $lo_misses times beside hi's enforced strands"
   ;;
 hang_contained)
   # A job that never returns: its task stops, the two others keep their deadlines, the run ends on
