@@ -102,7 +102,7 @@ def read_cpu_slices(directory, start_ns):
         cpu_of = {e["tid"]: int(e["args"]["name"].split()[1]) for e in events
                   if e.get("name") == "thread_name" and e["pid"] == cpu_pid}
         strand_tasks = {e["args"]["task"] for e in events
-                        if e.get("ph") == "X" and e.get("cat") in ("segment", "share")}
+                        if e.get("ph") == "X" and e.get("cat") in ("segment", "share", "steal")}
         out = {}
         for e in events:
             if e.get("ph") != "X" or e["pid"] != cpu_pid or e["args"]["task"] not in strand_tasks:

@@ -35,6 +35,8 @@ enum class ThreadSliceKind : std::uint8_t {
   wait,     // a strand-level task's thread waited for the previous segment (its gate)
   overrun,  // CPU time beyond the thread's budget, drawn at the end of its part of the job
   share,    // a team worker ran its share of one fork/join region of a job
+  steal,    // a steal-pool worker took part in a job: from joining its run to leaving it (running
+            // stolen work or looking for it, at its priority on its CPU)
 };
 
 // ThreadSlice is one interval of a thread's life during a job: absolute CLOCK_MONOTONIC ns.

@@ -51,9 +51,12 @@ struct PoolConfig {
   // same self-timed release as TeamConfig's).
   Duration release_lead{std::chrono::microseconds(20)};
   Duration release_window{std::chrono::microseconds(200)};
-  // after_run, when set, is called by every worker (0 included) on its own thread at the end of
-  // each run (the construction's calibration run included), before it blocks; for tests
-  // (allocation counting) and tracing. Must not throw.
+  // before_run, when set, is called by workers 1..P-1 on their own thread when they join a run
+  // (the construction's calibration run included), before they steal; after_run, when set, by
+  // every worker (0 included) at the end of each run, before it blocks. For tests (allocation
+  // counting) and tracing (the executor's steal-worker tracks). Neither may throw; what run()'s
+  // caller wrote before run() is visible to both (the run's start publishes it).
+  std::function<void(int worker)> before_run;
   std::function<void(int worker)> after_run;
 };
 

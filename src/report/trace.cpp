@@ -80,6 +80,8 @@ const char* kind_name(ThreadSliceKind kind) {
       return "overrun";
     case ThreadSliceKind::share:
       return "share";
+    case ThreadSliceKind::steal:
+      return "steal";
   }
   return "?";
 }
@@ -98,6 +100,8 @@ std::string slice_name(const std::string& task, const ThreadSlice& s) {
       return "overrun";
     case ThreadSliceKind::share:
       return job + " share";
+    case ThreadSliceKind::steal:
+      return job + " steal";
   }
   return job;
 }
@@ -157,7 +161,7 @@ std::int64_t thread_tracks(EventStream& events, const RunReport& report, std::in
                       {"segment", s.segment},
                       {"thread_tid", thread.tid}}}});
         const bool ran = s.kind == ThreadSliceKind::job || s.kind == ThreadSliceKind::segment ||
-                         s.kind == ThreadSliceKind::share;
+                         s.kind == ThreadSliceKind::share || s.kind == ThreadSliceKind::steal;
         if (ran && thread.cpu >= 0) {
           by_cpu[thread.cpu].push_back({s.start_ns, std::max(s.end_ns, s.start_ns),
                                         slice_name(run.name, s), s.job, thread.tid, &run.name});

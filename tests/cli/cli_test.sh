@@ -364,6 +364,11 @@ run_trace_tracks)
     --allow-misses --no-mlock --out team
   python3 "$src/tests/cli/check_trace_tracks.py" team/trace.json "team member" share ||
     fail "trace.json team tracks"
+  # A steal pool (runtime = "steal", 2 workers): each worker's part of each job.
+  expect_status 0 "$rtpar" run "$src/examples/steal.toml" --duration 300ms --best-effort \
+    --allow-misses --no-mlock --out pool
+  python3 "$src/tests/cli/check_trace_tracks.py" pool/trace.json "steal worker" steal ||
+    fail "trace.json steal-worker tracks"
   ;;
 check_long_notes)
   # 3000 light tasks on 8 cores: hundreds share priority 1 on each core, one note per core that

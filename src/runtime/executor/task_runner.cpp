@@ -79,6 +79,8 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     pool.budget = task.steal;
     // The plan decides whether the workers may spin between runs (TaskPlan::dedicated_cores).
     if (!placement.dedicated_cores) pool.budget.idle_spin_ns = 0;
+    steal_trace_ = std::make_unique<StealTrace>(static_cast<int>(members), record_capacity);
+    steal_trace_->install(pool);
     pool_ = std::make_unique<steal::Pool>(std::move(pool));
   } else {
     if (members > 1) {
@@ -210,6 +212,7 @@ void TaskRunner::master_loop() noexcept {
     const std::int64_t start = monotonic_now();
     job.index = k;
     if (tracing_ != nullptr) tracing_->set_job(k);
+    if (steal_trace_) steal_trace_->set_job(k);
     job.release_ns = release;
     job.work_ns = job.span_ns = job.burdened_span_ns = 0;
     job.steal_runs = 0;
@@ -266,6 +269,14 @@ TaskRun TaskRunner::result() {
       const auto i = static_cast<std::size_t>(r);
       run.threads.push_back(tracing_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
                                            i < setup_.cpus.size() ? setup_.cpus[i] : -1));
+    }
+  }
+  if (steal_trace_) {
+    const std::vector<int> tids = pool_->worker_tids();
+    for (int r = 1; r < pool_->size(); ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      run.threads.push_back(steal_trace_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
+                                               i < setup_.cpus.size() ? setup_.cpus[i] : -1));
     }
   }
   take_budget(run);

@@ -15,6 +15,7 @@
 #include "rtpar/taskset.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
+#include "runtime/executor/steal_trace.hpp"
 #include "runtime/executor/thread_trace.hpp"
 #include "runtime/executor/tracing_team.hpp"
 
@@ -59,8 +60,11 @@ class TaskRunner final : public RunnerBase {
   // ready_ is the futex word on which start() waits for a kernel that owns its threads to have
   // created them on the master (start_master); see start() and master_loop().
   alignas(64) std::atomic<std::uint32_t> ready_{kReadyPending};
-  std::unique_ptr<Team> team_;         // runtime = "team" (null for "steal")
-  TracingTeam* tracing_ = nullptr;     // team_ when it has workers (it records their shares)
+  std::unique_ptr<Team> team_;      // runtime = "team" (null for "steal")
+  TracingTeam* tracing_ = nullptr;  // team_ when it has workers (it records their shares)
+  // steal_trace_ records the pool's workers (runtime = "steal"); declared before pool_, whose
+  // hooks write into it, so it outlives the pool.
+  std::unique_ptr<StealTrace> steal_trace_;
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;

@@ -32,6 +32,15 @@ class ThreadTrace {
       ++dropped_;
     }
   }
+  // extend_to lengthens the last slice to end at `end_ns` when it is a `kind` slice of `job`, and
+  // says whether it did (a thread whose part of one job came in several pieces keeps one slice).
+  bool extend_to(ThreadSliceKind kind, std::int64_t job, std::int64_t end_ns) noexcept {
+    if (used_ == 0) return false;
+    ThreadSlice& last = slices_[used_ - 1];
+    if (last.kind != kind || last.job != job) return false;
+    last.end_ns = end_ns;
+    return true;
+  }
   // take moves the filled slices out into the ThreadTrack of thread `tid` on `cpu`.
   ThreadTrack take(int tid, int cpu, std::string role);
 

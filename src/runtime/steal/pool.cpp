@@ -193,6 +193,7 @@ void Pool::State::worker_main(int index) {
     // acquire: pairs with the destructor's release store (already ordered by epoch's acquire in
     // next_epoch; relaxed would do).
     if (stop.load(std::memory_order_acquire)) break;
+    if (config.before_run) config.before_run(index);
     steal_loop(w);
     if (config.after_run) config.after_run(index);
     // busy: seq_cst ⊇ release, so our counters reach run() through the release sequence
