@@ -1,6 +1,7 @@
 // env.cpp — the OpenMP environment variables (OpenMP 5.1 §6) and rtpar's own (RTPAR_OMP_*),
 // parsed once into Globals. A malformed value is ignored with a one-line warning, as libgomp
 // does: the variable keeps its default and the program runs on.
+#include <link.h>
 #include <sched.h>
 #include <strings.h>
 
@@ -122,10 +123,37 @@ bool parse_int_list(const char* s, long lo, long hi, std::vector<int>* out) {
   return true;
 }
 
-// parse_schedule reads OMP_SCHEDULE: "[monotonic:|nonmonotonic:]kind[,chunk]".
+// libomp_mapped says whether a libomp.so.5 (rtpar's LLVM-ABI library) is mapped: the program,
+// or a library it was linked with, was built with `clang -fopenmp`. Asked at load time, when the
+// loader has mapped every needed library (a library dlopen'ed later does not count).
+bool libomp_mapped() {
+  bool found = false;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        const char* name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+        const char* base = std::strrchr(name, '/');
+        base = base != nullptr ? base + 1 : name;
+        if (std::strcmp(base, "libomp.so.5") != 0 && std::strcmp(base, "libomp.so") != 0) return 0;
+        *static_cast<bool*>(data) = true;
+        return 1;
+      },
+      &found);
+  return found;
+}
+
+// parse_schedule reads OMP_SCHEDULE: "[monotonic:|nonmonotonic:]kind[,chunk]". Unset, the
+// initial run-sched-var is implementation defined: libgomp's `dynamic,1` (Icvs' default) for a
+// program of GCC's ABI, LLVM's `static` (no chunk, no modifier) for one of LLVM's, which may
+// rely on it as it would with LLVM's runtime.
 void parse_schedule(Icvs& icv) {
   const char* s = std::getenv("OMP_SCHEDULE");
-  if (s == nullptr) return;
+  if (s == nullptr) {
+    if (libomp_mapped()) {
+      icv.run_sched = kSchedStatic;
+      icv.run_chunk = 0;
+    }
+    return;
+  }
   const char* p = skip_space(s);
   unsigned modifier = 0;
   bool nonmonotonic = false;

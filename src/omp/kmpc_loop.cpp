@@ -15,6 +15,7 @@
 //
 // Memory ordering: none here; loop.cpp partitions the iterations (relaxed RMWs) and work_share.cpp
 // publishes the loop description.
+#include <algorithm>
 #include <type_traits>
 
 #include "omp/kmpc.hpp"
@@ -51,6 +52,15 @@ T add_scaled(T base, std::uint64_t k, ST st) noexcept {
                      k * static_cast<std::uint64_t>(static_cast<std::int64_t>(st))));
 }
 
+// balanced_block is the block of LLVM's kmp_sch_static_balanced_chunked (`schedule(simd:
+// static)`): ⌈n / nth⌉ iterations rounded up to a multiple of the simd width (at most n).
+std::uint64_t balanced_block(std::uint64_t n, std::uint64_t nth, std::uint64_t width) noexcept {
+  const std::uint64_t q = n / nth + (n % nth != 0 ? 1 : 0);
+  const std::uint64_t r = q % width;
+  if (r == 0) return q;
+  return width - r >= n - q ? n : q + (width - r);  // q ≤ n
+}
+
 // static_init narrows [*plower, *pupper] to the caller's part of a static loop (file comment).
 // The `distribute` schedules (91, 92) divide among the teams of the enclosing `teams`
 // (omp_get_team_num of omp_get_num_teams), the others among the threads of the caller's team.
@@ -70,10 +80,23 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
     return;
   }
   schedtype &= kSchModifierMask;
-  const bool chunked = schedtype == kSchStaticChunked || schedtype == kSchStaticBalancedChunked ||
-                       schedtype == kDistributeStaticChunked;
+  const bool chunked = schedtype == kSchStaticChunked || schedtype == kDistributeStaticChunked;
   if (nth == 1) {
     if (plastiter != nullptr) *plastiter = 1;
+    *pstride = static_cast<ST>(add_scaled(T{0}, trip, incr));
+    return;
+  }
+  if (schedtype == kSchStaticBalancedChunked) {  // `schedule(simd: static)`: chunk is the width
+    const std::uint64_t c =
+        balanced_block(trip, nth, chunk > 0 ? static_cast<std::uint64_t>(chunk) : 1);
+    std::uint64_t first = 0;
+    const std::uint64_t count =
+        __builtin_mul_overflow(tid, c, &first) || first >= trip ? 0 : std::min(c, trip - first);
+    const T ub = *pupper;
+    *plower = add_scaled(*plower, first, incr);
+    *pupper = count == 0 ? ub : add_scaled(*plower, count - 1, incr);
+    if (count == 0) *plower = add_scaled(ub, 1, incr);  // empty: lower one step past upper
+    if (plastiter != nullptr) *plastiter = count != 0 && first + count == trip ? 1 : 0;
     *pstride = static_cast<ST>(add_scaled(T{0}, trip, incr));
     return;
   }
@@ -100,18 +123,45 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
   *pstride = static_cast<ST>(add_scaled(T{0}, trip, incr));
 }
 
-// dispatch_sched turns an LLVM schedule and chunk into loop.cpp's schedule; `ordered` tells
-// whether the loop is ordered.
-LoopSched dispatch_sched(ThreadState& ts, kmp_int32 schedule, std::int64_t chunk, bool& ordered) {
+// runtime_simd is LLVM's kmp_sch_runtime_simd (`schedule(simd: runtime)`) for a loop of n
+// iterations, `width` the simd width: run-sched-var's static without a chunk, and auto, become
+// the balanced simd blocks; another kind keeps its kind with chunk run_chunk·width, guided
+// rounding its chunks to multiples of it (kmp_dispatch.cpp's __kmp_dispatch_init_algorithm).
+LoopSched runtime_simd(ThreadState& ts, std::uint64_t width, std::uint64_t n) {
+  const Icvs& icv = ts.task->icv;
+  const unsigned kind = icv.run_sched & ~kMonotonic;
+  const auto nth = static_cast<std::uint64_t>(ts.team->nthreads);
+  if (kind != kSchedDynamic && kind != kSchedGuided && (kind != kSchedStatic || icv.run_chunk <= 0))
+    return LoopSched{kSchedStatic, nth == 1 ? 0 : balanced_block(n, nth, width)};
+  std::uint64_t chunk = 0;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(std::max(icv.run_chunk, 1L)), width,
+                             &chunk))
+    chunk = n;
+  return LoopSched{static_cast<int>(kind), chunk, kind == kSchedGuided};
+}
+
+// dispatch_sched turns an LLVM schedule and chunk into loop.cpp's schedule for a loop of n
+// iterations; `ordered` tells whether the loop is ordered. The simd schedules get the simd width
+// as their chunk.
+LoopSched dispatch_sched(ThreadState& ts, kmp_int32 schedule, std::int64_t chunk, std::uint64_t n,
+                         bool& ordered) {
+  const std::uint64_t width = chunk > 0 ? static_cast<std::uint64_t>(chunk) : 1;
   kmp_int32 s = schedule & kSchModifierMask;
   if (s >= kNomergeLower && s < kNomergeUpper) s -= kNomergeLower - kSchStaticChunked + 1;
   ordered = s >= kOrdLower && s < kOrdUpper;
   if (ordered) s -= kOrdLower - (kSchStaticChunked - 1);
   switch (s) {
     case kSchStaticChunked:
-    case kSchStaticBalancedChunked:
     case kDistributeStaticChunked:
       return sched_resolve(ts, kSchedStatic, chunk);
+    case kSchStaticBalancedChunked: {
+      const auto nth = static_cast<std::uint64_t>(ts.team->nthreads);
+      return LoopSched{kSchedStatic, nth == 1 ? 0 : balanced_block(n, nth, width)};
+    }
+    case kSchGuidedSimd:
+      return LoopSched{kSchedGuided, width, /*simd=*/true};
+    case kSchRuntimeSimd:
+      return runtime_simd(ts, width, n);
     case kSchStatic:
     case kSchStaticGreedy:
     case kSchStaticBalanced:
@@ -124,11 +174,10 @@ LoopSched dispatch_sched(ThreadState& ts, kmp_int32 schedule, std::int64_t chunk
     case kSchTrapezoidal:
     case kSchGuidedIterative:
     case kSchGuidedAnalytical:
-    case kSchGuidedSimd:
       return sched_resolve(ts, kSchedGuided, chunk);
     case kSchAuto:
       return sched_resolve(ts, kSchedAuto, 0);
-    default:  // runtime, runtime_simd, unknown: run-sched-var
+    default:  // runtime, unknown: run-sched-var
       return sched_resolve(ts, 0, 0);
   }
 }
@@ -138,8 +187,9 @@ template <class T, class ST>
 void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
   ThreadState& ts = self();
   bool ordered = false;
-  const LoopSched sched = dispatch_sched(ts, schedule, static_cast<std::int64_t>(chunk), ordered);
   const std::uint64_t n = trip_of(lb, ub, st);
+  const LoopSched sched =
+      dispatch_sched(ts, schedule, static_cast<std::int64_t>(chunk), n, ordered);
   using U = std::make_unsigned_t<T>;
   const auto lb64 = static_cast<std::uint64_t>(static_cast<U>(lb));
   const auto st64 = static_cast<std::uint64_t>(static_cast<std::int64_t>(st));

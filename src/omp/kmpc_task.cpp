@@ -262,14 +262,17 @@ RTPAR_OMP_EXPORT void __kmpc_end_taskgroup(ident* /*loc*/, kmp_int32 /*gtid*/) {
   if (mine != inherited) kmp_reductions_end(mine, inherited);
 }
 
-// __kmpc_taskloop runs a taskloop: `k` is a pattern task whose private copies hold the loop's
-// inclusive bounds at *lb and *ub (step st); each chunk is a copy of it (task_dup, when given,
+namespace {
+
+// taskloop runs a taskloop: `k` is a pattern task whose private copies hold the loop's inclusive
+// bounds at *lb and *ub (step st); each chunk is a copy of it (task_dup, when given,
 // copy-constructs the private copies and sets the last chunk's lastprivate flag). sched 0: the
 // default number of tasks; 1: `grainsize` iterations per task; 2: `grainsize` tasks
-// (num_tasks). Inside a taskgroup unless `nogroup`.
-RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int if_val,
-                                      kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup,
-                                      int sched, kmp_uint64 grainsize, void* task_dup) {
+// (num_tasks). Inside a taskgroup unless `nogroup`. `strict` (OpenMP 5.1's modifier) makes a
+// grainsize exact: every chunk has `grainsize` iterations but the last, which has the rest
+// (num_tasks is always exact here, once capped at the trip count).
+void taskloop(task* k, int if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup,
+              int sched, kmp_uint64 grainsize, bool strict, void* task_dup) {
   ThreadState& ts = self();
   Header* h = header_of(k);
   const auto lb0 = *lb, ub0 = *ub;
@@ -278,7 +281,10 @@ RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int
   if (st > 0 && static_cast<kmp_int64>(ub0 - lb0) >= 0) trip = (ub0 - lb0) / ust + 1;
   if (st < 0 && static_cast<kmp_int64>(lb0 - ub0) >= 0) trip = (lb0 - ub0) / (0 - ust) + 1;
   kmp_uint64 ntasks = 1;
-  if (sched == 1) {
+  strict = strict && sched == 1 && grainsize != 0;
+  if (strict) {
+    ntasks = trip / grainsize + (trip % grainsize != 0 ? 1 : 0);
+  } else if (sched == 1) {
     ntasks = grainsize == 0 ? trip : std::max<kmp_uint64>(trip / grainsize, 1);
   } else if (sched == 2) {
     ntasks = grainsize;
@@ -292,7 +298,8 @@ RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int
   if (nogroup == 0) taskgroup_begin(ts);
   kmp_uint64 first = 0;
   for (kmp_uint64 i = 0; i < ntasks && trip != 0; ++i) {
-    const kmp_uint64 count = trip / ntasks + (i < trip % ntasks ? 1 : 0);
+    const kmp_uint64 count =
+        strict ? std::min(grainsize, trip - first) : trip / ntasks + (i < trip % ntasks ? 1 : 0);
     task* c = allocate(ts, h->flags, h->task_bytes, h->shareds_bytes, k->routine);
     Header* ch = header_of(c);
     void* shareds = c->shareds;
@@ -325,12 +332,22 @@ RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int
   }
 }
 
+}  // namespace
+
+// __kmpc_taskloop runs a taskloop (taskloop above; sched 0 default, 1 grainsize, 2 num_tasks).
+RTPAR_OMP_EXPORT void __kmpc_taskloop(ident* /*loc*/, int /*gtid*/, task* k, int if_val,
+                                      kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup,
+                                      int sched, kmp_uint64 grainsize, void* task_dup) {
+  taskloop(k, if_val, lb, ub, st, nogroup, sched, grainsize, /*strict=*/false, task_dup);
+}
+
 // __kmpc_taskloop_5 is OpenMP 5.1's __kmpc_taskloop with the grainsize / num_tasks `strict`
-// modifier; the modifier is not honoured (the chunks are __kmpc_taskloop's).
-RTPAR_OMP_EXPORT void __kmpc_taskloop_5(ident* loc, int gtid, task* k, int if_val, kmp_uint64* lb,
-                                        kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
-                                        kmp_uint64 grainsize, int /*modifier*/, void* task_dup) {
-  __kmpc_taskloop(loc, gtid, k, if_val, lb, ub, st, nogroup, sched, grainsize, task_dup);
+// modifier (modifier 1).
+RTPAR_OMP_EXPORT void __kmpc_taskloop_5(ident* /*loc*/, int /*gtid*/, task* k, int if_val,
+                                        kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup,
+                                        int sched, kmp_uint64 grainsize, int modifier,
+                                        void* task_dup) {
+  taskloop(k, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
 }
 
 }  // namespace rtpar::omp::kmpc

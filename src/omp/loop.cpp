@@ -71,6 +71,7 @@ void loop_init(WorkShare& w, int nthreads, std::uint64_t lb, std::uint64_t ub, s
   s.kind = sched.kind;
   s.chunk = sched.chunk;
   s.ordered = ordered;
+  s.simd = sched.simd && s.kind == kSchedGuided;
   s.task_reductions = nullptr;
   if (s.kind != kSchedStatic && s.chunk > n) s.chunk = n == 0 ? 1 : n;
   // fast: after the counter passes n, each member adds at most one more chunk, so the counter
@@ -144,7 +145,8 @@ bool dynamic_next(LoopState& s, std::uint64_t& a, std::uint64_t& b) {
   return true;
 }
 
-// guided_next is the guided schedule: a share of the remaining iterations, at least `chunk`.
+// guided_next is the guided schedule: a share of the remaining iterations, at least `chunk`
+// (with `simd`, a multiple of it unless it is the rest).
 bool guided_next(ThreadState& ts, LoopState& s, std::uint64_t& a, std::uint64_t& b) {
   const auto parts = static_cast<std::uint64_t>(ts.team->nthreads);
   // relaxed: partitions the iterations only (file comment).
@@ -154,6 +156,10 @@ bool guided_next(ThreadState& ts, LoopState& s, std::uint64_t& a, std::uint64_t&
     const std::uint64_t rem = s.n - a;
     std::uint64_t q = rem / parts + (rem % parts != 0 ? 1 : 0);
     if (q < s.chunk) q = s.chunk;
+    if (s.simd && q % s.chunk != 0) {  // up to a multiple (here q ≤ rem), or the rest
+      const std::uint64_t up = s.chunk - q % s.chunk;
+      q = up >= rem - q ? rem : q + up;
+    }
     b = q >= rem ? s.n : a + q;
   } while (!s.next.compare_exchange_weak(a, b, std::memory_order_relaxed));
   return true;

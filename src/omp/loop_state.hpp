@@ -50,6 +50,8 @@ struct LoopState {
   int kind = 0;             // SchedKind after resolving runtime/auto
   bool fast = false;        // dynamic: fetch_add cannot overflow, so no CAS loop is needed
   bool ordered = false;     // an `ordered` loop: chunks pass the ordered token in order
+  bool simd = false;        // guided: every chunk but the last a multiple of chunk (LLVM's
+                            // kmp_sch_guided_simd)
   std::uintptr_t* task_reductions = nullptr;       // GOMP_loop_start: the first thread's reductions
   alignas(64) std::atomic<std::uint64_t> next{0};  // next logical iteration (dynamic/guided)
   alignas(64) std::atomic<std::uint64_t> ordered_turn{0};  // first iteration of the chunk
@@ -76,6 +78,7 @@ inline void loop_state_reset(LoopState& s) noexcept {
   s.kind = 0;
   s.fast = false;
   s.ordered = false;
+  s.simd = false;
   s.task_reductions = nullptr;
   // relaxed, both: the core publishes the reset slot (work_share.cpp (3)).
   s.next.store(0, std::memory_order_relaxed);
@@ -84,10 +87,12 @@ inline void loop_state_reset(LoopState& s) noexcept {
 
 // ---- loop internals (loop.cpp, loop_ull.cpp, loop_start.cpp; not used by the team or tasks) ----
 
-// LoopSched is a resolved schedule: kind (static, dynamic, guided) and logical chunk.
+// LoopSched is a resolved schedule: kind (static, dynamic, guided) and logical chunk; `simd`
+// (guided only) rounds every chunk but the last up to a multiple of `chunk`.
 struct LoopSched {
   int kind;
   std::uint64_t chunk;
+  bool simd = false;
 };
 
 // sched_resolve turns a GOMP schedule (kind 0 runtime, 1 static, 2 dynamic, 3 guided, 4 auto,

@@ -1,7 +1,9 @@
 // omp_alloc.cpp — memory allocators (OpenMP 5.1 §2.13, §3.13) and GOMP_alloc/GOMP_free (the
 // `allocate` directive and clause). Every memory space is ordinary host memory (malloc); an
 // allocator adds alignment, a pool-size budget and a fallback. Each block carries a header just
-// below the address handed out, so omp_free and omp_realloc need no lookup.
+// below the address handed out, so omp_free and omp_realloc need no lookup. A pool is charged
+// each block's whole footprint (header and alignment slack included), as LLVM's allocator does:
+// a pool of 2 MiB does not hold two blocks of 1 MiB.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -46,7 +48,7 @@ struct alignas(kMinAlign) Header {
   void* base;             // what malloc returned
   std::size_t size;       // the size requested
   std::uintptr_t handle;  // the allocator that allocated it
-  std::size_t charged;    // bytes charged to the allocator's pool (0: none)
+  std::size_t charged;    // bytes charged to the allocator's pool (0: none): the footprint
 };
 
 // current_default is the calling task's def-allocator-var.
@@ -60,9 +62,10 @@ Allocator* user(std::uintptr_t handle) noexcept {
   return handle > kPredefinedLast ? reinterpret_cast<Allocator*>(handle) : nullptr;
 }
 
-// allocate tries one allocator, following its fallback chain on failure. `credit` is what the
-// block being resized (omp_realloc) holds of this allocator's pool: only the growth beyond it is
-// charged, as a realloc in place would; *credit_used says whether the new block took it over.
+// allocate tries one allocator, following its fallback chain on failure; a pool is charged the
+// block's footprint (what malloc is asked for). `credit` is what the block being resized
+// (omp_realloc) holds of this allocator's pool: only the growth beyond it is charged, as a
+// realloc in place would; *credit_used says whether the new block took it over.
 void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int depth = 0,
                std::size_t credit = 0, bool* credit_used = nullptr) {
   if (handle == 0) handle = current_default();
@@ -76,8 +79,8 @@ void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int d
   if (total > size) {  // no overflow
     bool within = true;
     if (a != nullptr && a->pool_size != SIZE_MAX) {
-      charged = size;
-      const std::size_t extra = size > credit ? size - credit : 0;
+      charged = total;
+      const std::size_t extra = total > credit ? total - credit : 0;
       // relaxed, step "charge the pool": a byte budget; no other data is published by it.
       const std::size_t before = a->used.fetch_add(extra, std::memory_order_relaxed);
       if (before + extra > a->pool_size || before + extra < before) {
@@ -94,7 +97,7 @@ void* allocate(std::size_t align, std::size_t size, std::uintptr_t handle, int d
         *(reinterpret_cast<Header*>(addr) - 1) = Header{base, size, handle, charged};
       } else if (charged != 0) {
         // relaxed: undo the charge
-        a->used.fetch_sub(size > credit ? size - credit : 0, std::memory_order_relaxed);
+        a->used.fetch_sub(total > credit ? total - credit : 0, std::memory_order_relaxed);
       }
     }
   }
@@ -223,7 +226,8 @@ RTPAR_OMP_EXPORT void* omp_realloc(void* ptr, std::size_t size, std::uintptr_t h
   if (fresh == nullptr) return nullptr;
   std::memcpy(fresh, ptr, std::min(size, h.size));
   if (credit_used) {
-    const std::size_t refund = h.charged > size ? h.charged - size : 0;
+    const std::size_t now = header_of(fresh)->charged;
+    const std::size_t refund = h.charged > now ? h.charged - now : 0;
     // relaxed, step "refund the pool": see allocate.
     if (refund != 0) user(h.handle)->used.fetch_sub(refund, std::memory_order_relaxed);
     std::free(h.base);

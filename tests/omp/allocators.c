@@ -1,7 +1,8 @@
 /* allocators: def-allocator-var is a data-environment ICV (OpenMP 5.1 §2.4): the implicit tasks
  * of a region inherit the encountering task's, so omp_alloc(…, omp_null_allocator) and the
  * allocate clause in a worker use it; omp_realloc inside one pool charges only the growth (a
- * block of most of the pool can still grow), and a pool with null_fb refuses what does not fit. */
+ * block of most of the pool can still grow), and a pool with null_fb refuses what does not fit,
+ * counting each block's footprint (header and alignment slack) as LLVM's allocator does. */
 #include <stdint.h>
 
 #include "omp_check.h"
@@ -61,6 +62,25 @@ int main(void) {
     omp_free(r, pa);
     omp_free(q, pa);
     omp_free(p, pa);
+    omp_destroy_allocator(pa);
+  }
+  PHASE("a pool is charged each block's footprint");
+  {
+    /* As LLVM's allocator: a block costs the pool its header and alignment slack too, so a
+     * 2 MiB pool holds one 1 MiB block, not two (LLVM's api/omp_alloc_null_fb.c). */
+    omp_alloctrait_t pt[2] = {{omp_atk_pool_size, 2 << 20}, {omp_atk_fallback, omp_atv_null_fb}};
+    omp_allocator_handle_t pa = omp_init_allocator(omp_default_mem_space, 2, pt);
+    CHECK(pa != omp_null_allocator, "pool allocator");
+    void* p = omp_alloc(1 << 20, pa);
+    CHECK(p != NULL, "1 MiB of a 2 MiB pool");
+    void* q = omp_alloc(1 << 20, pa);
+    CHECK(q == NULL, "a second 1 MiB block fit a 2 MiB pool");
+    CHECK(omp_alloc(2 << 20, pa) == NULL, "a block of the whole pool's size fit beside the rest");
+    omp_free(q, pa);
+    omp_free(p, pa);
+    q = omp_alloc((2 << 20) - 4096, pa);
+    CHECK(q != NULL, "freeing returned the footprint to the pool");
+    omp_free(q, pa);
     omp_destroy_allocator(pa);
   }
   return omp_check_result();

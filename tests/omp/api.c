@@ -1,7 +1,7 @@
 /* api: the omp_* runtime library routines for the host: wtime/wtick, num_procs, in_parallel,
- * dynamic, nested, schedule get/set (with the monotonic bit), thread limit, max threads,
- * levels, places queries, cancellation, supported active levels, devices, teams, task
- * priority and in_final. (OpenMP 5.0 additions: api5.c.) */
+ * dynamic, nested, schedule get/set (with the monotonic bit; the initial one per ABI), thread
+ * limit, max threads, levels, places queries, cancellation, supported active levels, devices,
+ * teams, task priority and in_final. (OpenMP 5.0 additions: api5.c.) */
 #define _GNU_SOURCE
 #include <sched.h>
 #include "omp_check.h"
@@ -82,6 +82,14 @@ int main(void) {
   {
     omp_sched_t k;
     int c;
+    /* The initial run-sched-var (OMP_SCHEDULE unset) is the ABI's: libgomp's dynamic,1 for
+     * GCC's, LLVM's static (no chunk, no modifier) for clang's, on rtpar's libomp.so.5. */
+    omp_get_schedule(&k, &c);
+#if defined(__clang__)
+    CHECK(k == omp_sched_static && c == 0, "initial (LLVM's ABI) -> %#x,%d", (unsigned)k, c);
+#else
+    CHECK(k == omp_sched_dynamic && c == 1, "initial (GCC's ABI) -> %#x,%d", (unsigned)k, c);
+#endif
     omp_set_schedule(omp_sched_dynamic, 7);
     omp_get_schedule(&k, &c);
     CHECK(k == omp_sched_dynamic && c == 7, "dynamic,7 -> %#x,%d", (unsigned)k, c);
