@@ -32,6 +32,19 @@ class ThreadTrace {
       ++dropped_;
     }
   }
+  // add_capped stores a slice like add, but at most `cap` per job: a later slice of the same job
+  // extends the job's last one to its end (a team worker that ran many regions of one job keeps
+  // its first cap − 1 regions and one slice from the cap-th to the last, gaps included).
+  void add_capped(ThreadSliceKind kind, std::int64_t job, std::int32_t segment,
+                  std::int64_t start_ns, std::int64_t end_ns, std::int64_t cap) noexcept {
+    if (job != capped_job_) {
+      capped_job_ = job;
+      in_job_ = 0;
+    }
+    if (in_job_ >= cap && extend_to(kind, job, end_ns)) return;
+    ++in_job_;
+    add(kind, job, segment, start_ns, end_ns);
+  }
   // extend_to lengthens the last slice to end at `end_ns` when it is a `kind` slice of `job`, and
   // says whether it did (a thread whose part of one job came in several pieces keeps one slice).
   bool extend_to(ThreadSliceKind kind, std::int64_t job, std::int64_t end_ns) noexcept {
@@ -48,6 +61,8 @@ class ThreadTrace {
   std::vector<ThreadSlice> slices_;  // sized once; used_ counts the filled prefix
   std::size_t used_ = 0;
   std::int64_t dropped_ = 0;
+  std::int64_t capped_job_ = -1;  // add_capped: the job of the last slice and its slice count
+  std::int64_t in_job_ = 0;
 };
 
 }  // namespace rtpar::detail

@@ -27,8 +27,8 @@ void TracingTeam::Share::operator()(int rank) const {
   }
   const std::int64_t start = monotonic_now();
   team->region_(rank);
-  team->traces_[static_cast<std::size_t>(rank - 1)].add(ThreadSliceKind::share, team->job_, -1,
-                                                        start, monotonic_now());
+  team->traces_[static_cast<std::size_t>(rank - 1)].add_capped(
+      ThreadSliceKind::share, team->job_, -1, start, monotonic_now(), kSharesPerJob);
 }
 
 void TracingTeam::run(FunctionRef<void(int rank)> fn) {

@@ -39,7 +39,8 @@ class TracingTeam final : public Team {
   // happened-before a finish() the master returned from).
   ThreadTrack take(int rank, int tid, int cpu);
 
-  // kSharesPerJob is how many regions per job each worker's storage is sized for.
+  // kSharesPerJob is how many slices per job each worker's storage is sized for: the regions
+  // after the first kSharesPerJob − 1 of a job share its last slice (ThreadTrace::add_capped).
   static constexpr std::int64_t kSharesPerJob = 4;
 
  private:
