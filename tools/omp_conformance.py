@@ -35,6 +35,8 @@ import tempfile
 import time
 import urllib.request
 
+from omp_suite_report import check_library, report_details, tail
+
 ORIG_URL = "http://deb.debian.org/debian/pool/main/g/gcc-12/gcc-12_12.2.0.orig.tar.gz"
 INNER_TAR = "gcc-12-12.2.0/gcc-12.2.0-dfsg.tar.xz"
 TESTSUITE_IN_TAR = "gcc-12.2.0/libgomp/testsuite/"
@@ -406,30 +408,6 @@ def run_test(exe, info, libdir, threads, timeout):
     return "fail", f"exit {code}\n" + tail(out), secs
 
 
-def tail(out, lines=6):
-    """tail: the last lines of a run's output."""
-    text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
-    return "\n".join(text.rstrip().splitlines()[-lines:])
-
-
-def check_library(libdir, outdir):
-    """check_library: prove that LD_LIBRARY_PATH=libdir makes the loader map libdir's libgomp."""
-    probe_c = os.path.join(outdir, "probe.c")
-    with open(probe_c, "w") as f:
-        f.write('#include <omp.h>\n#include <stdio.h>\n#include <string.h>\n'
-                'int main(void){char l[4096];FILE*m=fopen("/proc/self/maps","r");'
-                'int n=omp_get_max_threads();(void)n;'
-                'while(fgets(l,sizeof l,m))if(strstr(l,"libgomp")){fputs(strchr(l,\'/\'),stdout);'
-                'break;}return 0;}\n')
-    exe = os.path.join(outdir, "probe")
-    subprocess.run(["gcc", "-fopenmp", probe_c, "-o", exe], check=True)
-    env = dict(os.environ, LD_LIBRARY_PATH=libdir)
-    mapped = subprocess.run([exe], env=env, capture_output=True, text=True).stdout.strip()
-    want = os.path.realpath(os.path.join(libdir, "libgomp.so.1"))
-    if os.path.realpath(mapped) != want:
-        sys.exit(f"omp_conformance: the loader mapped {mapped!r}, not {want}")
-
-
 def collect(suite, compilers, filt):
     """collect: every (directory report name, path, compiler, extra flags, language)."""
     out = []
@@ -475,7 +453,7 @@ def main():
         sys.exit(f"omp_conformance: no libgomp.so.1 in {libdir} (build first)")
     work = args.work or os.path.join(cache_dir(), "omp-conformance-bin")
     os.makedirs(work, exist_ok=True)
-    check_library(libdir, work)
+    check_library(libdir, work, "gcc", "libgomp.so.1", "omp_conformance")
     # config.h: what libgomp's configure finds on glibc/Linux, for tests that include it
     # (affinity-1.c) from libgomp's build tree.
     with open(os.path.join(work, "config.h"), "w") as f:
@@ -553,31 +531,10 @@ def report(results, threads):
             print(f"{d:28} {n:>3} {files:>5} {skip:>4} {cerr:>4} {inval:>5} {len(runs):>4} "
                   f"{cnt['pass']:>4} {cnt['fail']:>4} {cnt['crash']:>5} {cnt['timeout']:>4} "
                   f"{pct:>5.1f}%")
-    reasons = {}
-    for r in results:
-        if "skipped" in r:
-            key = re.sub(r"^(dg-do \w+) only for .*", r"\1 only for an unmet target", r["skipped"])
-            reasons[key] = reasons.get(key, 0) + 1
-    if reasons:
-        print("\nskipped (not run here):")
-    for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]):
-        print(f"  {v:4}  {k}")
-    for label, key in (("compile errors", "compile_error"), ("invalid here", "invalid_here")):
-        items = [r for r in results if key in r]
-        if items:
-            print(f"\n{label}:")
-            for r in items:
-                print(f"  {r['dir']}/{r['test']}: {r[key].splitlines()[0][:150]}")
-    bad = [r for r in results if any(x["status"] != "pass" for x in r["runs"].values())]
-    if bad:
-        print("\nnon-passing runs against rtpar:")
-        for r in bad:
-            for n, x in r["runs"].items():
-                if x["status"] != "pass":
-                    print(f"  {r['dir']}/{r['test']} t{n}: {x['status']} ({x['seconds']} s)")
-                    for line in x["detail"].splitlines():
-                        print(f"      {line[:200]}")
-
+    report_details(
+        results, lambda r: f"{r['dir']}/{r['test']}",
+        skip_key=lambda reason: re.sub(r"^(dg-do \w+) only for .*", r"\1 only for an unmet target",
+                                       reason))
 
 if __name__ == "__main__":
     sys.exit(main())

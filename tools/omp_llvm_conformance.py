@@ -40,6 +40,8 @@ import tarfile
 import time
 import urllib.request
 
+from omp_suite_report import check_library, report_details, tail
+
 ORIG_URL = ("http://deb.debian.org/debian/pool/main/l/llvm-toolchain-14/"
             "llvm-toolchain-14_14.0.6.orig.tar.xz")
 TEST_IN_TAR = "llvm-toolchain-14_14.0.6/openmp/runtime/test/"
@@ -238,31 +240,6 @@ def run_script(script, libdir, threads, timeout, cwd):
     return "fail", f"exit {code}\n" + tail(out), secs
 
 
-def tail(out, lines=6):
-    """tail: the last lines of a run's output."""
-    text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
-    return "\n".join(text.rstrip().splitlines()[-lines:])
-
-
-def check_library(libdir, work):
-    """check_library: prove that LD_LIBRARY_PATH=libdir makes a clang-built program map libdir's
-    libomp.so.5 (and not LLVM's, from its RUNPATH)."""
-    probe_c = os.path.join(work, "probe.c")
-    with open(probe_c, "w") as f:
-        f.write('#include <omp.h>\n#include <stdio.h>\n#include <string.h>\n'
-                'int main(void){char l[4096];FILE*m=fopen("/proc/self/maps","r");'
-                'int n=omp_get_max_threads();(void)n;'
-                'while(fgets(l,sizeof l,m))if(strstr(l,"libomp")){fputs(strchr(l,\'/\'),stdout);'
-                'break;}return 0;}\n')
-    exe = os.path.join(work, "probe")
-    subprocess.run([CC, "-fopenmp", probe_c, "-o", exe], check=True)
-    env = dict(os.environ, LD_LIBRARY_PATH=libdir)
-    mapped = subprocess.run([exe], env=env, capture_output=True, text=True).stdout.strip()
-    want = os.path.realpath(os.path.join(libdir, "libomp.so.5"))
-    if os.path.realpath(mapped) != want:
-        sys.exit(f"omp_llvm_conformance: the loader mapped {mapped!r}, not {want}")
-
-
 def collect(suite, filt):
     """collect: every test file (relative path), sorted."""
     out = []
@@ -315,7 +292,7 @@ def main():
         return 2
     work = os.path.join(cache, "bin")
     os.makedirs(work, exist_ok=True)
-    check_library(libdir, work)
+    check_library(libdir, work, CC, "libomp.so.5", "omp_llvm_conformance")
     threads = [int(t) for t in args.threads.split(",")]
     tests = collect(suite, args.filter)
 
@@ -403,30 +380,7 @@ def report(results, threads):
         pct = 100.0 * cnt["pass"] / len(runs) if runs else 100.0
         print(f"{n:>3} {files:>5} {skip:>4} {cerr:>4} {inval:>5} {len(runs):>4} {cnt['pass']:>4} "
               f"{cnt['fail']:>4} {cnt['crash']:>5} {cnt['timeout']:>4} {pct:>5.1f}%")
-    reasons = {}
-    for r in results:
-        if "skipped" in r:
-            reasons[r["skipped"]] = reasons.get(r["skipped"], 0) + 1
-    if reasons:
-        print("\nskipped (not run here):")
-    for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]):
-        print(f"  {v:4}  {k}")
-    for label, key in (("compile errors", "compile_error"), ("invalid here", "invalid_here")):
-        items = [r for r in results if key in r]
-        if items:
-            print(f"\n{label}:")
-            for r in items:
-                print(f"  {r['test']}: {r[key].splitlines()[-1][:150]}")
-    bad = [r for r in results if any(x["status"] != "pass" for x in r["runs"].values())]
-    if bad:
-        print("\nnon-passing runs against rtpar:")
-        for r in bad:
-            for n, x in r["runs"].items():
-                if x["status"] != "pass":
-                    print(f"  {r['test']} t{n}: {x['status']} ({x['seconds']} s)")
-                    for line in x["detail"].splitlines():
-                        print(f"      {line[:200]}")
-
+    report_details(results, lambda r: r["test"], error_line=-1)
 
 if __name__ == "__main__":
     sys.exit(main())
