@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # omp_kernel_test.sh CASE RTPAR BUILD_EXAMPLES_OMP BUILD_TESTS_OMP_RUNTIME — `kernel = "omp:..."`
 # tasks (docs/openmp.md, "OpenMP code as real-time tasks"):
-#   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): misses <= 2% of the jobs
+#   demo      examples/omp at SCHED_FIFO for DEMO_SECONDS (default 10): misses <= 2% of the jobs (plus those a measured host stall explains)
 #             (0 on a quiet machine; a loaded 2-core VM delays even SCHED_FIFO threads by 10+ ms
 #             now and then, so a miss is a warning; not judged with DEMO_TIMING=off, as in the
 #             sanitizer builds); every OpenMP worker pinned to its planned CPU at SCHED_FIFO and,
@@ -90,7 +90,11 @@ for name in ("jacobi", "monitor"):
     assert t["jobs"] > 0, (name, t["jobs"])
     # DEMO_TIMING=off (sanitizer builds, 5-15x slower): misses are reported, not judged.
     if os.environ.get("DEMO_TIMING") != "off":
-        assert t["misses"] <= 0.02 * t["jobs"], (name, t["jobs"], t["misses"])
+        # 2% of the jobs, plus the jobs a host stall can delay: every period the hypervisor
+        # stole from the real-time cores (host_steal_ns, /proc/stat) can make one job late.
+        stolen = report.get("host_steal_ns") or 0
+        excused = -(-stolen // t["period_ns"]) + 1 if stolen else 0
+        assert t["misses"] <= 0.02 * t["jobs"] + excused, (name, t["jobs"], t["misses"], stolen)
     if t["misses"] > 0:
         print(f"WARNING: {name}: {t['misses']} of {t['jobs']} jobs missed (machine under load?)")
 assert sorted(tasks["jacobi"]["worker_tids"]) == sampled, (tasks["jacobi"]["worker_tids"], sampled)
