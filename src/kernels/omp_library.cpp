@@ -39,6 +39,10 @@ struct OmpRuntime {
   rtpar_omp_job_start_fn job_start = nullptr;
   rtpar_omp_job_end_fn job_end = nullptr;
   rtpar_omp_set_unbound_cpus_fn set_unbound_cpus = nullptr;
+  // The workers' trace (optional: a runtime without them runs untraced).
+  rtpar_omp_trace_fn trace = nullptr;
+  rtpar_omp_trace_job_fn trace_job = nullptr;
+  rtpar_omp_trace_take_fn trace_take = nullptr;
 };
 
 // omp_runtime loads the runtime once per process (RTLD_GLOBAL: OpenMP code loaded later, and its
@@ -83,6 +87,9 @@ const OmpRuntime& omp_runtime(const SourceLocation& where) {
   r.job_end = reinterpret_cast<rtpar_omp_job_end_fn>(dlsym(handle, "rtpar_omp_job_end"));
   r.set_unbound_cpus =
       reinterpret_cast<rtpar_omp_set_unbound_cpus_fn>(dlsym(handle, "rtpar_omp_set_unbound_cpus"));
+  r.trace = reinterpret_cast<rtpar_omp_trace_fn>(dlsym(handle, "rtpar_omp_trace"));
+  r.trace_job = reinterpret_cast<rtpar_omp_trace_job_fn>(dlsym(handle, "rtpar_omp_trace_job"));
+  r.trace_take = reinterpret_cast<rtpar_omp_trace_take_fn>(dlsym(handle, "rtpar_omp_trace_take"));
   if (r.gomp_parallel == nullptr || r.bind == nullptr || r.worker_tids == nullptr ||
       r.set_unbound_cpus == nullptr || r.job_start == nullptr || r.job_end == nullptr) {
     throw InputError(where, "kernel",
@@ -117,6 +124,9 @@ class OmpLibraryKernel final : public Kernel {
     handle_ = runtime_.bind(&binding, err.data(), err.size());
     if (handle_ == nullptr) throw InputError(where_, "kernel", err.data());
     threads_ = binding.ncpus;
+    cpus_ = std::move(cpus);
+    traced_ = setup.trace_jobs > 0 && runtime_.trace != nullptr && runtime_.trace_job != nullptr &&
+              runtime_.trace_take != nullptr && runtime_.trace(handle_, setup.trace_jobs) == 0;
   }
 
   void job_started(std::int64_t next_release_ns) noexcept override {
@@ -125,6 +135,29 @@ class OmpLibraryKernel final : public Kernel {
 
   void job_finished() noexcept override {
     if (handle_ != nullptr) runtime_.job_end(handle_);
+  }
+
+  [[nodiscard]] std::vector<ThreadTrack> worker_tracks() override {
+    std::vector<ThreadTrack> tracks;
+    if (!traced_) return tracks;
+    for (std::int32_t rank = 1; rank < threads_; ++rank) {
+      ThreadTrack track;
+      std::int32_t tid = 0;
+      const std::int64_t n = runtime_.trace_take(handle_, rank, nullptr, 0, nullptr, nullptr);
+      std::vector<rtpar_omp_slice> slices(static_cast<std::size_t>(n));
+      const std::int64_t got =
+          runtime_.trace_take(handle_, rank, slices.data(), n, &track.dropped, &tid);
+      track.tid = tid;
+      track.cpu = static_cast<std::size_t>(rank) < cpus_.size() ? cpus_[rank] : -1;
+      track.role = "omp worker " + std::to_string(rank);
+      for (std::int64_t i = 0; i < std::min(n, got); ++i) {
+        const rtpar_omp_slice& s = slices[static_cast<std::size_t>(i)];
+        track.slices.push_back(
+            ThreadSlice{s.job, s.start_ns, s.end_ns, -1, ThreadSliceKind::share});
+      }
+      tracks.push_back(std::move(track));
+    }
+    return tracks;
   }
 
   [[nodiscard]] std::vector<int> worker_tids() const override {
@@ -138,6 +171,7 @@ class OmpLibraryKernel final : public Kernel {
   void run(JobContext& job) override {
     // runtime = nullptr: rtpar_parallel_for runs serially here; the job's parallelism is OpenMP.
     const rtpar_job c_job{job.index, job.release_ns, threads_, nullptr, job.channels};
+    if (traced_) runtime_.trace_job(handle_, job.index);
     fn_(&c_job);
   }
 
@@ -146,7 +180,9 @@ class OmpLibraryKernel final : public Kernel {
   rtpar_kernel_fn fn_;
   SourceLocation where_;
   int threads_ = 1;
-  void* handle_ = nullptr;  // the bound master (rtpar_omp_bind), null before start_master
+  void* handle_ = nullptr;          // the bound master (rtpar_omp_bind), null before start_master
+  std::vector<std::int32_t> cpus_;  // the CPU of each member (start_master)
+  bool traced_ = false;             // the runtime records the workers' shares (rtpar_omp_trace)
 };
 
 }  // namespace

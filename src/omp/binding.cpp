@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 #include "omp/runtime.hpp"
@@ -135,6 +136,61 @@ RTPAR_OMP_EXPORT void rtpar_omp_job_end(void* handle) {
   auto& ts = *static_cast<ThreadState*>(handle);
   rtpar::omp::for_each_engine(ts, [](rtpar::Team& team) { team.park(); });
   ts.last_bound_team = nullptr;
+}
+
+static_assert(rtpar::omp::BoundTrace::kSlicesPerJob == RTPAR_OMP_TRACE_SLICES_PER_JOB);
+
+RTPAR_OMP_EXPORT std::int32_t rtpar_omp_trace(void* handle, std::int64_t jobs) {
+  if (handle == nullptr) return -1;
+  auto& ts = *static_cast<ThreadState*>(handle);
+  if (ts.bound_cpus.size() < 2) return -1;  // no workers to trace
+  auto trace = std::make_unique<rtpar::omp::BoundTrace>();
+  // At most 2^16 slices per worker (1.5 MiB), like the executor's own thread traces.
+  constexpr std::int64_t kMaxSlices = std::int64_t{1} << 16;
+  const std::int64_t per_worker =
+      jobs > kMaxSlices / RTPAR_OMP_TRACE_SLICES_PER_JOB
+          ? kMaxSlices
+          : std::max<std::int64_t>(jobs, 0) * RTPAR_OMP_TRACE_SLICES_PER_JOB;
+  trace->workers.resize(ts.bound_cpus.size() - 1);
+  for (auto& w : trace->workers) w.slices.resize(static_cast<std::size_t>(per_worker));
+  // The workers read the pointer through their team (TeamState::trace), which the next fork sets
+  // and publishes; no region runs now (called before the first job).
+  ts.bound_trace = std::move(trace);
+  return 0;
+}
+
+RTPAR_OMP_EXPORT void rtpar_omp_trace_job(void* handle, std::int64_t job) {
+  auto& ts = *static_cast<ThreadState*>(handle);
+  if (ts.bound_trace) ts.bound_trace->job = job;  // published by the next fork (BoundTrace::job)
+}
+
+RTPAR_OMP_EXPORT std::int64_t rtpar_omp_trace_take(void* handle, std::int32_t rank,
+                                                   rtpar_omp_slice* out, std::int64_t cap,
+                                                   std::int64_t* dropped, std::int32_t* tid) {
+  auto& ts = *static_cast<ThreadState*>(handle);
+  if (dropped != nullptr) *dropped = 0;
+  if (tid != nullptr) {
+    // The traced team is the one of all the task's CPUs (a bound master's only teams with
+    // workers are its top-level ones, one per size: parallel.cpp).
+    *tid = 0;
+    const int n = static_cast<int>(ts.bound_cpus.size());
+    rtpar::omp::for_each_engine(ts, [&](rtpar::Team& team) {
+      if (team.size() != n) return;
+      const std::vector<int> tids = team.worker_tids();
+      if (rank >= 1 && static_cast<std::size_t>(rank) <= tids.size()) *tid = tids[rank - 1];
+    });
+  }
+  if (!ts.bound_trace || rank < 1 ||
+      static_cast<std::size_t>(rank) > ts.bound_trace->workers.size()) {
+    return 0;
+  }
+  const rtpar::omp::BoundTrace::Worker& w =
+      ts.bound_trace->workers[static_cast<std::size_t>(rank - 1)];
+  for (std::size_t i = 0; i < w.used && static_cast<std::int64_t>(i) < cap; ++i) {
+    out[i] = rtpar_omp_slice{w.slices[i].job, w.slices[i].start_ns, w.slices[i].end_ns};
+  }
+  if (dropped != nullptr) *dropped = w.dropped;
+  return static_cast<std::int64_t>(w.used);
 }
 
 RTPAR_OMP_EXPORT std::int32_t rtpar_omp_set_unbound_cpus(const std::int32_t* cpus, std::int32_t n) {

@@ -23,6 +23,7 @@
 #include "omp/runtime.hpp"
 #include "platform/spin_wait.hpp"
 #include "rtpar/error.hpp"
+#include "rtpar/time.hpp"
 
 namespace rtpar::omp {
 
@@ -99,8 +100,11 @@ struct WorkerBody {
     }
     if (team->placed) bind_member(ts, *team, rank);
     if (__builtin_expect(globals().display_affinity, 0)) display_affinity_if_changed(ts);
+    BoundTrace* const trace = team->trace;
+    const std::int64_t start = trace != nullptr ? monotonic_now() : 0;
     team->fn(team->data);
     region_end_barrier(ts);
+    if (trace != nullptr) trace->add(rank, start, monotonic_now());
     load_context(ts, saved);
   }
 };
@@ -309,6 +313,11 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
         ts.last_bound_team->engine->park();
       }
       ts.last_bound_team = t;
+      // Only the top-level team of all the task's CPUs is traced (a nested bound region is
+      // serialized; a smaller num_threads team has other workers: rtpar_omp_trace_take).
+      t->trace = t->level == 1 && t->nthreads == static_cast<int>(ts.bound_cpus.size())
+                     ? ts.bound_trace.get()
+                     : nullptr;
     } else if (t->fifo) {
       t->engine->expect_release(t->period.observe(detail::spin_clock_ns()));
     }

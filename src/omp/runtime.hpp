@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "omp/bound_trace.hpp"
 #include "omp/icv.hpp"
 #include "omp/loop_state.hpp"
 #include "omp/task.hpp"
@@ -94,6 +95,9 @@ struct TeamState {
   // bound: the region belongs to a real-time task's bound master (binding.cpp), directly or
   // nested: its CPUs are all in use, so regions inside it are serialized.
   bool bound = false;
+  // trace: where the workers record their shares (a bound master's top-level team, when traced;
+  // set by the master before each fork); null otherwise.
+  BoundTrace* trace = nullptr;
   // period: the starts of this team's regions, when its master is real-time (fifo), so that a
   // periodic program's workers time their own wake-up for the next region (parallel.cpp).
   detail::PeriodForecast period;
@@ -183,6 +187,9 @@ struct ThreadState {
   detail::WaitSpec bound_wait;  // the task's wait policy inside a region (when bound)
   // last_bound_team: the bound team of the master's last region in this job (parallel.cpp).
   TeamState* last_bound_team = nullptr;
+  // bound_trace: the slices of its top-level team's workers, when the executor asked for them
+  // (rtpar_omp_trace, binding.cpp); null otherwise.
+  std::unique_ptr<BoundTrace> bound_trace;
   // claimed_workers: workers resolve_nthreads counted against thread-limit-var for the region
   // this thread is about to start (parallel_begin takes them over).
   int claimed_workers = 0;

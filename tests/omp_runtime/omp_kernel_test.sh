@@ -100,6 +100,9 @@ for name in ("jacobi", "monitor"):
 assert sorted(tasks["jacobi"]["worker_tids"]) == sampled, (tasks["jacobi"]["worker_tids"], sampled)
 print("report: jacobi", tasks["jacobi"]["jobs"], "jobs,", tasks["jacobi"]["misses"], "misses; workers", sampled)
 PY
+  # trace.json: the OpenMP worker's share of every region, on its own track and CPU.
+  python3 "$(dirname "$0")/../cli/check_trace_tracks.py" "$tmp/out/trace.json" "omp worker" share ||
+    fail "trace.json: no OpenMP worker track"
   ;;
 profile)
   "$rtpar" profile "$examples/omp_demo.toml" --runs 20 --best-effort --out "$tmp/prof.json" \

@@ -42,7 +42,8 @@ typedef int32_t (*rtpar_omp_worker_tids_fn)(void* handle, int32_t* tids, int32_t
 
 /* rtpar_omp_job_start_fn is the type of rtpar_omp_job_start, called by the bound master at the
  * start of every job with the next job's release (absolute CLOCK_MONOTONIC ns): the teams'
- * workers sleep on their own timers until then once the job is over (rtpar::Team::expect_release). */
+ * workers sleep on their own timers until then once the job is over (rtpar::Team::expect_release).
+ */
 typedef void (*rtpar_omp_job_start_fn)(void* handle, int64_t next_release_ns);
 
 /* rtpar_omp_job_end_fn is the type of rtpar_omp_job_end, called by the bound master after every
@@ -55,6 +56,31 @@ typedef void (*rtpar_omp_job_end_fn)(void* handle);
  * the system's nonrt_cores). Call before any such region. Returns 0, or -1 for an empty list. */
 typedef int32_t (*rtpar_omp_set_unbound_cpus_fn)(const int32_t* cpus, int32_t n);
 
+/* rtpar_omp_slice is one region share of a bound team's worker: the job it belongs to and its
+ * [start, end) in absolute CLOCK_MONOTONIC ns (the worker's part of the region, its end barrier
+ * included). */
+typedef struct rtpar_omp_slice { /* NOLINT(readability-identifier-naming): C ABI */
+  int64_t job;
+  int64_t start_ns;
+  int64_t end_ns;
+} rtpar_omp_slice;
+/* rtpar_omp_trace_fn is the type of rtpar_omp_trace: makes the bound master's top-level team
+ * record each worker's share of every region, into storage preallocated now for `jobs` jobs
+ * (RTPAR_OMP_TRACE_SLICES_PER_JOB slices each; a job's later regions extend its last slice).
+ * Call after rtpar_omp_bind and before the first job. Returns 0, or -1 without a bound team. */
+typedef int32_t (*rtpar_omp_trace_fn)(void* handle, int64_t jobs);
+/* RTPAR_OMP_TRACE_SLICES_PER_JOB is how many slices per job a worker keeps (rtpar_omp_trace). */
+#define RTPAR_OMP_TRACE_SLICES_PER_JOB 4
+/* rtpar_omp_trace_job_fn is the type of rtpar_omp_trace_job: names the job whose regions follow
+ * (the bound master, before the job's first region; a region's fork publishes it). */
+typedef void (*rtpar_omp_trace_job_fn)(void* handle, int64_t job);
+/* rtpar_omp_trace_take_fn is the type of rtpar_omp_trace_take: copies at most cap slices of
+ * worker `rank` (1..ncpus-1) of the team of all ncpus members into out, stores the number of
+ * slices it could not keep in *dropped and the worker's Linux thread id in *tid (0: unknown), and
+ * returns how many slices it has (call with cap 0 to size out). Call when the master cannot open
+ * a region (after its last job). Regions of fewer members (num_threads) are not traced. */
+typedef int64_t (*rtpar_omp_trace_take_fn)(void* handle, int32_t rank, rtpar_omp_slice* out,
+                                           int64_t cap, int64_t* dropped, int32_t* tid);
 #ifdef __cplusplus
 }
 #endif

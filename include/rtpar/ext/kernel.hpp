@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rtpar/function_ref.hpp"
+#include "rtpar/report.hpp"
 #include "rtpar/team.hpp"
 #include "rtpar/time.hpp"
 
@@ -53,6 +54,9 @@ struct KernelSetup {
   bool steal = false;     // the jobs run on a work-stealing pool (JobContext::steal), not a team
   std::vector<int> cpus;  // the CPU of each of the `threads` members, master first (-1: unpinned)
   WaitPolicy wait;        // how the task's members wait inside a job (the task's `wait`)
+  // trace_jobs is how many jobs the run can release: room a kernel that owns its threads
+  // preallocates for their trace (worker_tracks; 0: none).
+  std::int64_t trace_jobs = 0;
 };
 
 // Kernel is a task's per-job workload.
@@ -99,6 +103,9 @@ class Kernel {
 
   // worker_tids lists the Linux thread ids of the kernel's own workers (after start_master).
   [[nodiscard]] virtual std::vector<int> worker_tids() const { return {}; }
+  // worker_tracks moves out what the kernel's own workers recorded for trace.json (after the
+  // master's last job; KernelSetup::trace_jobs sized it). The default records nothing.
+  [[nodiscard]] virtual std::vector<ThreadTrack> worker_tracks() { return {}; }
 };
 
 }  // namespace rtpar

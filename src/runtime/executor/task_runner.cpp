@@ -67,6 +67,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   setup.steal = steal;
   for (const ThreadConfig& m : team.members) setup.cpus.push_back(m.cpu);
   setup.wait = task.wait;
+  setup.trace_jobs = record_capacity;
   task.code->prepare(setup);
   if (task.code->owns_threads()) {
     // The kernel's own runtime (an OpenMP team) creates the workers on the master thread
@@ -270,6 +271,9 @@ TaskRun TaskRunner::result() {
       run.threads.push_back(tracing_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
                                            i < setup_.cpus.size() ? setup_.cpus[i] : -1));
     }
+  }
+  if (task_.code->owns_threads()) {
+    for (ThreadTrack& t : task_.code->worker_tracks()) run.threads.push_back(std::move(t));
   }
   if (steal_trace_) {
     const std::vector<int> tids = pool_->worker_tids();
