@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rtpar/function_ref.hpp"
+#include "rtpar/member_job_hooks.hpp"
 #include "rtpar/thread_config.hpp"
 #include "rtpar/time.hpp"
 #include "rtpar/wait_policy.hpp"
@@ -86,6 +87,11 @@ struct TeamConfig {
   // before it sleeps until woken, and the most a worker's timer fires before it. Bounds the spin
   // between jobs at SCHED_FIFO to 2 x release_window per release.
   Duration release_window{std::chrono::microseconds(200)};
+  // member_hooks, when set, is told on each worker's thread when its part of a job begins and ends
+  // (MemberJobHooks); it must outlive the team. A worker's job begins at its first region of the
+  // job and ends when, waiting for a fork, it sees park() — or, asleep then, at the next job's
+  // first region.
+  MemberJobHooks* member_hooks = nullptr;
 };
 
 // make_team creates the team: workers are created pinned at their configured scheduling class

@@ -43,8 +43,8 @@ constexpr int kIgnoredSignals[] = {SIGPIPE, SIGXFSZ};
 constexpr std::size_t kStopCount = std::size(kStopSignalList);
 constexpr std::size_t kIgnoredCount = std::size(kIgnoredSignals);
 
-std::mutex g_install_mutex;
-int g_depth = 0;  // nesting of StopSignals scopes (guarded by g_install_mutex)
+std::mutex g_stop_signals_mutex;
+int g_depth = 0;  // nesting of StopSignals scopes (guarded by g_stop_signals_mutex)
 struct sigaction g_old_stop[kStopCount];
 struct sigaction g_old_ignored[kIgnoredCount];
 
@@ -84,7 +84,7 @@ extern "C" void on_stop_signal(int sig) {
 }  // namespace
 
 StopSignals::StopSignals() {
-  const std::lock_guard lock(g_install_mutex);
+  const std::lock_guard lock(g_stop_signals_mutex);
   if (g_depth++ > 0) return;
   // relaxed: no handler is installed yet, nothing reads these concurrently.
   g_word.store(0, std::memory_order_relaxed);
@@ -113,7 +113,7 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
-  const std::lock_guard lock(g_install_mutex);
+  const std::lock_guard lock(g_stop_signals_mutex);
   if (--g_depth > 0) return;
   // A run stopped by a signal is ending: the rest of a burst (Ctrl-C twice, a supervisor's TERM
   // after INT) may still be in flight, and restoring the default action here would let it kill

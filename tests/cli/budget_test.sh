@@ -162,6 +162,58 @@ TOML
   # a broken enforcement makes lo miss about 40 of its 100 jobs (budget = "none" on this shape).
   [ "$lo_misses" -le 1 ] || fail "lo missed $lo_misses times beside hi's enforced strands"
   ;;
+team_enforce)
+  # A partitioned team: hi runs 2 threads, its master on core 0 beside lo and its worker on core 1,
+  # one segment of 2 strands of 2 ms (the `segments` kernel's static blocks: 2 ms per member, + the
+  # hybrid wait_spin), every 5th job burning 4x on both members. Without a budget every overrun of
+  # hi's master makes lo miss; enforced, each member is demoted on its own core after its share.
+  # team FILE BUDGET: the example with hi's budget mode BUDGET.
+  team() {
+    cat > "$1" <<TOML
+[system]
+cores = [0, 1]
+planner = "partitioned"
+
+[[task]]
+name = "hi"
+period = "10ms"
+priority = 20
+places = [0, 1]
+kernel = "segments"
+args = { segments = [{ strands = 2, length = "2ms" }], overrun_every = 5, overrun_factor = 4 }
+overrun = "skip"
+budget = "$2"
+
+[[task]]
+name = "lo"
+period = "20ms"
+work = "12ms"
+priority = 10
+places = [0]
+TOML
+  }
+  team team_none.toml none
+  run_rt team_none.toml
+  lo_misses=$(field lo misses)
+  [ "$lo_misses" -ge 3 ] || fail "lo missed only $lo_misses times beside hi's team without a budget: $out"
+  [ "$(field hi overruns)" -eq 0 ] || fail "overruns counted without a budget: $out"
+  team team.toml enforce
+  for try in 1 2 3; do
+    run_rt team.toml
+    [ "$(field hi budget)" = enforce ] || fail "hi's team is not enforced: $out"
+    [ -z "$(field hi budget_note)" ] || fail "budget note: $out"
+    [ "$(field hi budget_ns)" -ge 2000000 ] || fail "member budget: $out"
+    # Both members overrun in each 4x job: at least two overruns even when few such jobs ran.
+    [ "$(field hi overruns)" -ge 2 ] || fail "hi overran $(field hi overruns) times: $out"
+    [ "$(field hi demoted_ns)" -gt 0 ] || fail "hi's members were never demoted: $out"
+    [ "$(field hi max_overrun_ns)" -ge 5000000 ] || fail "largest excess < 8 ms - 2 ms - slack: $out"
+    lo_misses=$(field lo misses)
+    [ "$lo_misses" -eq 0 ] && break
+    echo "try $try: lo missed $lo_misses times (noise?), retrying" >&2
+  done
+  # As strand_enforce: one miss on every try is noise; without the budget lo misses ≥ 3 (above).
+  [ "$lo_misses" -le 1 ] || fail "lo missed $lo_misses times beside hi's enforced team"
+  ;;
 hang_contained)
   # A job that never returns: its task stops, the two others keep their deadlines, the run ends on
   # time (exit 5, task failed) with complete reports naming the hung task and job.

@@ -41,7 +41,8 @@ std::int64_t parallel_regions(const TaskSpec& task);
 // job is demoted only once its budget plus the margin is spent). The mode is the task's, else
 // [system] budget, else enforce — the default rule's mode where a thread shares a core; charging
 // it on a dedicated core too is pessimistic, never optimistic. `team` threads: a team of more
-// than one thread runs without a budget (the runtime does not apply one yet), so 0. A profile
+// than one thread (federated, steal pools) runs without a budget, so 0; the partitioned planner
+// passes 1 for a `team`-runtime team, each of whose members runs its own budget. A profile
 // without `budget.job` (written before `rtpar calibrate` measured it) charges no budget, as one
 // without `release` charges no release latency; the charge notes then show none. Saturates.
 std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& system,

@@ -29,8 +29,11 @@ PartCharges part_charges(const TaskSpec& task, const SystemSpec& system, std::si
   // sizes up to n, and a refusal naming the array when the profile cannot bound one).
   const ForkJoinCharge r =
       overhead_up_to(profile, OverheadKind::release, n, task.wait.kind, task.name);
-  // A one-thread task's budget (budget_charge): once per job, like the release.
-  const std::int64_t budget = budget_charge(profile, system, task, static_cast<int>(threads));
+  // The CPU-time budget (budget_charge): once per job on every budgeted thread, like the release.
+  // A team on the `team` runtime budgets each member on its own (partitioned_budget.hpp), so each
+  // member core is charged one thread's; a steal pool runs without one.
+  const int budgeted = task.runtime == RuntimeKind::team ? 1 : static_cast<int>(threads);
+  const std::int64_t budget = budget_charge(profile, system, task, budgeted);
   out.release_ns = sat_add(r.ns, budget);
   std::string release_text =
       fmt::format("release latency {} per job (`release`, p99.9 up to {} thread(s){})",

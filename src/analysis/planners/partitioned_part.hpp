@@ -63,8 +63,9 @@ std::int64_t regions_per_job(const TaskSpec& task);
 // part_charges looks up the charges of `task` on `threads` threads and appends a plan note saying
 // what was charged and from where. Throws InputError (exit 2) when the profile has a `release`
 // (or `fork_join`) section that cannot bound this team and policy; a profile without `release`
-// entries charges no release latency, and a note says so. A one-thread task's CPU-time budget
-// (budget_charge, with `system`'s modes and margin) is charged once per job with the release.
+// entries charges no release latency, and a note says so. The CPU-time budget of a one-thread
+// task or of each member of a `team`-runtime team (budget_charge of one thread, with `system`'s
+// modes and margin) is charged once per job with the release, so on every member core.
 PartCharges part_charges(const TaskSpec& task, const SystemSpec& system, std::size_t threads,
                          const PlanOptions& options, std::vector<std::string>& notes);
 

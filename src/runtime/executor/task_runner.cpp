@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/planners/partitioned_budget.hpp"
 #include "platform/cpu_budget.hpp"
 #include "platform/futex.hpp"
 #include "rtpar/channel_set.hpp"
@@ -49,17 +50,43 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   for (std::size_t r = 0; r < members; ++r) {
     team.members.push_back(member_config(task, placement, best_effort, r));
   }
+  const bool steal = task.runtime == RuntimeKind::steal;
+  std::vector<std::int64_t> member_charged;  // per rank, a team's (empty: one thread)
   if (budget_.mode != BudgetMode::none) {
     if (members == 1) {
       // One thread on one core: the planners charge the task's whole work there.
       tally_.charged_ns = task.work.count();
-    } else {
-      tally_.note = "not applied: a team of " + std::to_string(members) +
-                    " threads (budgets apply to one-thread tasks and strand-level plans)";
+      master_charged_ns_ = tally_.charged_ns;
+    } else if (steal || placement.thread_cores.empty() || task.code->owns_threads()) {
+      // Federated heavy teams, steal pools and a kernel's own team: no per-thread share (yet).
+      tally_.note = "not applied: a " +
+                    std::string(steal                            ? "steal pool"
+                                : placement.thread_cores.empty() ? "federated team"
+                                                                 : "kernel-owned team") +
+                    " of " + std::to_string(members) +
+                    " threads (budgets apply to one-thread tasks, partitioned teams and "
+                    "strand-level plans)";
       budget_.mode = BudgetMode::none;
+    } else if (const auto shares = analysis::member_budgets(task, placement.thread_cores)) {
+      // A partitioned team: each member against what the plan charges on its core per job.
+      member_charged = *shares;
+    } else {
+      // Threads sharing a core: the plan charges the core, not each thread. Measure each against
+      // the whole work C, demote none.
+      member_charged.assign(members, task.work.count());
+      budget_.mode = BudgetMode::monitor;
+      tally_.note = "monitor only: " + std::to_string(members) +
+                    " threads share cores, where the plan charges a core and not a thread; each "
+                    "thread is measured against the whole work C";
     }
   }
-  const bool steal = task.runtime == RuntimeKind::steal;
+  if (!member_charged.empty()) {
+    tally_.charged_ns = *std::max_element(member_charged.begin(), member_charged.end());
+    master_charged_ns_ = member_charged[0];
+    member_budgets_ = std::make_unique<MemberBudgets>(budget_.mode == BudgetMode::enforce,
+                                                      std::move(member_charged), budget_.margin_ns);
+    team.member_hooks = member_budgets_.get();
+  }
   KernelSetup& setup = setup_;
   setup.work = task.work;
   setup.span = task.span;
@@ -95,6 +122,11 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   if (control.edf != nullptr && placement.scheduling == CoreScheduling::edf) {
     for (std::size_t r = 0; r < members; ++r) {
       edf_slots_.push_back(control.edf->add_slot(team.members[r].cpu));
+      // Published to worker r by the first fork (MemberBudgets::share_demotion).
+      if (member_budgets_ && r > 0 && budget_.mode == BudgetMode::enforce) {
+        member_budgets_->share_demotion(static_cast<int>(r),
+                                        control.edf->demotion_word(edf_slots_.back()));
+      }
     }
   }
 }
@@ -138,6 +170,7 @@ std::vector<int> TaskRunner::thread_ids() const {
 std::vector<int> TaskRunner::worker_tids() const {
   if (pool_) return pool_->worker_tids();
   if (team_) return team_->worker_tids();
+  if (!team_tids_.empty()) return team_tids_;  // result() ended the team
   return task_.code->worker_tids();
 }
 
@@ -159,7 +192,7 @@ void TaskRunner::master_loop() noexcept {
   std::optional<CpuBudget> budget;
   if (budget_.mode != BudgetMode::none) {
     try {
-      budget.emplace(budget_.mode == BudgetMode::enforce, tally_.charged_ns, budget_.margin_ns);
+      budget.emplace(budget_.mode == BudgetMode::enforce, master_charged_ns_, budget_.margin_ns);
     } catch (const std::exception& e) {
       tally_.note = std::string("not applied: ") + e.what();
     }
@@ -250,7 +283,7 @@ void TaskRunner::master_loop() noexcept {
     }
   }
   if (budget) {
-    // Read after join (RunControl (3)).
+    // Read after join (RunControl (3)); a team's workers add theirs in result().
     tally_.overruns = budget->overruns();
     tally_.max_overrun_ns = budget->max_excess_ns();
     tally_.demoted_ns = budget->demoted_ns();
@@ -282,6 +315,16 @@ TaskRun TaskRunner::result() {
       run.threads.push_back(steal_trace_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
                                                i < setup_.cpus.size() ? setup_.cpus[i] : -1));
     }
+  }
+  if (member_budgets_ && !tallied_members_) {
+    // The workers copy their tallies out when they exit: shut the team down first (joining its
+    // threads orders their exiting() before this read). Nothing runs on it after the master's
+    // last job.
+    team_tids_ = team_->worker_tids();
+    tracing_ = nullptr;
+    team_.reset();
+    member_budgets_->add_to(tally_);
+    tallied_members_ = true;
   }
   take_budget(run);
   return run;

@@ -13,6 +13,7 @@
 #include "rtpar/report.hpp"
 #include "rtpar/steal.hpp"
 #include "rtpar/taskset.hpp"
+#include "runtime/executor/member_budgets.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
 #include "runtime/executor/steal_trace.hpp"
@@ -27,8 +28,10 @@ class TaskRunner final : public RunnerBase {
   // TaskRunner preallocates `record_capacity` job records, prepares the kernel and creates the team
   // workers or, for runtime = "steal", the work-stealing pool with its whole memory budget
   // (pinned, at the plan's priority, or SCHED_OTHER when best_effort).
-  // With a budget, a one-thread task's master measures each job against the task's work
-  // (multi-thread teams run without one, said in BudgetTally::note).
+  // With a budget, a one-thread task's master measures each job against the task's work, and each
+  // member of a partitioned team its own part against what the plan charges on its core
+  // (analysis::member_budgets; MemberBudgets for the workers). Federated teams, steal pools and a
+  // kernel's own team run without one, said in BudgetTally::note.
   TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool best_effort,
              std::int64_t record_capacity, RunControl& control, Endpoint* channels,
              BudgetRequest budget = {});
@@ -60,8 +63,14 @@ class TaskRunner final : public RunnerBase {
   // ready_ is the futex word on which start() waits for a kernel that owns its threads to have
   // created them on the master (start_master); see start() and master_loop().
   alignas(64) std::atomic<std::uint32_t> ready_{kReadyPending};
-  std::unique_ptr<Team> team_;      // runtime = "team" (null for "steal")
-  TracingTeam* tracing_ = nullptr;  // team_ when it has workers (it records their shares)
+  // member_budgets_ are a partitioned team's workers' budgets (null otherwise); declared before
+  // team_, whose workers use it until they exit.
+  std::unique_ptr<MemberBudgets> member_budgets_;
+  std::int64_t master_charged_ns_ = 0;  // the master's budget per job (a team's rank 0)
+  bool tallied_members_ = false;        // result() added the workers' tallies
+  std::vector<int> team_tids_;          // the team's worker tids, kept when result() ends it
+  std::unique_ptr<Team> team_;          // runtime = "team" (null for "steal")
+  TracingTeam* tracing_ = nullptr;      // team_ when it has workers (it records their shares)
   // steal_trace_ records the pool's workers (runtime = "steal"); declared before pool_, whose
   // hooks write into it, so it outlives the pool.
   std::unique_ptr<StealTrace> steal_trace_;

@@ -30,6 +30,15 @@
 // flag set. Only one thread ever waits on a slot (its worker), so the worker may clear its own
 // flag: nobody else can be asleep there.
 //
+// Member jobs (TeamConfig::member_hooks): park() advances a master-only job number that every fork
+// copies into the slots with the region; a worker calls job_begin before its first region of a
+// job (a job number it has not begun) and job_end when, about to sleep or after a timed wake-up,
+// it sees parked_ set — at once under spin and hybrid after the job's last region, since parked_
+// ends their spin — or, when it slept through the park, before it begins the next job. A worker
+// whose job was demoted ends it before it sleeps (restored, it wakes for the next fork at its
+// priority; a later region of the same job begins a new one). The hooks
+// run on the sleeping path and around the region, never inside a spin.
+//
 // Memory-ordering invariants (each argued on its line; docs/internals/forkjoin.md):
 //  (1) fork: region reference (plain) → release exchange of the slot → worker's acquire; transitive
 //      along tree edges. A worker cannot miss a generation: the next fork starts only after the
@@ -81,6 +90,15 @@ struct alignas(64) Slot {
   // a copy, not a pointer to the master's FunctionRef, so that the worker reads everything the
   // fork sends from this one line instead of also pulling a line of the master's stack.
   FunctionRef<void(int)> region{kNoRegion};
+  // job is the master's job number at the fork (member jobs, file comment), written and published
+  // with region.
+  std::uint32_t job = 0;
+};
+
+// MemberJob is what a worker knows of its part of the current job for TeamConfig::member_hooks.
+struct MemberJob {
+  bool open = false;      // job_begin called, job_end not yet
+  std::uint32_t job = 0;  // the job number it began (valid when open)
 };
 
 class ForkJoinTeam final : public Team {
@@ -90,7 +108,8 @@ class ForkJoinTeam final : public Team {
         slots_(static_cast<std::size_t>(size_)),
         tree_(config.wait.kind != WaitKind::spin && size_ >= config.tree_wakeup_min),
         release_lead_ns_(config.release_lead.count()),
-        release_window_ns_(config.release_window.count()) {
+        release_window_ns_(config.release_window.count()),
+        hooks_(config.member_hooks) {
     wait_.kind = config.wait.kind;
     wait_.spin_ns = config.wait.spin_ns.count();
     workers_.reserve(static_cast<std::size_t>(size_ - 1));
@@ -135,7 +154,10 @@ class ForkJoinTeam final : public Team {
       parked_.store(kUnparked, std::memory_order_relaxed);
     }
     // Plain: published by the release exchange of each slot (detail::publish, invariant 1).
-    for (int r = 1; r < size_; ++r) slots_[static_cast<std::size_t>(r)].region = fn;
+    for (int r = 1; r < size_; ++r) {
+      slots_[static_cast<std::size_t>(r)].region = fn;
+      slots_[static_cast<std::size_t>(r)].job = job_;
+    }
     generation_ += kGenerationStep;
     if (tree_) {
       wake_children(0, generation_);
@@ -177,8 +199,12 @@ class ForkJoinTeam final : public Team {
     detail::wait_change(barrier_gen_, seen, wait_);
   }
 
-  // relaxed: a hint to spinners; correctness rests on the slot protocol (invariant 3).
-  void park() noexcept override { parked_.store(kParked, std::memory_order_relaxed); }
+  // relaxed: a hint to spinners; correctness rests on the slot protocol (invariant 3). The job
+  // number is master-only (plain), published by the next fork.
+  void park() noexcept override {
+    ++job_;
+    parked_.store(kParked, std::memory_order_relaxed);
+  }
 
   // relaxed: a hint for sleeping workers (invariant 3); written by the master only.
   void expect_release(std::int64_t release_ns) noexcept override {
@@ -218,7 +244,8 @@ class ForkJoinTeam final : public Team {
   // up to the expected release and spinning through the release window when one is expected
   // (file comment), else until woken. `lead` is the worker's own timer lead, learned from its
   // timer wake-ups (platform/timer_lead.hpp). Every load of the slot is acquire (invariant 1).
-  std::uint32_t wait_fork(int rank, std::uint32_t seen, detail::TimerLead& lead) noexcept {
+  std::uint32_t wait_fork(int rank, std::uint32_t seen, detail::TimerLead& lead,
+                          MemberJob& member) noexcept {
     std::atomic<std::uint32_t>& word = slot(rank);
     std::uint32_t v = 0;
     // acquire (invariant 1): the fork's region pointer is visible once the new payload is.
@@ -237,6 +264,16 @@ class ForkJoinTeam final : public Team {
     }
     for (;;) {
       if (forked()) return v;
+      // About to sleep (or awake from a timed sleep): end this worker's job if the master parked
+      // or it was demoted (member jobs, file comment). relaxed: a hint (invariant 3); parked_ can
+      // only read kParked after this job's park — the fork we acquired was published after start()
+      // cleared it — and a stale kUnparked only leaves the job open until the next job's first
+      // region.
+      if (member.open &&
+          (parked_.load(std::memory_order_relaxed) != kUnparked || hooks_->demoted(rank))) {
+        hooks_->job_end(rank);
+        member.open = false;
+      }
       // relaxed: a hint (invariant 3); a stale value only changes how long we sleep or spin.
       const std::int64_t release = next_release_.load(std::memory_order_relaxed);
       const std::int64_t now = detail::spin_clock_ns();
@@ -272,14 +309,23 @@ class ForkJoinTeam final : public Team {
   void worker_loop(int rank) noexcept {
     std::uint32_t seen = 0;
     detail::TimerLead lead(release_lead_ns_, release_window_ns_);  // this worker's own
+    MemberJob member;
+    if (hooks_ != nullptr) hooks_->started(rank);
     for (;;) {
       // wait_fork loads the slot with acquire: pairs with the master's (or tree parent's)
-      // release exchange; we see region and stop_ (invariant 1).
-      seen = wait_fork(rank, seen, lead) & ~detail::kSleeper;
+      // release exchange; we see region, job and stop_ (invariant 1).
+      seen = wait_fork(rank, seen, lead, member) & ~detail::kSleeper;
       // acquire (relaxed would do: the slot's acquire above already ordered shutdown's store).
-      if (stop_.load(std::memory_order_acquire)) return;
+      if (stop_.load(std::memory_order_acquire)) break;
       if (tree_) wake_children(rank, seen);
-      slots_[static_cast<std::size_t>(rank)].region(rank);
+      Slot& mine = slots_[static_cast<std::size_t>(rank)];
+      if (hooks_ != nullptr && (!member.open || member.job != mine.job)) {
+        if (member.open) hooks_->job_end(rank);  // slept through the park of the last job
+        hooks_->job_begin(rank);
+        member.open = true;
+        member.job = mine.job;
+      }
+      mine.region(rank);
       // acq_rel: the release half publishes our region writes to the master (invariant 2); the
       // acquire half is not needed (we read nothing through it) but costs nothing on x86.
       const std::uint32_t before = join_.fetch_add(kArrival, std::memory_order_acq_rel);
@@ -288,6 +334,9 @@ class ForkJoinTeam final : public Team {
         detail::futex_wake(join_, 1);
       }
     }
+    if (hooks_ == nullptr) return;
+    if (member.open) hooks_->job_end(rank);
+    hooks_->exiting(rank);
   }
 
   void shutdown() noexcept {
@@ -306,7 +355,9 @@ class ForkJoinTeam final : public Team {
   detail::WaitSpec wait_;  // the policy: master's join wait, barrier waits, workers' fork wait
   const std::int64_t release_lead_ns_;    // TeamConfig::release_lead
   const std::int64_t release_window_ns_;  // TeamConfig::release_window
+  MemberJobHooks* const hooks_;           // TeamConfig::member_hooks (may be null)
   std::uint32_t generation_ = 0;          // master-only
+  std::uint32_t job_ = 0;                 // master-only: jobs parked (member jobs, file comment)
   detail::ReleaseForecast forecast_;      // master-only: expect_release and the first forks
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<std::uint32_t> join_{0};

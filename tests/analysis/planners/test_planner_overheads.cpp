@@ -267,3 +267,34 @@ TEST_CASE("budget charge: partitioned and decomposition charge it per budgeted t
   old.budget_demotion.reset();
   CHECK(plan(rtpar::PlannerKind::partitioned, one, old).tasks[0].response_bound_ns == 3'000'000);
 }
+
+TEST_CASE("budget charge: a partitioned team charges each member core one thread's budget") {
+  // One segment of 2 strands of 3 ms on a team of 2, places {0, 1}, static priority, D = T: each
+  // member's static-blocks share is 3 ms and each member runs its own budget, so each member core
+  // is charged release 1 ms (`release` up to 2 threads) + budget 150 µs (job 20 µs + demotion
+  // 30 µs + margin 100 µs, enforce) + fork 1 ns + 3 ms: R = 4.150001 ms on idle cores. Exact: with
+  // D = T = 4'150'001 ns admitted, 1 ns less refused.
+  rtpar::TaskSet set =
+      on_cores({0, 1}, segmented("team", 20ms, {SegmentSpec{2, Duration(3ms), {}}}));
+  set.tasks[0].places = {0, 1};
+  set.tasks[0].priority = 10;
+  const rtpar::OverheadProfile profile = budgeted_profile();
+  const rtpar::Plan p = plan(rtpar::PlannerKind::partitioned, set, profile);
+  REQUIRE(p.schedulable);
+  CHECK(p.tasks[0].response_bound_ns == 4'150'001);
+  CHECK(noted(p, "+ budget 150us per job"));
+  set.tasks[0].period = set.tasks[0].deadline = Duration(4'150'001);
+  CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).schedulable);
+  set.tasks[0].period = set.tasks[0].deadline = Duration(4'150'000);
+  CHECK_FALSE(plan(rtpar::PlannerKind::partitioned, set, profile).schedulable);
+  // none: no budget charge (R = 4.000001 ms); a steal pool runs without budgets: none either
+  // (structure-free there: C + release + fork = 7.000001 ms).
+  set.tasks[0].period = set.tasks[0].deadline = 20ms;
+  set.tasks[0].budget = rtpar::BudgetMode::none;
+  CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).tasks[0].response_bound_ns ==
+        4'000'001);
+  set.tasks[0].budget.reset();
+  set.tasks[0].runtime = rtpar::RuntimeKind::steal;
+  CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).tasks[0].response_bound_ns ==
+        7'000'001);
+}
