@@ -454,8 +454,8 @@ Command add_bench_omp(CLI::App& app) {
       std::string names;
       for (const std::string& n : clang_missing) names += " " + n;
       fmt::print(stderr,
-                 "rtpar bench omp: skipping their clang rows:{} not built (no clang-14/clang "
-                 "with -fopenmp at configure time?)\n",
+                 "rtpar bench omp: skipping the clang rows of these programs, not built (no "
+                 "clang-14/clang with -fopenmp at configure time?):{}\n",
                  names);
     }
     if (programs.empty() || rts.empty()) {
