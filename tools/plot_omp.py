@@ -25,7 +25,8 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
 # RUNTIME_ORDER fixes the order (and colours) of the runtimes; others come after.
-RUNTIME_ORDER = ["rtpar", "libgomp", "libomp", "rtpar-active", "libgomp-active", "libomp-active"]
+RUNTIME_ORDER = ["rtpar", "libgomp", "libomp", "clang+rtpar", "clang+libomp", "rtpar-active",
+                 "libgomp-active", "libomp-active", "clang+rtpar-active", "clang+libomp-active"]
 
 
 def runtimes_of(rows):

@@ -1,15 +1,18 @@
 // bench_omp.cpp — `rtpar bench omp`: the same `gcc -fopenmp -O2` programs (bench/omp/*.c) run
 // unchanged against stock libgomp, LLVM libomp and rtpar's libgomp.so.1, in the same run
-// (docs/bench-omp.md).
+// (docs/bench-omp.md); and the same sources built with `clang -fopenmp` (LLVM's ABI) run on
+// rtpar's libomp.so.5 and LLVM's (the clang rows, runtimes clang+rtpar and clang+libomp).
 //
 // Only the environment differs between the runtimes: libgomp is what the loader finds by itself
 // (LD_LIBRARY_PATH emptied), LLVM libomp is reached through a private directory holding a symlink
 // libgomp.so.1 -> libomp.so.5 (Debian's libomp exports the GOMP ABI and its version nodes), and
 // rtpar's library through its own directory. Every program prints the file that really holds
 // omp_get_num_threads in its /proc/self/maps; a run that loaded another library than intended is
-// a failure, never a row. sync, sched and task run in interleaved rounds (every runtime once per
-// round) so a change of the host's state spreads over all runtimes; the periodic variant runs
-// whole, once per runtime and wait policy (default, and active: workers spin between regions).
+// a failure, never a row. The clang builds need libomp.so.5: LLVM's is reached through a private
+// directory holding a libomp.so.5 symlink, rtpar's through its own directory (LD_LIBRARY_PATH
+// overrides the programs' RUNPATH). sync, sched and task run in interleaved rounds (every runtime
+// once per round) so a change of the host's state spreads over all runtimes; the periodic variant
+// runs whole, once per runtime and wait policy (default, and active: workers spin between regions).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,11 +57,15 @@ const std::map<std::string, std::string> kPrograms{{"sync", "rtpar-bench-omp-syn
                                                    {"apps", "rtpar-bench-omp-apps"},
                                                    {"periodic", "rtpar-bench-omp-periodic"}};
 
+// kClangPrefix is the prefix of the clang builds of kPrograms (bench/omp/CMakeLists.txt).
+constexpr const char* kClangPrefix = "rtpar-bench-omp-clang-";
+
 // Runtime is one OpenMP library as the programs will load it.
 struct Runtime {
-  std::string name;             // libgomp, libomp, rtpar
+  std::string name;             // libgomp, libomp, rtpar, clang+rtpar, clang+libomp
   std::string ld_library_path;  // "" = the loader's own search (system libgomp)
   std::string expect;           // canonical path the program must report; "" = any libgomp
+  bool clang = false;           // runs the clang builds (LLVM ABI) rather than the GCC ones
 };
 
 // canonical_path is p with symlinks resolved, or p itself if it does not exist.
@@ -85,6 +92,40 @@ std::optional<fs::path> rtpar_library(const OmpBenchOptions& o, std::vector<fs::
     if (access(p.c_str(), R_OK) == 0) return p.lexically_normal();
   }
   return std::nullopt;
+}
+
+// add_clang_runtimes appends the clang rows' runtimes asked for: rtpar's libomp.so.5 (beside its
+// libgomp.so.1) and LLVM's (a libomp.so.5 symlink in scratch); an unavailable one is said on
+// stderr and recorded in skipped.
+void add_clang_runtimes(const OmpBenchOptions& o, const std::set<std::string>& want,
+                        const std::optional<fs::path>& rtpar, const fs::path& scratch,
+                        std::vector<Runtime>& out, OmpJson& skipped) {
+  if (want.count("clang+rtpar")) {
+    const fs::path lib = rtpar ? rtpar->parent_path() / "libomp.so.5" : fs::path();
+    if (rtpar && access(lib.c_str(), R_OK) == 0) {
+      out.push_back({"clang+rtpar", lib.parent_path().string(), canonical_path(lib), true});
+    } else {
+      fmt::print(stderr,
+                 "rtpar bench omp: rtpar's libomp.so.5 (target rtpar_libomp) not found: "
+                 "skipping clang+rtpar\n");
+      skipped.push_back({{"runtime", "clang+rtpar"}, {"reason", "library not found"}});
+    }
+  }
+  if (want.count("clang+libomp")) {
+    const std::string lib = o.libomp.empty() ? RTPAR_BENCH_LIBOMP : o.libomp;
+    if (!lib.empty() && access(lib.c_str(), R_OK) == 0) {
+      const fs::path dir = scratch / "clang-libomp";
+      fs::create_directories(dir);
+      fs::create_symlink(lib, dir / "libomp.so.5");
+      out.push_back({"clang+libomp", dir.string(), canonical_path(lib), true});
+    } else {
+      fmt::print(stderr,
+                 "rtpar bench omp: LLVM libomp not found ('{}'; Debian: libomp5, or pass "
+                 "--libomp PATH): skipping clang+libomp\n",
+                 lib);
+      skipped.push_back({{"runtime", "clang+libomp"}, {"reason", "library not found"}});
+    }
+  }
 }
 
 // runtimes sets up the libraries asked for (the libomp symlink directory inside scratch);
@@ -122,6 +163,7 @@ std::vector<Runtime> runtimes(const OmpBenchOptions& o, const fs::path& scratch,
       skipped.push_back({{"runtime", "libomp"}, {"reason", "library not found"}});
     }
   }
+  add_clang_runtimes(o, want, rtpar, scratch, out, skipped);
   for (const Runtime& r : out) libraries[r.name] = r.expect.empty() ? "system libgomp" : r.expect;
   return out;
 }
@@ -338,9 +380,10 @@ Command add_bench_omp(CLI::App& app) {
   app.add_option("--bench", o->benches, "Subset of sync,sched,task,apps,periodic")
       ->delimiter(',')
       ->check(CLI::IsMember({"sync", "sched", "task", "apps", "periodic"}));
-  app.add_option("--runtimes", o->runtimes, "Subset of rtpar,libgomp,libomp")
+  app.add_option("--runtimes", o->runtimes,
+                 "Subset of rtpar,libgomp,libomp,clang+rtpar,clang+libomp")
       ->delimiter(',')
-      ->check(CLI::IsMember({"rtpar", "libgomp", "libomp"}));
+      ->check(CLI::IsMember({"rtpar", "libgomp", "libomp", "clang+rtpar", "clang+libomp"}));
   app.add_option("--rounds", o->rounds, "Runs of each program (sync/sched/task), interleaved")
       ->capture_default_str();
   app.add_option("--reps", o->sync_reps, "syncbench outer repetitions (samples) per construct")
@@ -386,8 +429,19 @@ Command add_bench_omp(CLI::App& app) {
     const std::vector<Runtime> rts = runtimes(*o, scratch.path(), skipped, libraries);
 
     std::vector<std::pair<std::string, fs::path>> programs;  // (bench, program) asked and found
+    std::map<std::string, fs::path> clang_programs;          // bench -> its clang build
+    const bool any_clang =
+        std::any_of(rts.begin(), rts.end(), [](const Runtime& r) { return r.clang; });
+    std::vector<std::string> clang_missing;
     for (const std::string b : {"sync", "sched", "task", "apps", "periodic"}) {
       if (std::find(o->benches.begin(), o->benches.end(), b) == o->benches.end()) continue;
+      const std::string clang_name = kClangPrefix + b;
+      if (auto p = any_clang ? rtpar_bench::find_program(clang_name) : std::nullopt) {
+        clang_programs[b] = *p;
+      } else if (any_clang) {
+        clang_missing.push_back(clang_name);
+        skipped.push_back({{"bench", b}, {"compiler", "clang"}, {"reason", "program not found"}});
+      }
       if (auto p = rtpar_bench::find_program(kPrograms.at(b))) {
         programs.emplace_back(b, *p);
         continue;
@@ -395,6 +449,14 @@ Command add_bench_omp(CLI::App& app) {
       fmt::print(stderr, "rtpar bench omp: skipping {}: {} not built (no OpenMP for C?)\n", b,
                  kPrograms.at(b));
       skipped.push_back({{"bench", b}, {"reason", "program not found"}});
+    }
+    if (!clang_missing.empty()) {
+      std::string names;
+      for (const std::string& n : clang_missing) names += " " + n;
+      fmt::print(stderr,
+                 "rtpar bench omp: skipping the clang rows of these programs, not built (no "
+                 "clang-14/clang with -fopenmp at configure time?):{}\n",
+                 names);
     }
     if (programs.empty() || rts.empty()) {
       throw EnvironmentError("rtpar bench omp: nothing to run (no program or no runtime)",
@@ -411,9 +473,15 @@ Command add_bench_omp(CLI::App& app) {
                        const std::string& name, long share, const std::string& policy) {
       const std::string key = b + "/" + name;
       if (dead.count(key)) return;
+      fs::path run_prog = prog;
+      if (r.clang) {
+        const auto it = clang_programs.find(b);
+        if (it == clang_programs.end()) return;  // no clang build: said once above
+        run_prog = it->second;
+      }
       if (progress) fmt::print(stderr, "  {} on {}\n", b, name);
       const std::string why =
-          d.run(prog, r, name, program_args(*o, b, share, delay_iters, period_ns), policy);
+          d.run(run_prog, r, name, program_args(*o, b, share, delay_iters, period_ns), policy);
       if (why.empty()) return;
       fmt::print(stderr, "rtpar bench omp: {} on {} failed: {}\n", b, name, why);
       skipped.push_back({{"bench", b}, {"runtime", name}, {"reason", why}});

@@ -1,5 +1,6 @@
 // bench_omp.hpp — `rtpar bench omp`: unchanged `gcc -fopenmp` programs (bench/omp/*.c) run against
-// stock libgomp, LLVM libomp and rtpar's libgomp.so.1 in the same run (docs/bench-omp.md).
+// stock libgomp, LLVM libomp and rtpar's libgomp.so.1 in the same run, and their `clang -fopenmp`
+// builds against LLVM's libomp.so.5 and rtpar's (the clang rows; docs/bench-omp.md).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,7 +23,7 @@ Command add_bench_omp(CLI::App& app);
 struct OmpBenchOptions {
   int threads = 2;
   std::vector<std::string> benches{"sync", "sched", "task", "apps", "periodic"};
-  std::vector<std::string> runtimes{"rtpar", "libgomp", "libomp"};
+  std::vector<std::string> runtimes{"rtpar", "libgomp", "libomp", "clang+rtpar", "clang+libomp"};
   int rounds = 2;           // sync/sched/task/apps reps split over this many runs of each program
   int sync_reps = 200;      // EPCC outer repetitions (samples) per construct
   int sync_inner = 128;     // EPCC innerreps
@@ -68,11 +69,13 @@ struct OmpPool {
 OmpJson omp_row(const OmpPool& p, bool raw);
 
 // omp_ratios lists rtpar/libgomp and rtpar/libomp of p50, p99 and max for every construct that
-// has an rtpar row (the periodic rows compare rtpar with each peer under the same policy).
+// has an rtpar row (the periodic rows compare rtpar with each peer under the same policy); for a
+// clang+rtpar row, over_libomp_* is clang+rtpar/clang+libomp and over_libgomp_* is null.
 OmpJson omp_ratios(const OmpJson& rows);
 
 // omp_targets evaluates the issue's goals (issue 13, Targets) on the rows: syncbench p50 <= 0.7x
-// libgomp and p99 <= libgomp; fib(30) <= 0.25x libgomp and <= libomp; periodic stalls = 0.
+// libgomp and p99 <= libgomp; fib(30) <= 0.25x libgomp and <= libomp; periodic stalls = 0; and
+// issue 37's for the clang rows: syncbench p50 and fib(30) <= 0.7x and 0.25x clang+libomp.
 OmpJson omp_targets(const OmpJson& rows);
 
 // render_omp_table prints the rows with ratios, then the targets (reported, never asserted).

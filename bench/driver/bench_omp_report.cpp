@@ -59,6 +59,24 @@ std::string suffix_of(const std::string& runtime) {
   return dash == std::string::npos ? std::string() : runtime.substr(dash);
 }
 
+// kClangRtpar and kClangLibomp name the clang rows' runtimes (bench_omp.cpp).
+const std::string kClangRtpar = "clang+rtpar";
+const std::string kClangLibomp = "clang+libomp";
+
+// is_rtpar is true for a runtime that is rtpar's library under either ABI (any policy suffix).
+bool is_rtpar(const std::string& runtime) {
+  return runtime.rfind("rtpar", 0) == 0 || runtime.rfind(kClangRtpar, 0) == 0;
+}
+
+// peer_of is the runtime that rtpar row `runtime` is compared with as `peer` ("libgomp" or
+// "libomp"): the same runtime of the other vendor under the same ABI and policy, or "" (a clang
+// row has no libgomp peer: LLVM's ABI is libomp's only).
+std::string peer_of(const std::string& runtime, const std::string& peer) {
+  const std::string sfx = suffix_of(runtime);
+  if (runtime.rfind(kClangRtpar, 0) == 0) return peer == "libomp" ? kClangLibomp + sfx : "";
+  return peer + sfx;
+}
+
 // mean_of is the mean of v (0 when empty).
 double mean_of(const std::vector<double>& v) {
   double sum = 0.0;
@@ -116,12 +134,12 @@ OmpJson omp_ratios(const OmpJson& rows) {
   OmpJson out = OmpJson::array();
   for (const OmpJson& r : rows) {
     const std::string rt = r["runtime"];
-    if (rt.rfind("rtpar", 0) != 0) continue;
-    const std::string b = r["bench"], c = r["construct"], sfx = suffix_of(rt);
+    if (!is_rtpar(rt)) continue;
+    const std::string b = r["bench"], c = r["construct"];
     OmpJson e = {{"bench", b}, {"construct", c}, {"runtime", rt}};
     bool any = false;
     for (const char* peer : {"libgomp", "libomp"}) {
-      const RowKey me{rt, b, c}, other{peer + sfx, b, c};
+      const RowKey me{rt, b, c}, other{peer_of(rt, peer), b, c};
       for (const char* f : {"p50_ns", "p99_ns", "max_ns"}) {
         const std::string key =
             std::string("over_") + peer + "_" + std::string(f).substr(0, std::string(f).size() - 3);
@@ -162,9 +180,20 @@ OmpJson omp_targets(const OmpJson& rows) {
       add("sched " + c + " p50 rtpar/libgomp", ratio_of(ix, me, gomp, "p50_ns"), 1.0);
     }
   }
+  for (const OmpJson& r : rows) {  // issue 37: the clang rows against LLVM's own runtime
+    if (r["runtime"] != kClangRtpar) continue;
+    const std::string b = r["bench"], c = r["construct"];
+    const RowKey me{kClangRtpar, b, c}, lomp{kClangLibomp, b, c};
+    if (b == "sync" && c != "HANDOFF") {
+      add("clang sync " + c + " p50 clang+rtpar/clang+libomp", ratio_of(ix, me, lomp, "p50_ns"),
+          0.7);
+    } else if (b == "task" && c == "FIB") {
+      add("clang task FIB p50 clang+rtpar/clang+libomp", ratio_of(ix, me, lomp, "p50_ns"), 0.25);
+    }
+  }
   for (const OmpJson& r : rows) {
     const std::string rt = r["runtime"];
-    if (r["bench"] == "periodic" && rt.rfind("rtpar", 0) == 0) {
+    if (r["bench"] == "periodic" && is_rtpar(rt)) {
       add("periodic " + rt + " stalls (> 10 ms)" +
               (r.value("sched", "") == "fifo" ? " at SCHED_FIFO" : " at SCHED_OTHER"),
           r["stalls"].get<double>(), 0.0);
@@ -181,8 +210,10 @@ void render_omp_table(const OmpBenchOptions& o, const OmpJson& rows, const OmpJs
     return e.contains(k) && e[k].is_number() ? fmt::format("{:.2f}x", e[k].get<double>())
                                              : std::string("-");
   };
-  fmt::print("rtpar bench omp: {} threads, OMP_PROC_BIND={}, same-run ratios (rtpar / peer)\n",
-             o.threads, o.bind ? "true OMP_PLACES=cores" : "(unset)");
+  fmt::print(
+      "rtpar bench omp: {} threads, OMP_PROC_BIND={}, same-run ratios (rtpar / peer; "
+      "clang+rtpar / clang+libomp in lomp)\n",
+      o.threads, o.bind ? "true OMP_PLACES=cores" : "(unset)");
   for (const auto& [rt, lib] : libraries) fmt::print("  {:<16} {}\n", rt, lib);
   for (const std::string& b : kBenchOrder) {
     const bool ms = b == "task" || b == "apps";
@@ -234,7 +265,7 @@ void render_omp_table(const OmpBenchOptions& o, const OmpJson& rows, const OmpJs
                  goal["met"].get<bool>() ? "yes" : "NO"});
   }
   if (g.size() > 1) {
-    fmt::print("\ntargets (issue 13; reported, not asserted)\n{}",
+    fmt::print("\ntargets (issues 13, 33, 37; reported, not asserted)\n{}",
                report::render_table(g, {false, true, true, false}));
   }
 }

@@ -7,7 +7,10 @@ expected runtime has a row for every construct of sync (10), sched (9) and task 
 and periodic rows under the default and the active wait policy; that each row's p50 <= p99 <= max over a
 positive count; that the task and apps results verified and every apps row has a positive
 speedup against its serial twin; and that every runtime reported the library it
-really loaded (a distinct file per runtime). Timings are not judged: this is a smoke test.
+really loaded (a distinct file per runtime of the same ABI: clang+libomp and libomp are both
+LLVM's libomp.so.5). With clang+rtpar and clang+libomp expected (the clang rows, issue 37), the
+clang+rtpar rows must also have their ratios over clang+libomp and their targets. Timings are
+not judged: this is a smoke test.
 
 --optional RT names a runtime still being written (rtpar's library while its constructs land one
 by one): its programs may fail (the command then exits 1 and lists them under "skipped"), and it
@@ -102,8 +105,19 @@ def main():
         if rt not in libs or not libs[rt].startswith("/"):
             fail(f"runtime {rt}: library not reported ({libs.get(rt)!r})")
     base = {rt: libs[rt] for rt in expect if rt in libs}
-    if len(set(base.values())) != len(base):
-        fail(f"two runtimes loaded the same library: {base}")
+    for clang in (False, True):
+        group = {rt: lib for rt, lib in base.items() if rt.startswith("clang+") == clang}
+        if len(set(group.values())) != len(group):
+            fail(f"two runtimes of the same ABI loaded the same library: {group}")
+    if {"clang+rtpar", "clang+libomp"} <= set(expect) and "clang+rtpar" not in optional:
+        ratios = {(e["runtime"], e["bench"], e["construct"]): e for e in doc["ratios"]}
+        for c in CONSTRUCTS["sync"] + CONSTRUCTS["task"]:
+            bench = "sync" if c in CONSTRUCTS["sync"] else "task"
+            e = ratios.get(("clang+rtpar", bench, c))
+            if e is None or e.get("over_libgomp_p50") is not None:
+                fail(f"clang+rtpar {bench} {c}: no ratio row, or one over libgomp ({e!r})")
+        if not any(t["target"].startswith("clang sync") for t in doc["targets"]):
+            fail("clang rows measured but no clang syncbench target evaluated")
     if "rtpar" in expect and ("rtpar", "sync", "PARALLEL") in rows and not any(t["target"].startswith("sync") for t in doc["targets"]):
         fail("rtpar measured but no syncbench target evaluated")
     print(f"ok: {len(rows)} rows, libraries {base}")
