@@ -46,6 +46,11 @@ struct TaskPlan {
   // thread_cores is the CPU of each thread of the task's team, master first. Empty means one
   // thread per entry of `cores` (federated). Partitioned: `threads` threads spread over places.
   std::vector<int> thread_cores;
+  // member_budget_ns is, per thread of a partitioned team (thread_cores' order), the CPU time per
+  // job the plan charges on that thread's core without measured overheads: the budget `rtpar run`
+  // gives that member (docs/reliability.md, "Budgets"). Empty when the plan charges no amount per
+  // thread (one thread, threads sharing a core, a steal pool, other planners).
+  std::vector<std::int64_t> member_budget_ns;
   // dedicated_cores says no other task runs on the task's cores: the federated planners set it
   // for the heavy tasks they give cores of their own; light tasks, partitioned places and
   // strand-level plans share cores (false). The executor only applies it: a steal pool's workers

@@ -229,6 +229,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
         {"expected_response_ns", optional_json(task.expected_response_ns)},
         {"scheduling", scheduling_name(task.scheduling)},
         {"thread_cores", task.thread_cores},
+        {"member_budget_ns", task.member_budget_ns},
         {"segments", segments_json(task.segments)},
     };
     // The task parameters come from the set; they are omitted (not guessed) if it lacks the task.
@@ -308,7 +309,7 @@ std::string plan_table(const Plan& plan, const TaskSet& set, TableDetail detail)
   out += fmt::format("verdict  {}{}\n", plan.schedulable ? "SCHEDULABLE" : "NOT SCHEDULABLE",
                      plan.force_placed ? " (force-placed: refused strands placed anyway)" : "");
   out += fmt::format("kernel   {}\n", full ? report::interference_detail(plan.interference)
-                                          : report::interference_summary(plan.interference));
+                                           : report::interference_summary(plan.interference));
   if (plan.supply) {
     // The charged supply loss (docs/analysis.md "Supply loss"): above every task of every core.
     out += fmt::format("supply   charged: {} lost in any {} per core (from {})\n",

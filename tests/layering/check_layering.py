@@ -78,7 +78,7 @@ OWNERS = {
     "rtpar/tools/planners.hpp": "analysis/planners",
     "rtpar/tools/generate.hpp": "gen",
     "rtpar/tools/simulate.hpp": "sim", "rtpar/simulate.hpp": "sim",
-    "rtpar/team.hpp": "runtime/team", "rtpar/tools/calibrate.hpp": "runtime/team",
+    "rtpar/team.hpp": "runtime/team", "rtpar/member_job_hooks.hpp": "runtime/team", "rtpar/tools/calibrate.hpp": "runtime/team",
     "rtpar/overhead.hpp": "runtime/team",
     "rtpar/steal.hpp": "runtime/steal", "rtpar/detail/steal_worker.hpp": "runtime/steal",
     "rtpar/detail/steal_join.hpp": "runtime/steal", "rtpar/detail/chase_lev.hpp": "runtime/steal",

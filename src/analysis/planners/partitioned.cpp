@@ -55,6 +55,7 @@
 #include "analysis/bounds/rta.hpp"
 #include "analysis/planners/interference_charge.hpp"
 #include "analysis/planners/lock_blocking.hpp"
+#include "analysis/planners/partitioned_budget.hpp"
 #include "analysis/planners/partitioned_part.hpp"
 #include "core/checked_math.hpp"
 #include "model/taskset_check.hpp"
@@ -284,7 +285,8 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     std::sort(p.cores.begin(), p.cores.end());
     p.cores.erase(std::unique(p.cores.begin(), p.cores.end()), p.cores.end());
     if (!p.reason) {
-      analysis::shape_part(p, task, analysis::part_charges(task, set.system, threads, options, plan.notes));
+      analysis::shape_part(p, task,
+                           analysis::part_charges(task, set.system, threads, options, plan.notes));
     }
     parts.push_back(std::move(p));
   }
@@ -383,6 +385,8 @@ Plan plan_partitioned(const TaskSet& set, const PlanOptions& options) {
     tp.heavy = task.work > task.deadline;
     tp.cores = p.cores;
     tp.thread_cores = p.thread_cores;
+    if (auto shares = analysis::member_budgets(task, p.thread_cores))
+      tp.member_budget_ns = std::move(*shares);
     tp.priority = p.priority;
     tp.scheduling = p.edf ? CoreScheduling::edf : CoreScheduling::fixed_priority;
     tp.utilization = task.utilization();

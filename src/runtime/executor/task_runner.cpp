@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 
-#include "analysis/planners/partitioned_budget.hpp"
 #include "platform/cpu_budget.hpp"
 #include "platform/futex.hpp"
 #include "rtpar/channel_set.hpp"
@@ -67,9 +66,9 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
                     " threads (budgets apply to one-thread tasks, partitioned teams and "
                     "strand-level plans)";
       budget_.mode = BudgetMode::none;
-    } else if (const auto shares = analysis::member_budgets(task, placement.thread_cores)) {
+    } else if (placement.member_budget_ns.size() == members) {
       // A partitioned team: each member against what the plan charges on its core per job.
-      member_charged = *shares;
+      member_charged = placement.member_budget_ns;
     } else {
       // Threads sharing a core: the plan charges the core, not each thread. Measure each against
       // the whole work C, demote none.
