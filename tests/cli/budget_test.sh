@@ -214,6 +214,31 @@ TOML
   # As strand_enforce: one miss on every try is noise; without the budget lo misses ≥ 3 (above).
   [ "$lo_misses" -le 1 ] || fail "lo missed $lo_misses times beside hi's enforced team"
   ;;
+federated_monitor)
+  # A federated heavy team on its own 2 cores (C = 12 ms > D = 10 ms): its members have no planned
+  # share, so the team runs in monitor, each member measured against the whole work C. Every 5th
+  # job burns 4x (24 ms per member): each such job overruns C on both members, is reported, and
+  # nobody is demoted.
+  cat > fed.toml <<TOML
+[system]
+cores = [0, 1]
+planner = "federated"
+
+[[task]]
+name = "hi"
+period = "10ms"
+kernel = "segments"
+args = { segments = [{ strands = 2, length = "6ms" }], overrun_every = 5, overrun_factor = 4 }
+overrun = "skip"
+TOML
+  run_rt fed.toml
+  [ "$(field hi budget)" = monitor ] || fail "hi's federated team is not monitored: $out"
+  grep -q "monitor only: a federated team" <<<"$(field hi budget_note)" || fail "budget note: $out"
+  [ "$(field hi budget_ns)" -eq 12000000 ] || fail "member budget is not C: $out"
+  [ "$(field hi overruns)" -ge 2 ] || fail "hi overran $(field hi overruns) times: $out"
+  [ "$(field hi max_overrun_ns)" -ge 6000000 ] || fail "largest excess < 24 ms - 12 ms - slack: $out"
+  [ "$(field hi demoted_ns)" -eq 0 ] || fail "a monitored member was demoted: $out"
+  ;;
 hang_contained)
   # A job that never returns: its task stops, the two others keep their deadlines, the run ends on
   # time (exit 5, task failed) with complete reports naming the hung task and job.

@@ -108,7 +108,17 @@ std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& sys
   const BudgetMode mode = task.budget ? *task.budget : system.budget.value_or(BudgetMode::enforce);
   // A profile without budget costs charges none, as one without `release` charges no release
   // latency: the plan's notes say so (budget_charge_note).
-  if (team > 1 || mode == BudgetMode::none || !profile.budget_job) return 0;
+  if (mode == BudgetMode::none || !profile.budget_job) return 0;
+  if (team > 1) {
+    // A fork/join team of more than one thread (federated heavy) runs in monitor: its members
+    // arm their own timers, the master before the job and each worker before its first region
+    // of it (in parallel), so the job's path holds two arms. Steal pools and a kernel's own
+    // (OpenMP) team run without budgets.
+    if (task.runtime == RuntimeKind::steal || task.kernel_spec.source == KernelSource::openmp) {
+      return 0;
+    }
+    return sat_mul(profile.budget_job->p999_ns, 2);
+  }
   std::int64_t ns = profile.budget_job->p999_ns;
   if (mode == BudgetMode::enforce) {
     ns = sat_add(ns, profile.budget_demotion ? profile.budget_demotion->p999_ns : 0);

@@ -40,9 +40,11 @@ std::int64_t parallel_regions(const TaskSpec& task);
 // `enforce`, that + the demotion and restore (budget.demotion p99.9) + system.budget_margin (the
 // job is demoted only once its budget plus the margin is spent). The mode is the task's, else
 // [system] budget, else enforce — the default rule's mode where a thread shares a core; charging
-// it on a dedicated core too is pessimistic, never optimistic. `team` threads: a team of more
-// than one thread (federated, steal pools) runs without a budget, so 0; the partitioned planner
-// passes 1 for a `team`-runtime team, each of whose members runs its own budget. A profile
+// it on a dedicated core too is pessimistic, never optimistic. `team` threads: a fork/join team
+// of more than one thread (federated heavy) runs in monitor, and its job's path holds two timer
+// arms (the master's and one worker's): 2 · budget.job; a steal pool or an `omp:` kernel's own
+// team runs without a budget, so 0; the partitioned planner passes 1 for a `team`-runtime team,
+// each of whose members runs its own budget. A profile
 // without `budget.job` (written before `rtpar calibrate` measured it) charges no budget, as one
 // without `release` charges no release latency; the charge notes then show none. Saturates.
 std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& system,
@@ -55,7 +57,7 @@ struct JobCharge {
   std::int64_t release_ns = 0;           // release latency, once per job
   std::int64_t fork_ns = 0;              // fork/join cost per region (0 for a team of 1)
   std::int64_t regions = 0;              // regions per job (parallel_regions; 0 for a team of 1)
-  std::int64_t budget_ns = 0;            // budget_charge (0 without a system or for a team)
+  std::int64_t budget_ns = 0;            // budget_charge (0 without a system)
   bool extrapolated = false;             // a cost came from above the largest measured team
   std::optional<std::int64_t> total_ns;  // release + regions · fork + budget; nullopt: overflow
 };

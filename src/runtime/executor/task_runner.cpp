@@ -56,16 +56,23 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
       // One thread on one core: the planners charge the task's whole work there.
       tally_.charged_ns = task.work.count();
       master_charged_ns_ = tally_.charged_ns;
-    } else if (steal || placement.thread_cores.empty() || task.code->owns_threads()) {
-      // Federated heavy teams, steal pools and a kernel's own team: no per-thread share (yet).
-      tally_.note = "not applied: a " +
-                    std::string(steal                            ? "steal pool"
-                                : placement.thread_cores.empty() ? "federated team"
-                                                                 : "kernel-owned team") +
+    } else if (steal || task.code->owns_threads()) {
+      // Steal pools and a kernel's own team: their workers have no job boundary of ours (yet).
+      tally_.note = "not applied: a " + std::string(steal ? "steal pool" : "kernel-owned team") +
                     " of " + std::to_string(members) +
-                    " threads (budgets apply to one-thread tasks, partitioned teams and "
+                    " threads (budgets apply to one-thread tasks, fork/join teams and "
                     "strand-level plans)";
       budget_.mode = BudgetMode::none;
+    } else if (placement.thread_cores.empty()) {
+      // A federated heavy team on its dedicated cores: the analysis (Li et al. 2014, §IV)
+      // bounds the job, not a member's part of it, so no member has a share to enforce, and
+      // nobody else runs on those cores to protect. Each member is measured against the whole
+      // work C: a member over it means the job overran C.
+      member_charged.assign(members, task.work.count());
+      budget_.mode = BudgetMode::monitor;
+      tally_.note = "monitor only: a federated team's members have no planned share (the analysis "
+                    "bounds the job on its dedicated cores); each is measured against the whole "
+                    "work C";
     } else if (placement.member_budget_ns.size() == members) {
       // A partitioned team: each member against what the plan charges on its core per job.
       member_charged = placement.member_budget_ns;
