@@ -239,6 +239,38 @@ TOML
   [ "$(field hi max_overrun_ns)" -ge 6000000 ] || fail "largest excess < 24 ms - 12 ms - slack: $out"
   [ "$(field hi demoted_ns)" -eq 0 ] || fail "a monitored member was demoted: $out"
   ;;
+steal_monitor)
+  # A steal pool (federated, heavy: C = 11 ms > D = 8 ms, 2 cores): its workers have no planned
+  # share, so the pool runs in monitor, the master and each worker measured against the whole
+  # work C. A worker's CPU time in a job is at most the job's response, so within C unless the job
+  # runs longer than C: `slow` declares C = 11 ms but its heat grid takes several times that.
+  cat > steal_ok.toml <<TOML
+[system]
+cores = [0, 1]
+planner = "federated"
+
+[[task]]
+name = "pool"
+period = "10ms"
+deadline = "8ms"
+work = "11ms"
+span = "3500us"
+runtime = "steal"
+kernel = "heat"
+args = { n = 64, steps = 4, grain = 4 }
+overrun = "skip"
+TOML
+  run_rt steal_ok.toml
+  [ "$(field pool budget)" = monitor ] || fail "the steal pool is not monitored: $out"
+  grep -q "monitor only: a steal pool" <<<"$(field pool budget_note)" || fail "budget note: $out"
+  [ "$(field pool budget_ns)" -eq 11000000 ] || fail "worker budget is not C: $out"
+  [ "$(field pool demoted_ns)" -eq 0 ] || fail "a monitored worker was demoted: $out"
+  sed -e 's/name = "pool"/name = "slow"/' -e 's/n = 64, steps = 4/n = 720, steps = 100/' \
+    steal_ok.toml > steal_slow.toml
+  run_rt steal_slow.toml
+  [ "$(field slow overruns)" -ge 1 ] || fail "a job several times C overran nothing: $out"
+  [ "$(field slow max_overrun_ns)" -gt 0 ] || fail "no excess recorded: $out"
+  ;;
 hang_contained)
   # A job that never returns: its task stops, the two others keep their deadlines, the run ends on
   # time (exit 5, task failed) with complete reports naming the hung task and job.

@@ -112,10 +112,13 @@ std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& sys
   if (team > 1) {
     // A fork/join team of more than one thread (federated heavy) runs in monitor: its members
     // arm their own timers, the master before the job and each worker before its first region
-    // of it (in parallel), so the job's path holds two arms. Steal pools and a kernel's own
-    // (OpenMP) team run without budgets.
-    if (task.runtime == RuntimeKind::steal || task.kernel_spec.source == KernelSource::openmp) {
-      return 0;
+    // of it (in parallel), so the job's path holds two arms. A steal pool runs in monitor too:
+    // the master's measurement once per job and, per pool run, a worker's clock reads on joining
+    // and leaving it (StealBudgets; the run's end waits for the last worker's), so 1 + regions
+    // arms. A kernel's own (OpenMP) team runs without budgets.
+    if (task.kernel_spec.source == KernelSource::openmp) return 0;
+    if (task.runtime == RuntimeKind::steal) {
+      return sat_mul(profile.budget_job->p999_ns, sat_add(1, parallel_regions(task)));
     }
     return sat_mul(profile.budget_job->p999_ns, 2);
   }

@@ -42,8 +42,9 @@ std::int64_t parallel_regions(const TaskSpec& task);
 // [system] budget, else enforce — the default rule's mode where a thread shares a core; charging
 // it on a dedicated core too is pessimistic, never optimistic. `team` threads: a fork/join team
 // of more than one thread (federated heavy) runs in monitor, and its job's path holds two timer
-// arms (the master's and one worker's): 2 · budget.job; a steal pool or an `omp:` kernel's own
-// team runs without a budget, so 0; the partitioned planner passes 1 for a `team`-runtime team,
+// arms (the master's and one worker's): 2 · budget.job; a steal pool runs in monitor with the
+// master's arm and a worker's clock reads per pool run on the path: (1 + regions) · budget.job
+// (parallel_regions); an `omp:` kernel's own team runs without a budget, so 0; the partitioned planner passes 1 for a `team`-runtime team,
 // each of whose members runs its own budget. A profile
 // without `budget.job` (written before `rtpar calibrate` measured it) charges no budget, as one
 // without `release` charges no release latency; the charge notes then show none. Saturates.

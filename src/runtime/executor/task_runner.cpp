@@ -56,12 +56,22 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
       // One thread on one core: the planners charge the task's whole work there.
       tally_.charged_ns = task.work.count();
       master_charged_ns_ = tally_.charged_ns;
-    } else if (steal || task.code->owns_threads()) {
-      // Steal pools and a kernel's own team: their workers have no job boundary of ours (yet).
-      tally_.note = "not applied: a " + std::string(steal ? "steal pool" : "kernel-owned team") +
-                    " of " + std::to_string(members) +
-                    " threads (budgets apply to one-thread tasks, fork/join teams and "
-                    "strand-level plans)";
+    } else if (steal) {
+      // A steal pool: its analysis (RTWS §V, federated-ws) bounds the job, not a worker's part of
+      // it, so no worker has a share to enforce. The master and each worker are measured against
+      // the whole work C (StealBudgets): one over it means the job overran C.
+      tally_.charged_ns = task.work.count();
+      master_charged_ns_ = tally_.charged_ns;
+      budget_.mode = BudgetMode::monitor;
+      tally_.note = "monitor only: a steal pool's workers have no planned share (the analysis "
+                    "bounds the job); each is measured against the whole work C";
+      steal_budgets_ = std::make_unique<StealBudgets>(static_cast<int>(members),
+                                                      task.work.count(), budget_.margin_ns);
+    } else if (task.code->owns_threads()) {
+      // A kernel's own team: its workers have no job boundary of ours (yet).
+      tally_.note = "not applied: a kernel-owned team of " + std::to_string(members) +
+                    " threads (budgets apply to one-thread tasks, fork/join teams, steal pools "
+                    "and strand-level plans)";
       budget_.mode = BudgetMode::none;
     } else if (placement.thread_cores.empty()) {
       // A federated heavy team on its dedicated cores: the analysis (Li et al. 2014, §IV)
@@ -115,6 +125,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
     if (!placement.dedicated_cores) pool.budget.idle_spin_ns = 0;
     steal_trace_ = std::make_unique<StealTrace>(static_cast<int>(members), record_capacity);
     steal_trace_->install(pool);
+    if (steal_budgets_) steal_budgets_->install(pool);
     pool_ = std::make_unique<steal::Pool>(std::move(pool));
   } else {
     if (members > 1) {
@@ -253,6 +264,7 @@ void TaskRunner::master_loop() noexcept {
     job.index = k;
     if (tracing_ != nullptr) tracing_->set_job(k);
     if (steal_trace_) steal_trace_->set_job(k);
+    if (steal_budgets_) steal_budgets_->set_job(k);
     job.release_ns = release;
     job.work_ns = job.span_ns = job.burdened_span_ns = 0;
     job.steal_runs = 0;
@@ -321,6 +333,12 @@ TaskRun TaskRunner::result() {
       run.threads.push_back(steal_trace_->take(r, i - 1 < tids.size() ? tids[i - 1] : 0,
                                                i < setup_.cpus.size() ? setup_.cpus[i] : -1));
     }
+  }
+  if (steal_budgets_ && !tallied_members_) {
+    // The pool's last run returned before the master's loop ended (join() above), and no run
+    // follows: the workers' tallies are complete.
+    steal_budgets_->add_to(tally_);
+    tallied_members_ = true;
   }
   if (member_budgets_ && !tallied_members_) {
     // The workers copy their tallies out when they exit: shut the team down first (joining its

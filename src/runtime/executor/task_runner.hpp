@@ -16,6 +16,7 @@
 #include "runtime/executor/member_budgets.hpp"
 #include "runtime/executor/run_control.hpp"
 #include "runtime/executor/runner.hpp"
+#include "runtime/executor/steal_budgets.hpp"
 #include "runtime/executor/steal_trace.hpp"
 #include "runtime/executor/thread_trace.hpp"
 #include "runtime/executor/tracing_team.hpp"
@@ -74,6 +75,9 @@ class TaskRunner final : public RunnerBase {
   // steal_trace_ records the pool's workers (runtime = "steal"); declared before pool_, whose
   // hooks write into it, so it outlives the pool.
   std::unique_ptr<StealTrace> steal_trace_;
+  // steal_budgets_ monitors the pool's workers (runtime = "steal" with a budget); declared before
+  // pool_ for the same reason.
+  std::unique_ptr<StealBudgets> steal_budgets_;
   std::unique_ptr<steal::Pool> pool_;  // runtime = "steal" (null for "team")
   std::unique_ptr<RtThread> master_;
   int master_tid_ = 0;

@@ -287,14 +287,18 @@ TEST_CASE("budget charge: a partitioned team charges each member core one thread
   CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).schedulable);
   set.tasks[0].period = set.tasks[0].deadline = Duration(4'150'000);
   CHECK_FALSE(plan(rtpar::PlannerKind::partitioned, set, profile).schedulable);
-  // none: no budget charge (R = 4.000001 ms); a steal pool runs without budgets: none either
-  // (structure-free there: C + release + fork = 7.000001 ms).
+  // none: no budget charge (R = 4.000001 ms). A steal pool runs in monitor (StealBudgets): the
+  // master's arm and, for its one parallel region, a worker's clock reads: 2 × 20 µs (structure-
+  // free there: C + release + fork + 40 µs = 7.040001 ms).
   set.tasks[0].period = set.tasks[0].deadline = 20ms;
   set.tasks[0].budget = rtpar::BudgetMode::none;
   CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).tasks[0].response_bound_ns ==
         4'000'001);
   set.tasks[0].budget.reset();
   set.tasks[0].runtime = rtpar::RuntimeKind::steal;
+  CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).tasks[0].response_bound_ns ==
+        7'040'001);
+  set.tasks[0].budget = rtpar::BudgetMode::none;
   CHECK(plan(rtpar::PlannerKind::partitioned, set, profile).tasks[0].response_bound_ns ==
         7'000'001);
 }
