@@ -27,4 +27,8 @@ Command add_bench_channels(CLI::App& app);
 // sets in process, per planner (bench_planners.cpp).
 Command add_bench_planners(CLI::App& app);
 
+// add_bench_wcet registers the options of `rtpar bench wcet`: OpenMP-RT Table 1, the WCETs of
+// the BOTS/EPCC task kernels, sequential and 2 threads (bench_wcet.cpp).
+Command add_bench_wcet(CLI::App& app);
+
 }  // namespace rtpar::bench

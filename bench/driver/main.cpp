@@ -37,6 +37,10 @@ int main(int argc, char** argv) try {
       "omp", "OpenMP programs (gcc -fopenmp) on rtpar's libgomp.so.1 vs libgomp and LLVM libomp");
   commands.emplace_back(omp, add_bench_omp(*omp));
 
+  CLI::App* wcet = app.add_subcommand(
+      "wcet", "WCETs of the BOTS/EPCC task kernels, sequential and 2 threads (OpenMP-RT Table 1)");
+  commands.emplace_back(wcet, add_bench_wcet(*wcet));
+
   CLI::App* planners = app.add_subcommand(
       "planners", "Planning time of many task sets, in process (sets/s, per-set p50/p99/max)");
   commands.emplace_back(planners, add_bench_planners(*planners));

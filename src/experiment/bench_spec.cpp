@@ -58,7 +58,7 @@ BenchSpec read_bench_spec(const model::TableReader& t) {
   if (std::find(std::begin(kBenchDrivers), std::end(kBenchDrivers), *driver) ==
       std::end(kBenchDrivers)) {
     t.fail(t.node("driver"), "driver",
-           "expected forkjoin, latency, channels, steal or omp (an `rtpar bench` subcommand)");
+           "expected forkjoin, latency, channels, steal, omp or wcet (an `rtpar bench` subcommand)");
   }
   b.driver = *driver;
   b.args = read_args(t, "args");

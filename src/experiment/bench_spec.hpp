@@ -40,7 +40,7 @@ using BenchMatch = std::map<std::string, std::string, std::less<>>;
 
 // kBenchDrivers are the drivers a bench manifest may name (rtpar-bench's measuring subcommands).
 inline constexpr std::string_view kBenchDrivers[] = {"forkjoin", "latency", "channels", "steal",
-                                                     "omp"};
+                                                     "omp",      "wcet"};
 
 // read_bench_spec reads [bench]; errors name file, line, column and field.
 BenchSpec read_bench_spec(const model::TableReader& t);

@@ -6,11 +6,15 @@
 // core B with its share); core B splits what is left among its own 1-thread tasks. Periods are
 // WCET/share at base_util (the 2-core WCET for 2-thread tasks, the paper's accounting), then scaled
 // by base_util/util_per_core (O3) and rounded up to whole µs, so the same seed gives the same mix
-// at every utilization. Deadlines are implicit; tasks have no priority (the EDF band).
+// at every utilization. Deadlines are implicit; tasks have no priority (the EDF band). The WCETs
+// are the paper's Table 1, or with wcet_table those `rtpar bench wcet --json` measured here
+// (experiments/openmp-rt-table1.toml); the tasks stay spin kernels of those lengths.
 #include "core/fp_strict.hpp"  // first: no FMA contraction in this file
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +23,7 @@
 #include "core/rng.hpp"
 #include "gen/build.hpp"
 #include "gen/families.hpp"
+#include "gen/omprt_wcet_table.hpp"
 #include "gen/utilizations.hpp"
 
 namespace rtpar::gen {
@@ -40,6 +45,10 @@ FamilyInfo omprt_family() {
           {"channel_size", "32768", "bytes of the pair's channel (two 64x64 int matrices)"},
           {"max_redraws", "100000", "give up (error) after this many rejected UUniFast draws"},
           {"planner", "partitioned", "[system] planner written into the set"},
+          {"wcet_table", "",
+           "a `rtpar bench wcet --json` file whose measured WCETs (max_ns) replace the paper's "
+           "Table 1 (default: the paper's)"},
+          {"wcet_runtime", "rtpar", "the runtime whose rows of wcet_table are used"},
       }};
 }
 
@@ -51,6 +60,12 @@ struct Bench {
   std::int64_t seq_us, two_us;
 };
 
+// Wcet is one row of the table a set is drawn from: the paper's (µs scaled) or measured, in ns.
+struct Wcet {
+  std::string name;
+  std::int64_t seq_ns, two_ns;
+};
+
 // kTable1 is OpenMP-RT Table 1 (11 BOTS and 4 EPCC tasks).
 constexpr Bench kTable1[] = {
     {"alignment", 1237, 652}, {"fft", 212, 117},       {"fib", 248, 130},
@@ -60,9 +75,32 @@ constexpr Bench kTable1[] = {
     {"arraybench", 143, 82},  {"syncbench", 205, 117}, {"schedbench", 151, 96},
 };
 
+// wcet_rows is the table a set is drawn from: kTable1, or every kernel of kTable1 with the WCETs
+// of r's wcet_table file (a kernel missing from the file is an error naming it).
+std::vector<Wcet> wcet_rows(const ParamReader& r) {
+  std::vector<Wcet> rows;
+  const std::string& path = r.text_of("wcet_table");
+  if (path.empty()) {
+    for (const Bench& b : kTable1) rows.push_back({b.name, b.seq_us * 1000, b.two_us * 1000});
+    return rows;
+  }
+  std::map<std::string, WcetPair> measured;
+  try {
+    measured = read_wcet_table(path, r.text_of("wcet_runtime"));
+  } catch (const std::runtime_error& e) {
+    r.fail("wcet_table", path + ": " + e.what());
+  }
+  for (const Bench& b : kTable1) {
+    const auto it = measured.find(b.name);
+    if (it == measured.end()) r.fail("wcet_table", path + " has no kernel " + b.name);
+    rows.push_back({b.name, it->second.seq_ns, it->second.two_ns});
+  }
+  return rows;
+}
+
 // Draft is a task before its period is scaled.
 struct Draft {
-  const Bench* bench;
+  const Wcet* bench;
   bool two;
   std::vector<int> places;
   double share;  // utilization on each of its cores at base_util
@@ -83,6 +121,7 @@ Generated generate_omprt(const ParamReader& r, std::uint64_t seed) {
   const double comm_prob = r.real("comm_prob", 0, 1);
   const auto channel_size = r.integer("channel_size", 1, std::int64_t{1} << 30);
   const auto max_redraws = r.integer("max_redraws", 0, INT64_MAX);
+  const std::vector<Wcet> table = wcet_rows(r);
   Rng rng(seed);
   Generated out;
   auto split_util = [&](int k, double total) {
@@ -90,7 +129,7 @@ Generated generate_omprt(const ParamReader& r, std::uint64_t seed) {
     if (!u) r.fail("max_redraws", "UUniFast-discard kept failing");
     return *u;
   };
-  auto pick = [&] { return &kTable1[rng.below(std::size(kTable1))]; };
+  auto pick = [&] { return &table[rng.below(table.size())]; };
   std::vector<Draft> drafts;
   for (int a = 0; a < cores; a += 2) {
     const bool paired = a + 1 < cores;
@@ -116,8 +155,8 @@ Generated generate_omprt(const ParamReader& r, std::uint64_t seed) {
   set.system = count_system(cores, 1, read_planner(r, "planner"));
   for (std::size_t i = 0; i < drafts.size(); ++i) {
     const Draft& d = drafts[i];
-    const Duration seq = std::chrono::microseconds(d.bench->seq_us);
-    const Duration two = std::chrono::microseconds(d.bench->two_us);
+    const Duration seq = std::chrono::nanoseconds(d.bench->seq_ns);
+    const Duration two = std::chrono::nanoseconds(d.bench->two_ns);
     TaskSpec t = spin_task(fmt::format("{}{}", d.bench->name, i), seq, d.two ? two : seq);
     const double per_core = static_cast<double>((d.two ? two : seq).count());
     // Whole µs, rounded up: the per-core utilization never exceeds the target.

@@ -93,7 +93,7 @@ TEST_CASE("bench study: [bench], panel args and matches, series matches and scal
 
 TEST_CASE("bench study: a bad manifest names the field") {
   CHECK(error_of(replaced(kBench, "driver = \"forkjoin\"", "driver = \"planners\"")) ==
-        "bench.driver: expected forkjoin, latency, channels, steal or omp (an `rtpar bench` "
+        "bench.driver: expected forkjoin, latency, channels, steal, omp or wcet (an `rtpar bench` "
         "subcommand)");
   CHECK(error_of(replaced(kBench, "args = [\"--fifo\"]", "args = [\"--json\"]"))
             .starts_with("bench.args: \"--json\" is the study's to give"));
