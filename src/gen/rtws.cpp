@@ -37,6 +37,11 @@ FamilyInfo rtws_family() {
                "\"none\": each task is C and L only; \"template\": the benchmark's DAG template "
                "(tiled Cholesky or LU, Heat as steps of parallel_for) scaled to C and L"},
               {"heat_steps", "16", "dag = template: the Heat template's steps"},
+              {"tiles", "0",
+               "dag = template: Cholesky's and LU's tiles per side, the grain; 0: the smallest "
+               "size reaching C/L"},
+              {"heat_strips", "0",
+               "dag = template: Heat's strips per step, the grain; 0: the smallest reaching C/L"},
               {"delta", "1.5", "[system] delta of federated-ws"},
               {"planner", "federated-ws", "[system] planner written into the set"},
           }};
@@ -107,6 +112,8 @@ Generated generate_rtws(const ParamReader& r, std::uint64_t seed) {
   const std::vector<Profile> profiles = read_profiles(r);
   const bool templates = r.choice("dag", {"none", "template"}) == "template";
   const auto heat_steps = static_cast<int>(r.integer("heat_steps", 1, 1000));
+  const auto tiles = static_cast<int>(r.integer("tiles", 0, 4096));
+  const auto heat_strips = static_cast<int>(r.integer("heat_strips", 0, 40'000));
   const double delta = r.real("delta", 0, 1e6);
   if (delta <= 0) r.fail("delta", "must be > 0");
   std::vector<std::string> benchmarks;
@@ -149,7 +156,8 @@ Generated generate_rtws(const ParamReader& r, std::uint64_t seed) {
       }
       DagSpec dag;
       std::string why;
-      if (!fit_rtws_dag(kind, p.work, p.span, heat_steps, dag, why)) {
+      if (!fit_rtws_dag(kind, p.work, p.span, heat_steps, dag, why,
+                        kind == RtwsBenchmark::heat ? heat_strips : tiles)) {
         r.fail("dag", fmt::format("\"{}\": {}", p.name, why));
       }
       t = dag_task(task_name(set.tasks.size()), std::move(dag));

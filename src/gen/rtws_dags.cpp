@@ -104,7 +104,7 @@ bool rtws_benchmark(const std::string& name, RtwsBenchmark& out) {
 }
 
 bool fit_rtws_dag(RtwsBenchmark b, Duration work, Duration span, int heat_steps, DagSpec& out,
-                  std::string& why) {
+                  std::string& why, int tiles) {
   const std::int64_t c = work.count();
   const std::int64_t l = span.count();
   if (l <= 0 || c < l) {
@@ -120,7 +120,23 @@ bool fit_rtws_dag(RtwsBenchmark b, Duration work, Duration span, int heat_steps,
   // The smallest size whose parallelism W/S reaches C/L̂ (W·L̂ ≥ C·S, in 128 bits).
   DagSpec t;
   std::int64_t w = 0, s = 0;
-  for (int size = 1;; ++size) {
+  for (int size = tiles > 0 ? tiles : 1;; ++size) {
+    if (tiles > 0 && size > tiles) {
+      why = std::to_string(tiles) + " tiles do not reach the parallelism C/L";
+      return false;
+    }
+    if (tiles > 0) {
+      t = rtws_template(b, size, heat_steps);
+      if (static_cast<std::int64_t>(t.nodes.size()) > kMaxTemplateNodes) {
+        why = std::to_string(tiles) + " tiles make more than " +
+              std::to_string(kMaxTemplateNodes) + " nodes";
+        return false;
+      }
+      w = model::dag_work(t).count();
+      s = model::dag_span(t).count();
+      if (w > s && static_cast<__int128>(w) * l >= static_cast<__int128>(c) * s) break;
+      continue;
+    }
     if (size > max_size) {
       why = "no template size up to " + std::to_string(max_size) + " reaches the parallelism C/L";
       return false;

@@ -30,14 +30,20 @@ DagSpec rtws_template(RtwsBenchmark b, int size, int steps);
 // rtws_benchmark reads "cholesky", "lu", "heat"; false for anything else.
 bool rtws_benchmark(const std::string& name, RtwsBenchmark& out);
 
-// fit_rtws_dag is the template of `b` scaled to work C and span L̂ exactly: the smallest size
-// (≤ 48 tiles, ≤ 512 Heat strips) whose parallelism W/S reaches C/L̂, its nodes scaled by
+// kMaxTemplateNodes bounds a template's nodes (per job), so that a simulation stays feasible.
+inline constexpr std::int64_t kMaxTemplateNodes = 40'000;
+
+// fit_rtws_dag is the template of `b` scaled to work C and span L̂ exactly: at `tiles` tiles per
+// side (Heat: strips per step) when tiles > 0 — the benchmark's grain, RTWS §IV-A, whose programs
+// split a matrix into many small blocks — or else the smallest size (≤ 48 tiles, ≤ 512 Heat
+// strips) whose parallelism W/S reaches C/L̂; its nodes scaled by
 // ⌊P/W⌋-style floors to a parallel work P = ⌊(C − L̂)·W/(W − S)⌋, a serial prefix node `serial`
 // before everything making the span L̂ (the burdened span's sequential part), and one independent
 // node `rest` (≤ L̂) taking the floors' remainder so that the work is C. Every node is ≥ 1 ns.
-// Returns false with a reason in `why` when C < L̂, no size reaches the parallelism, or C is too
-// small for the template's nodes.
+// Returns false with a reason in `why` when C < L̂, no size reaches the parallelism (with tiles > 0:
+// that size's W/S is below C/L̂, or it has more than kMaxTemplateNodes nodes), or C is too small
+// for the template's nodes.
 bool fit_rtws_dag(RtwsBenchmark b, Duration work, Duration span, int heat_steps, DagSpec& out,
-                  std::string& why);
+                  std::string& why, int tiles = 0);
 
 }  // namespace rtpar::gen

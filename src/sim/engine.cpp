@@ -81,10 +81,15 @@ class Engine {
       const bool shared = std::any_of(t.nodes.begin(), t.nodes.end(), [](const SimNode& n) {
         return n.thread < 0 && n.length > 0;
       });
-      s.queue.emplace(NodeQueueParams{
+      NodeQueueParams qp{
           queue_model(params.settings.team_model), params.settings.queue_lock_ns,
+          params.settings.queue_contention_ns, params.settings.queue_grain_ns, {},
           params.settings.steal_cost_ns, params.settings.steal_attempt_ns,
-          static_cast<int>(t.threads.size()), params.settings.seed, t.set_index, shared});
+          static_cast<int>(t.threads.size()), params.settings.seed, t.set_index, shared};
+      if (qp.grain_ns > 0) {
+        for (const SimNode& n : t.nodes) qp.lengths.push_back(n.length);
+      }
+      s.queue.emplace(std::move(qp));
       out_.tasks[i].deadline_ns = t.deadline;
       longest_deadline = std::max(longest_deadline, t.deadline);
     }

@@ -37,6 +37,18 @@ std::int64_t mul_or_throw(std::int64_t a, std::int64_t b, const char* what) {
   return *product;
 }
 
+std::int64_t queue_hold(std::int64_t lock_ns, std::int64_t contention_ns, int others,
+                        std::int64_t units) {
+  const std::int64_t waiters = mul_or_throw(contention_ns, others, "the queue lock's hold");
+  const std::int64_t one = add_or_throw(lock_ns, waiters, "the queue lock's hold");
+  return mul_or_throw(one, units, "the queue lock's hold");
+}
+
+std::int64_t grain_units(std::int64_t length, std::int64_t grain) {
+  if (grain <= 0 || length <= grain) return 1;
+  return length / grain + (length % grain != 0 ? 1 : 0);
+}
+
 int steal_victim(std::uint64_t seed, std::uint64_t task, std::uint64_t job, int worker,
                  std::uint64_t attempt, int workers) {
   std::uint64_t key = derive_seed(seed, kStealDomain);
@@ -54,6 +66,8 @@ NodeQueue::NodeQueue(NodeQueueParams params) : params_(params) {
     deques_.resize(static_cast<std::size_t>(std::max(params_.workers, 1)));
     attempts_.assign(deques_.size(), 0);
   }
+  // Slot 0 is the release (worker −1), slot w + 1 worker w.
+  per_worker_.assign(static_cast<std::size_t>(std::max(params_.workers, 1)) + 1, 0);
 }
 
 void NodeQueue::start_job(std::uint64_t job) {
@@ -67,8 +81,8 @@ bool NodeQueue::push(int n, std::int64_t t, int worker) {
       deques_[static_cast<std::size_t>(std::max(worker, 0))].push_back(n);
       return true;
     case QueueModel::centralized:
-      if (params_.lock_ns > 0) {
-        enqueuing_.emplace(hold_lock(t), n);
+      if (locked()) {
+        enqueuing_.emplace(hold_lock(t, worker, n), n);
         return false;
       }
       pool_.emplace(enqueued_++, n);
@@ -103,7 +117,8 @@ Take NodeQueue::take(int worker, std::int64_t t) {
   if (params_.model != QueueModel::steal) {
     const int n = front(worker);
     const std::int64_t cost =
-        params_.model == QueueModel::centralized && params_.lock_ns > 0 ? hold_lock(t) - t : 0;
+        params_.model == QueueModel::centralized && locked() && n >= 0 ? hold_lock(t, worker, n) - t
+                                                                       : 0;
     return Take{n, cost, -1, false};
   }
   const int own = front(worker);
@@ -129,9 +144,23 @@ void NodeQueue::used_up(const Take& taken) {
   }
 }
 
-std::int64_t NodeQueue::hold_lock(std::int64_t t) {
+std::int64_t NodeQueue::hold_lock(std::int64_t t, int worker, int n) {
+  // The holds over by t leave; the other slots still holding or waiting are the contenders.
+  while (!pending_.empty() && pending_.front().first <= t) {
+    if (--per_worker_[static_cast<std::size_t>(pending_.front().second)] == 0) --contenders_;
+    pending_.pop_front();
+  }
+  const int slot = std::clamp(worker + 1, 0, static_cast<int>(per_worker_.size()) - 1);
+  const int others = contenders_ - (per_worker_[static_cast<std::size_t>(slot)] > 0 ? 1 : 0);
+  const std::int64_t units =
+      n >= 0 && static_cast<std::size_t>(n) < params_.lengths.size()
+          ? grain_units(params_.lengths[static_cast<std::size_t>(n)], params_.grain_ns)
+          : 1;
   const std::int64_t grant = std::max(t, lock_free_at_);
-  lock_free_at_ = add_or_throw(grant, params_.lock_ns, "the queue lock's schedule");
+  lock_free_at_ = add_or_throw(grant, queue_hold(params_.lock_ns, params_.contention_ns, others, units),
+                               "the queue lock's schedule");
+  pending_.emplace_back(lock_free_at_, slot);
+  if (per_worker_[static_cast<std::size_t>(slot)]++ == 0) ++contenders_;
   return lock_free_at_;
 }
 

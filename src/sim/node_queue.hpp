@@ -30,7 +30,13 @@ enum class QueueModel { greedy, centralized, steal };
 // NodeQueueParams configures one task's queue.
 struct NodeQueueParams {
   QueueModel model = QueueModel::greedy;
-  std::int64_t lock_ns = 0;  // centralized: hold per enqueue and dequeue
+  std::int64_t lock_ns = 0;  // centralized: hold per enqueue and dequeue, uncontended
+  // centralized: contention_ns is added to a hold per other worker holding or waiting for the lock
+  // when it is requested (queue_hold); grain_ns > 0 makes a node of declared length L stand for
+  // ⌈L/grain_ns⌉ real tasks, each of which pays its own hold (`lengths`: the nodes' lengths).
+  std::int64_t contention_ns = 0;
+  std::int64_t grain_ns = 0;
+  std::vector<std::int64_t> lengths;
   // steal: steal_ns added to a successful steal's piece; attempt_ns, a failed attempt's length.
   std::int64_t steal_ns = 0;
   std::int64_t attempt_ns = 0;
@@ -88,10 +94,13 @@ class NodeQueue {
   // used_up removes the node `taken` got from where it was.
   void used_up(const Take& taken);
 
+  // locked says whether the centralized queue has a lock that costs anything.
+  bool locked() const { return params_.lock_ns > 0 || params_.contention_ns > 0; }
+
  private:
-  // hold_lock takes the lock at t for lock_ns and returns when the hold ends: it is granted when
-  // free, in request order.
-  std::int64_t hold_lock(std::int64_t t);
+  // hold_lock takes the lock at t for `worker` (−1: the release) to move node n and returns when
+  // the hold ends: it is granted when free, in request order, and lasts queue_hold(...).
+  std::int64_t hold_lock(std::int64_t t, int worker, int n);
 
   NodeQueueParams params_;
   // pool_: takeable nodes by (order, node): order = node index (greedy) or the queue position
@@ -99,12 +108,32 @@ class NodeQueue {
   std::set<std::pair<std::int64_t, int>> pool_;
   std::int64_t enqueued_ = 0;      // centralized: nodes that entered the queue so far
   std::int64_t lock_free_at_ = 0;  // centralized: when the lock is next free
+  // pending_: (hold ends, worker slot) of the holds not over yet, in grant order; per_worker_ counts
+  // them per slot (worker + 1) and contenders_ the slots with at least one (centralized).
+  std::deque<std::pair<std::int64_t, int>> pending_;
+  std::vector<int> per_worker_;
+  int contenders_ = 0;
   // enqueuing_: (hold ends, node), nodes being enqueued under the lock (centralized).
   std::set<std::pair<std::int64_t, int>> enqueuing_;
   std::vector<std::deque<int>> deques_;  // steal: per worker, front = top, back = bottom
   std::vector<std::uint64_t> attempts_;  // steal: attempts per worker in this job
   std::uint64_t job_ = 0;                // steal: the current job's release index
 };
+
+// queue_hold is how long one lock hold of the centralized queue lasts for a node standing for
+// `units` ≥ 1 real tasks when `others` other workers already hold or wait for the lock:
+// units · (lock_ns + others · contention_ns). Why linear in the waiters: a spin lock's handoff moves
+// the lock's cache line through every spinning core (Anderson 1990; Mellor-Crummey and Scott 1991;
+// Boyd-Wickizer et al. 2012, "Non-scalable locks are dangerous"), which is how GNU OpenMP's central
+// task queue loses to Cilk Plus as cores grow (RTWS §IV-A, Table I type 1). The parameters are
+// fitted to Table I by tools/fit_queue_contention.py (docs/experiments.md "RTWS Fig. 8").
+// Throws InputError on int64 overflow.
+std::int64_t queue_hold(std::int64_t lock_ns, std::int64_t contention_ns, int others,
+                        std::int64_t units);
+
+// grain_units is the number of real tasks a node of `length` ns stands for at `grain` ns each:
+// ⌈length/grain⌉, at least 1; 1 when grain ≤ 0 (no coarse-graining).
+std::int64_t grain_units(std::int64_t length, std::int64_t grain);
 
 // steal_victim is the victim of attempt `attempt` of `worker` in job `job` of the task with
 // TaskSet index `task` under `seed`: uniform over the other workers of a team of `workers` ≥ 2,

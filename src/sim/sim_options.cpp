@@ -39,6 +39,14 @@ constexpr SimSetting kSimSettings[] = {
     {"queue_lock", SettingValue::duration, TeamModel::centralized, false,
      &SimOptions::queue_lock_ns,
      "Centralized model: the queue lock's hold time per enqueue and dequeue, e.g. 2us"},
+    {"queue_contention", SettingValue::duration, TeamModel::centralized, false,
+     &SimOptions::queue_contention_ns,
+     "Centralized model: added to a hold per other worker holding or waiting for the lock, e.g. "
+     "2ns (the lock line's handoff; fitted to RTWS Table I by tools/fit_queue_contention.py)"},
+    {"queue_grain", SettingValue::duration, TeamModel::centralized, false,
+     &SimOptions::queue_grain_ns,
+     "Centralized model: the real tasks' grain; a node of length L pays ceil(L / grain) holds "
+     "per enqueue and dequeue (default 0: one)"},
 };
 
 // invalid is the SimOptionError of a text or range problem.

@@ -3,6 +3,7 @@
 // the rtws generator's dag = "template" option.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -76,4 +77,39 @@ TEST_CASE("rtws dags: the generator's dag = template gives DAG tasks with the pr
     CHECK(t.work == Duration(18'203'954'047));
     CHECK(t.span == Duration(522'396'530));
   }
+}
+
+TEST_CASE("rtws dags: a fixed grain (tiles) keeps C and L exactly and sets the node count") {
+  // Cholesky n = 2000's profile at 32 × 32 tiles: n + n(n−1)/2 + (n−1)n(n+1)/6 = 32 + 496 + 5456
+  // = 5984 tile tasks (named t…), plus at most the serial prefix and the remainder node.
+  const Duration c(36'271'665'708), l(590'180'765);
+  rtpar::DagSpec dag;
+  std::string why;
+  REQUIRE(rtpar::gen::fit_rtws_dag(RtwsBenchmark::cholesky, c, l, 16, dag, why, 32));
+  CHECK(rtpar::model::dag_work(dag) == c);
+  CHECK(rtpar::model::dag_span(dag) == l);
+  const auto tiles = std::count_if(dag.nodes.begin(), dag.nodes.end(),
+                                   [](const rtpar::DagNode& n) { return n.name[0] == 't'; });
+  CHECK(tiles == 5984);
+  CHECK(dag.nodes.size() <= 5986);
+  // LU at 32: Σ_{m=1}^{32} m² = 11440 tasks; Heat at 128 strips × 64 steps: 64 × 129 = 8256.
+  rtpar::DagSpec lu;
+  REQUIRE(rtpar::gen::fit_rtws_dag(RtwsBenchmark::lu, Duration(95'173'138'098),
+                                   Duration(967'818'318), 16, lu, why, 32));
+  CHECK(rtpar::model::dag_work(lu).count() == 95'173'138'098);
+  CHECK(rtpar::model::dag_span(lu).count() == 967'818'318);
+  CHECK(lu.nodes.size() >= 11440);
+  CHECK(lu.nodes.size() <= 11442);
+  rtpar::DagSpec heat;
+  REQUIRE(rtpar::gen::fit_rtws_dag(RtwsBenchmark::heat, Duration(35'746'536'983),
+                                   Duration(385'926'636), 64, heat, why, 128));
+  CHECK(rtpar::model::dag_work(heat).count() == 35'746'536'983);
+  CHECK(rtpar::model::dag_span(heat).count() == 385'926'636);
+  CHECK(heat.nodes.size() >= 8256);
+  CHECK(heat.nodes.size() <= 8258);
+  // Too coarse for C/L̂ ≈ 61 (2 × 2 tiles: W/S = 16/13), or too many nodes: refused with a reason.
+  CHECK_FALSE(rtpar::gen::fit_rtws_dag(RtwsBenchmark::cholesky, c, l, 16, dag, why, 2));
+  CHECK(why.find("parallelism") != std::string::npos);
+  CHECK_FALSE(rtpar::gen::fit_rtws_dag(RtwsBenchmark::cholesky, c, l, 16, dag, why, 64));
+  CHECK(why.find("nodes") != std::string::npos);
 }

@@ -63,6 +63,11 @@ struct SimOptions {
   // the centralized queue's lock hold time per enqueue and per dequeue (≥ 0; 0 with greedy).
   TeamModel team_model = TeamModel::greedy;
   std::int64_t queue_lock_ns = 0;
+  // queue_contention_ns: added to each centralized hold per other worker holding or waiting for
+  // the lock (a spin lock's cache-line handoff, RTWS Table I type 1); queue_grain_ns > 0: a node of
+  // length L stands for ⌈L/grain⌉ real tasks, each paying its hold (src/sim/node_queue.hpp).
+  std::int64_t queue_contention_ns = 0;
+  std::int64_t queue_grain_ns = 0;
   // The steal model's costs (≥ 0; each refused with another model): steal_cost_ns is added to
   // the piece of a successful steal; steal_attempt_ns is a failed attempt's length, after which
   // the thief tries again (> 0 under steal, so that time advances); spawn_cost_ns is spent by a
