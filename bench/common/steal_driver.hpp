@@ -26,6 +26,8 @@
 #include "common/stats.hpp"
 #include "common/steal_kernels.hpp"
 #include "common/steal_options.hpp"
+#include "common/steal_sync.hpp"
+#include "common/steal_tiled.hpp"
 
 namespace rtpar_bench {
 
@@ -37,6 +39,8 @@ struct StealKernels {
   std::function<std::uint64_t(const UtsParams&)> uts;
   std::function<void(Matmul&)> matmul;
   std::function<void(Heat&)> heat;
+  std::function<void(SyncTask&)> sync;       // sync1..3 (RTWS §IV-A); empty: not on this runtime
+  std::function<void(TiledMatrix&)> tiled;   // cholesky, lu (RTWS §IV-A); empty: likewise
 };
 
 // Row is the program's result row: keys in print order.
@@ -76,9 +80,35 @@ inline std::string hex(std::uint64_t v) {
 // make_kernel builds the Kernel of o.bench; data lives in the holders passed by the caller.
 inline Kernel make_kernel(const StealOptions& o, const StealKernels& k, std::uint64_t& value,
                           std::uint64_t& expect, std::unique_ptr<Matmul>& mm,
-                          std::unique_ptr<Heat>& heat, std::vector<double>& ref) {
+                          std::unique_ptr<Heat>& heat, std::vector<double>& ref,
+                          std::unique_ptr<SyncTask>& sync, std::unique_ptr<TiledMatrix>& tm) {
   Kernel r;
-  if (o.bench == "fib") {
+  if (is_sync_bench(o.bench)) {
+    sync = std::make_unique<SyncTask>(o.bench.back() - '0', o.sync_seed, o.sync_div);
+    sync->serial();
+    expect = sync->checksum();
+    SyncTask* t = sync.get();
+    r.reset = [t] { t->reset(); };
+    r.serial = [t] { t->serial(); };
+    r.parallel = [t, &k] { k.sync(*t); };
+    r.check = [t, &expect] { return t->checksum() == expect; };
+    r.corrupt = [t] { t->out[0] += 1; };
+    r.size = sync->size() + (o.sync_div > 1 ? ",div=" + std::to_string(o.sync_div) : "");
+    r.reference = hex(expect);
+  } else if (o.bench == "cholesky" || o.bench == "lu") {
+    const bool lu = o.bench == "lu";
+    tm = std::make_unique<TiledMatrix>(lu, lu ? o.lu_n : o.chol_n, lu ? o.lu_block : o.chol_block);
+    tiled_serial(*tm);
+    ref = tm->a;
+    TiledMatrix* m = tm.get();
+    r.reset = [m] { m->reset(); };
+    r.serial = [m] { tiled_serial(*m); };
+    r.parallel = [m, &k] { k.tiled(*m); };
+    r.check = [m, &ref] { return same_doubles(m->a, ref); };
+    r.corrupt = [m] { m->a[0] += 1.0; };
+    r.size = tm->size();
+    r.reference = hex(checksum64(ref));
+  } else if (o.bench == "fib") {
     const int n = o.fib_n;
     expect = fib_serial(n);
     r.reset = [&value] { value = ~std::uint64_t{0}; };
@@ -182,7 +212,15 @@ inline StealOutcome run_steal_benchmark(const StealOptions& o, const std::string
   std::unique_ptr<Matmul> mm;
   std::unique_ptr<Heat> heat;
   std::vector<double> ref;
-  const Kernel kernel = make_kernel(o, k, value, expect, mm, heat, ref);
+  std::unique_ptr<SyncTask> sync;
+  std::unique_ptr<TiledMatrix> tm;
+  if ((is_sync_bench(o.bench) && !k.sync) ||
+      ((o.bench == "cholesky" || o.bench == "lu") && !k.tiled)) {
+    out.error = o.bench + " is not implemented on " + runtime;
+    out.exit_status = kExitBadArgs;
+    return out;
+  }
+  const Kernel kernel = make_kernel(o, k, value, expect, mm, heat, ref, sync, tm);
 
   auto verify = [&](int rep) {
     if (kernel.check()) return true;

@@ -5,6 +5,8 @@
 //   [--time-limit-ms T]  [--fib-n N]  [--uts-b0 B --uts-m M --uts-q Q --uts-seed S]
 //   [--matmul-n N]  [--heat-n N --heat-steps S]  [--fifo --priority P]  [--rest-ratio X]
 //   [--variant NAME]  [--samples DIR]  [--corrupt]
+//   RTWS §IV (--bench sync1|sync2|sync3|cholesky|lu): [--sync-seed S] [--sync-div D]
+//   [--chol-n N --chol-block B] [--lu-n N --lu-block B]
 //
 // One process runs one (benchmark, threads, variant) combination, so that its ru_maxrss is that
 // combination's peak memory alone. A hand-rolled parser, like options.hpp: the programs build with
@@ -43,6 +45,12 @@ struct StealOptions {
   int matmul_n = 256;
   int heat_n = 256;
   int heat_steps = 100;
+  std::uint64_t sync_seed = 1;  // the synchronous task drawn (RTWS §IV-A)
+  int sync_div = 1;             // node counts divided by this (1 = the paper's; --quick only)
+  int chol_n = 1024;            // Cholesky n (RTWS §IV-A: 3000, Fig. 7: 1000)
+  int chol_block = 32;          // Cholesky base case (RTWS §IV-A: 32, Fig. 7: 4)
+  int lu_n = 1024;              // LU n (RTWS §IV-A: 2048)
+  int lu_block = 32;            // LU base case (RTWS §IV-A: 32)
   bool fifo = false;  // every benchmark thread at SCHED_FIFO `priority`
   int priority = 10;
   double rest_ratio = 0.0;           // sleep rest_ratio × (last repetition) after each one
@@ -51,16 +59,22 @@ struct StealOptions {
   bool corrupt = false;              // test hook: falsify one parallel result (must exit 4)
 };
 
+// is_sync_bench says whether name is one of RTWS §IV-A's synchronous task types.
+inline bool is_sync_bench(const std::string& name) {
+  return name == "sync1" || name == "sync2" || name == "sync3";
+}
+
 // parse_steal_options parses argv; on a bad argument it prints usage and exits kExitBadArgs.
 inline StealOptions parse_steal_options(int argc, char** argv) {
   StealOptions o;
   auto fail = [&](const std::string& why) {
     std::fprintf(stderr,
-                 "%s: %s\nusage: %s --bench fib|uts|matmul|heat --threads N [--cpus LIST] "
+                 "%s: %s\nusage: %s --bench fib|uts|matmul|heat|sync1|sync2|sync3|cholesky|lu --threads N [--cpus LIST] "
                  "[--reps R] [--warmup W] [--time-limit-ms T] [--fib-n N] [--uts-b0 B] "
                  "[--uts-m M] [--uts-q Q] [--uts-seed S] [--matmul-n N] [--heat-n N] "
                  "[--heat-steps S] [--fifo] [--priority P] [--rest-ratio X] [--variant NAME] "
-                 "[--samples DIR] [--corrupt]\n",
+                 "[--samples DIR] [--corrupt] [--sync-seed S] [--sync-div D] [--chol-n N] "
+                 "[--chol-block B] [--lu-n N] [--lu-block B]\n",
                  argv[0], why.c_str(), argv[0]);
     std::exit(kExitBadArgs);
   };
@@ -92,7 +106,8 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--bench") {
       o.bench = value(i);
-      if (o.bench != "fib" && o.bench != "uts" && o.bench != "matmul" && o.bench != "heat") {
+      if (o.bench != "fib" && o.bench != "uts" && o.bench != "matmul" && o.bench != "heat" &&
+          !is_sync_bench(o.bench) && o.bench != "cholesky" && o.bench != "lu") {
         fail("--bench: unknown benchmark '" + o.bench + "'");
       }
     } else if (a == "--threads") {
@@ -128,6 +143,18 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
       o.heat_n = static_cast<int>(integer(i, 3, 8192));
     } else if (a == "--heat-steps") {
       o.heat_steps = static_cast<int>(integer(i, 1, 1'000'000));
+    } else if (a == "--sync-seed") {
+      o.sync_seed = static_cast<std::uint64_t>(integer(i, 0, INT64_MAX));
+    } else if (a == "--sync-div") {
+      o.sync_div = static_cast<int>(integer(i, 1, 1'000'000));
+    } else if (a == "--chol-n") {
+      o.chol_n = static_cast<int>(integer(i, 1, 8192));
+    } else if (a == "--chol-block") {
+      o.chol_block = static_cast<int>(integer(i, 1, 1024));
+    } else if (a == "--lu-n") {
+      o.lu_n = static_cast<int>(integer(i, 1, 8192));
+    } else if (a == "--lu-block") {
+      o.lu_block = static_cast<int>(integer(i, 1, 1024));
     } else if (a == "--fifo") {
       o.fifo = true;
     } else if (a == "--priority") {

@@ -17,7 +17,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <memory>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +48,9 @@ const std::map<std::string, std::string>& programs() {
                                                     {"tbb", "rtpar-bench-steal-tbb"}};
   return m;
 }
+
+// kRtwsBenches are the RTWS §IV kernels (docs/bench_steal.md "RTWS §IV kernels").
+const std::set<std::string> kRtwsBenches{"sync1", "sync2", "sync3", "cholesky", "lu"};
 
 // bad builds the InputError of a command-line option.
 InputError bad(const char* field, const std::string& why) {
@@ -87,6 +92,14 @@ Duration validate(const StealBenchOptions& o) {
   if (!(o.rest_ratio >= 0.0 && o.rest_ratio <= 100.0)) {
     throw bad("--rest-ratio", "must be in 0..100");
   }
+  if (o.heat_n < 3 || o.heat_n > 8192) throw bad("--heat-n", "must be in 3..8192");
+  if (o.heat_steps < 1) throw bad("--heat-steps", "must be >= 1");
+  for (const auto& [flag, n, b] : {std::tuple{"--chol-n", o.rtws.chol_n, o.rtws.chol_block},
+                                   std::tuple{"--lu-n", o.rtws.lu_n, o.rtws.lu_block}}) {
+    if (n < 1 || n > 8192 || b < 1 || b > 1024 || b > n) {
+      throw bad(flag, "n must be in 1..8192 and its block in 1..min(n, 1024)");
+    }
+  }
   if (o.time_limit_s < 0) throw bad("--time-limit", "must be >= 0 (0 = no limit)");
   if (o.timeout_s < 1) throw bad("--timeout", "must be >= 1");
   Duration period{};
@@ -112,7 +125,19 @@ StealSizes sizes_for(const StealBenchOptions& o, bool multiprogrammed) {
   s.fib_n = multiprogrammed ? o.mp_fib_n : o.fib_n;
   if (multiprogrammed) s.uts_seed = o.mp_uts_seed;
   s.matmul_n = o.matmul_n;
+  s.heat_n = o.heat_n;
+  s.heat_steps = o.heat_steps;
+  s.sync_seed = o.rtws.sync_seed;
+  s.chol_n = o.rtws.chol_n;
+  s.chol_block = o.rtws.chol_block;
+  s.lu_n = o.rtws.lu_n;
+  s.lu_block = o.rtws.lu_block;
   if (o.quick) {
+    s.sync_div = 100;  // RTWS §IV-A's node counts / 100: a few ms per task
+    s.chol_n = std::min(s.chol_n, 96);
+    s.chol_block = std::min(s.chol_block, 16);
+    s.lu_n = std::min(s.lu_n, 96);
+    s.lu_block = std::min(s.lu_block, 16);
     s.uts_b0 = 50;
     s.uts_seed = 12;  // b0=50: 6,571 nodes, depth 88
     s.heat_n = 64;
@@ -150,6 +175,12 @@ std::vector<std::string> program_args(const StealBenchOptions& o, const Combinat
   add("--matmul-n", std::to_string(s.matmul_n));
   add("--heat-n", std::to_string(s.heat_n));
   add("--heat-steps", std::to_string(s.heat_steps));
+  add("--sync-seed", std::to_string(s.sync_seed));
+  add("--sync-div", std::to_string(s.sync_div));
+  add("--chol-n", std::to_string(s.chol_n));
+  add("--chol-block", std::to_string(s.chol_block));
+  add("--lu-n", std::to_string(s.lu_n));
+  add("--lu-block", std::to_string(s.lu_block));
   if (mp || o.fifo) {
     a.emplace_back("--fifo");
     add("--priority", std::to_string(o.priority));
@@ -273,9 +304,11 @@ std::vector<std::string> check_agreement(const Json& rows) {
 
 Command add_bench_steal(CLI::App& app) {
   auto o = std::make_shared<StealBenchOptions>();
-  app.add_option("--bench", o->benches, "Subset of fib,uts,matmul,heat")
+  app.add_option("--bench", o->benches,
+                 "Subset of fib,uts,matmul,heat and the RTWS §IV kernels sync1,sync2,sync3,cholesky,lu")
       ->delimiter(',')
-      ->check(CLI::IsMember({"fib", "uts", "matmul", "heat"}));
+      ->check(CLI::IsMember(
+          {"fib", "uts", "matmul", "heat", "sync1", "sync2", "sync3", "cholesky", "lu"}));
   app.add_option("--threads", o->threads, "Worker counts to run (each a separate program run)")
       ->delimiter(',');
   app.add_option("--runtimes", o->runtimes, "Subset of rtpar,libgomp,libomp,tbb")
@@ -295,6 +328,15 @@ Command add_bench_steal(CLI::App& app) {
                               ->capture_default_str();
   CLI::Option* matmul_n = app.add_option("--matmul-n", o->matmul_n, "matmul: n of the n×n matrices")
                               ->capture_default_str();
+  app.add_option("--heat-n", o->heat_n, "heat: n of the n×n grid")->capture_default_str();
+  app.add_option("--heat-steps", o->heat_steps, "heat: sweeps")->capture_default_str();
+  app.add_option("--sync-seed", o->rtws.sync_seed, "sync1..3: seed of the drawn task (RTWS §IV-A)")
+      ->capture_default_str();
+  app.add_option("--chol-n", o->rtws.chol_n, "cholesky: n (RTWS §IV-A: 3000)")->capture_default_str();
+  app.add_option("--chol-block", o->rtws.chol_block, "cholesky: base case (tile) size")
+      ->capture_default_str();
+  app.add_option("--lu-n", o->rtws.lu_n, "lu: n (RTWS §IV-A: 2048)")->capture_default_str();
+  app.add_option("--lu-block", o->rtws.lu_block, "lu: base case (tile) size")->capture_default_str();
   app.add_option("--mp-uts-seed", o->mp_uts_seed,
                  "UTS tree seed of the multiprogrammed variant (a smaller tree)")
       ->capture_default_str();
@@ -365,6 +407,8 @@ Command add_bench_steal(CLI::App& app) {
       for (const std::string& b : o->benches) {
         for (int t : o->threads) {
           for (const std::string& rt : o->runtimes) {
+            // oneTBB has no RTWS §IV kernels (the paper compares Cilk Plus and OpenMP).
+            if (rt == "tbb" && kRtwsBenches.count(b) > 0) continue;
             if (found.count(rt)) combos.push_back({v, b, rt, t});
           }
         }

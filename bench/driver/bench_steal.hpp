@@ -27,6 +27,10 @@ struct StealSizes {
   int matmul_n = 256;
   int heat_n = 256;
   int heat_steps = 100;
+  std::int64_t sync_seed = 1;  // RTWS §IV-A synchronous task drawn (sync1..3)
+  int sync_div = 1;            // node counts divided by this (--quick: 100)
+  int chol_n = 1024, chol_block = 32;  // RTWS §IV-A: 3000 / 32 (Fig. 7: 1000 / 4)
+  int lu_n = 1024, lu_block = 32;      // RTWS §IV-A: 2048 / 32
 };
 
 // StealBenchOptions are the command-line options.
@@ -40,6 +44,8 @@ struct StealBenchOptions {
   int fib_n = 35;
   int mp_fib_n = 27;
   int matmul_n = 256;  // matmul's n (P3LS3 §5.2 used 128)
+  int heat_n = 256, heat_steps = 100;  // heat's grid and sweeps (isolated and multiprogrammed)
+  StealSizes rtws;     // the RTWS §IV kernels' sizes (sync_seed, chol_*, lu_*)
   std::int64_t mp_uts_seed = 5;
   bool quick = false;
   bool json = false;

@@ -20,6 +20,7 @@
 #include "common/steal_driver.hpp"
 #include "common/steal_kernels.hpp"
 #include "common/steal_options.hpp"
+#include "programs/steal_rtws_omp.hpp"
 
 #ifndef RTPAR_BENCH_OMP_LIB
 #error "build with -DRTPAR_BENCH_OMP_LIB=libgomp or -DRTPAR_BENCH_OMP_LIB=libomp"
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
       for (int i = 1; i < n - 1; ++i) h.rows(s, i, i + 1);
     }
   };
+
+  add_rtws_omp_kernels(nt, k);  // sync1..3, cholesky, lu (RTWS §IV)
 
   const std::string runtime = RTPAR_BENCH_STR(RTPAR_BENCH_OMP_LIB);
   StealOutcome out = run_steal_benchmark(o, runtime, k);

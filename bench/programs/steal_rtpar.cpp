@@ -25,6 +25,7 @@
 #include "common/steal_options.hpp"
 #include "kernels/fib_join.hpp"
 #include "kernels/uts_walk.hpp"
+#include "programs/steal_rtws_rtpar.hpp"
 #include "rtpar/error.hpp"
 #include "rtpar/steal.hpp"
 
@@ -132,6 +133,7 @@ int main(int argc, char** argv) {
         }
       });
     };
+    add_rtws_rtpar_kernels(pool, nt, k);  // sync1..3, cholesky, lu (RTWS §IV)
     out = run_steal_benchmark(o, "rtpar", k);
     profile = pool.last_profile();
     steal_cost = pool.steal_cost_ns();

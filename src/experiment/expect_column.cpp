@@ -42,6 +42,7 @@ std::optional<double> csv_number(std::string_view cell) {
 
 ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
   const std::string column = e.column.empty() ? "value" : e.column;
+  const std::string over_column = e.over_column.empty() ? column : e.over_column;
   const bool at_most = e.kind == ExpectKind::at_most;
   ExpectCheck out;
   std::vector<std::string_view> lines;
@@ -52,7 +53,7 @@ ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
     start = end + 1;
   }
   // Column indices of panel, x, series and the compared column (−1: absent).
-  int ip = -1, ix = -1, is = -1, ic = -1;
+  int ip = -1, ix = -1, is = -1, ic = -1, io = -1;
   if (!lines.empty()) {
     const std::vector<std::string_view> header = csv_fields(lines.front());
     for (std::size_t k = 0; k < header.size(); ++k) {
@@ -61,25 +62,28 @@ ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
       if (header[k] == "x") ix = i;
       if (header[k] == "series") is = i;
       if (header[k] == column) ic = i;
+      if (header[k] == over_column) io = i;
     }
   }
   // (panel, x) -> the two values, in CSV order (sweep order within a panel).
   std::vector<std::tuple<std::string, std::string, std::optional<double>, std::optional<double>>>
       points;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
-  if (ip >= 0 && ix >= 0 && is >= 0 && ic >= 0) {
-    const int need = std::max({ip, ix, is, ic});
+  if (ip >= 0 && ix >= 0 && is >= 0 && ic >= 0 && io >= 0) {
+    const int need = std::max({ip, ix, is, ic, io});
     for (std::size_t l = 1; l < lines.size(); ++l) {
       const std::vector<std::string_view> c = csv_fields(lines[l]);
       if (static_cast<int>(c.size()) <= need) continue;
       if (!e.panel.empty() && c[ip] != e.panel) continue;
       const bool mine = c[is] == e.series;
-      if (!mine && c[is] != e.over) continue;
+      const bool theirs = c[is] == e.over;  // both when series == over (over_column)
+      if (!mine && !theirs) continue;
       const std::pair<std::string, std::string> key{std::string(c[ip]), std::string(c[ix])};
       auto [it, fresh] = index.emplace(key, points.size());
       if (fresh) points.emplace_back(key.first, key.second, std::nullopt, std::nullopt);
       auto& p = points[it->second];
-      (mine ? std::get<2>(p) : std::get<3>(p)) = csv_number(c[ic]);
+      if (mine) std::get<2>(p) = csv_number(c[ic]);
+      if (theirs) std::get<3>(p) = csv_number(c[io]);
     }
   }
   int compared = 0;
@@ -97,9 +101,12 @@ ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
   out.pass = compared > 0 && failed == 0;
   out.what =
       fmt::format("{}({}) {} {} x {}({}) at every point{} ({} of {} points not{})", column,
-                  e.series, at_most ? "<=" : ">=", e.factor, column, e.over,
+                  e.series, at_most ? "<=" : ">=", e.factor, over_column, e.over,
                   e.panel.empty() ? "" : " of panel " + e.panel, failed, compared, first_bad);
   if (ic < 0) out.what += " — no column " + column + " in the merged CSV";
+  if (io < 0 && over_column != column) {
+    out.what += " — no column " + over_column + " in the merged CSV";
+  }
   return out;
 }
 

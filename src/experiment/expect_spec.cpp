@@ -11,7 +11,8 @@
 namespace rtpar::experiment {
 
 Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
-  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales", "column"});
+  t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales", "column",
+                "over_column"});
   Expect e;
   e.where = t.where();
   const std::optional<std::string> kind = t.string("kind");
@@ -27,6 +28,10 @@ Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
   e.column = t.string("column").value_or("");
   if (e.kind == ExpectKind::breakdown_ratio && !e.column.empty()) {
     t.fail(t.node("column"), "column", "a breakdown is taken of the schedulable fraction");
+  }
+  e.over_column = t.string("over_column").value_or("");
+  if (!e.over_column.empty() && e.column.empty()) {
+    t.fail(t.node("over_column"), "over_column", "needs `column` (the series' side)");
   }
   if (m.bench && e.column.empty()) {
     // A bench study has no fraction: it compares one of its merged columns (median_p99_ns, ...).

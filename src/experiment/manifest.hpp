@@ -104,6 +104,10 @@ struct Expect {
   // column: the merged CSV column compared (expect_column.hpp), e.g. "median_p99_ns" of a bench
   // study or "mean_miss_ratio"; empty: the schedulable fraction (at_most: "value").
   std::string column;
+  // over_column: the column of `over` the bound is taken from (empty: `column`). With series ==
+  // over it compares two columns of one series, e.g. median_p99_ns ≤ 1.05 × median_mean_ns
+  // (RTWS §IV-B: "the 99th percentile ... less than 5% [above] the mean").
+  std::string over_column;
   std::string quote;  // the paper's words, printed beside PASS/FAIL
   // scales at which the claim is checked (default paper and quick): a smoke run's handful of
   // trials cannot show a paper's trend, and says SKIP instead of a meaningless FAIL.

@@ -75,3 +75,29 @@ TEST_CASE("column expectation: dominates, the default column and no comparable p
   v.factor = 0.8;
   CHECK_FALSE(check_column_expect(v, fractions).pass);  // 0.5 > 0.48
 }
+
+TEST_CASE("column expectation: over_column compares two columns, of one series or two") {
+  // median_mean_ns against max_mean_ns of the same series (RTWS §IV-B's p99-vs-mean form):
+  // spin's min = median = max, so ≤ 1.0 × holds and ≤ 0.99 × fails.
+  Expect e = expect(ExpectKind::at_most, 1.0);
+  e.over = "spin";
+  e.over_column = "max_mean_ns";
+  ExpectCheck c = check_column_expect(e, kCsv);
+  CHECK(c.pass);
+  CHECK(c.what.find("median_mean_ns(spin) <= 1 x max_mean_ns(spin)") != std::string::npos);
+  CHECK(c.what.find("(0 of 4 points not)") != std::string::npos);
+  e.factor = 0.99;
+  CHECK_FALSE(check_column_expect(e, kCsv).pass);
+  // Across series: spin's median ≤ 0.5 × gomp's max only in panel back.
+  e.over = "gomp";
+  e.factor = 0.5;
+  e.panel = "back";
+  CHECK(check_column_expect(e, kCsv).pass);
+  e.panel = "periodic";
+  CHECK_FALSE(check_column_expect(e, kCsv).pass);
+  // A missing over_column is named, and nothing passes.
+  e.over_column = "p99_nope";
+  c = check_column_expect(e, kCsv);
+  CHECK_FALSE(c.pass);
+  CHECK(c.what.find("no column p99_nope") != std::string::npos);
+}
