@@ -121,7 +121,7 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
     } else if (a == "--uts-q") {
       o.uts.q = real(i, 0.0, 1.0);
     } else if (a == "--uts-seed") {
-      o.uts.seed = static_cast<std::uint64_t>(integer(i, 0, INT64_MAX));
+      o.uts.seed = static_cast<std::uint32_t>(integer(i, 0, INT32_MAX));  // UTS seeds: 31 bits
     } else if (a == "--matmul-n") {
       o.matmul_n = static_cast<int>(integer(i, 1, 8192));
     } else if (a == "--heat-n") {
