@@ -18,6 +18,7 @@
 //   matmul  C = A·B, n×n doubles, rows in parallel (P3LS3 §5.2).
 //   heat    2-D Jacobi (5-point stencil) on an n×n grid with a fixed boundary, `steps` sweeps,
 //           one parallel loop over the interior rows per sweep.
+//   fft     recursive radix-2 Cooley-Tukey FFT of n points, the halves forked (steal_fft.hpp).
 #pragma once
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/steal_fft.hpp"
 #include "common/steal_rows.hpp"
 #include "kernels/heat_grid.hpp"
 #include "kernels/uts_tree.hpp"

@@ -79,6 +79,9 @@ Duration validate(const StealBenchOptions& o) {
   if (o.fib_n < 0 || o.fib_n > 45) throw bad("--fib-n", "must be in 0..45");
   if (o.mp_fib_n < 0 || o.mp_fib_n > 45) throw bad("--mp-fib-n", "must be in 0..45");
   if (o.matmul_n < 8 || o.matmul_n > 2048) throw bad("--matmul-n", "must be in 8..2048");
+  if (o.fft_n < 2 || o.fft_n > (1 << 24) || (o.fft_n & (o.fft_n - 1)) != 0) {
+    throw bad("--fft-n", "must be a power of two in 2..16777216");
+  }
   if (o.priority < 1 || o.priority > 97) throw bad("--priority", "must be in 1..97");
   if (o.mp_priority <= o.priority || o.mp_priority > 98) {
     throw bad("--mp-priority", "must be above --priority and at most 98");
@@ -112,6 +115,7 @@ StealSizes sizes_for(const StealBenchOptions& o, bool multiprogrammed) {
   s.fib_n = multiprogrammed ? o.mp_fib_n : o.fib_n;
   if (multiprogrammed) s.uts_seed = o.mp_uts_seed;
   s.matmul_n = o.matmul_n;
+  s.fft_n = o.quick ? 4096 : o.fft_n;
   if (o.quick) {
     s.uts_seed = 0;  // b0=140, seed 0: 4,317 nodes, depth 24
     s.heat_n = 64;
@@ -147,6 +151,7 @@ std::vector<std::string> program_args(const StealBenchOptions& o, const Combinat
   add("--uts-q", fmt::format("{}", s.uts_q));
   add("--uts-seed", std::to_string(s.uts_seed));
   add("--matmul-n", std::to_string(s.matmul_n));
+  add("--fft-n", std::to_string(s.fft_n));
   add("--heat-n", std::to_string(s.heat_n));
   add("--heat-steps", std::to_string(s.heat_steps));
   if (mp || o.fifo) {
@@ -272,9 +277,9 @@ std::vector<std::string> check_agreement(const Json& rows) {
 
 Command add_bench_steal(CLI::App& app) {
   auto o = std::make_shared<StealBenchOptions>();
-  app.add_option("--bench", o->benches, "Subset of fib,uts,matmul,heat")
+  app.add_option("--bench", o->benches, "Subset of fib,uts,matmul,heat,fft (fft is not in the default set)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"fib", "uts", "matmul", "heat"}));
+      ->check(CLI::IsMember({"fib", "uts", "matmul", "heat", "fft"}));
   app.add_option("--threads", o->threads, "Worker counts to run (each a separate program run)")
       ->delimiter(',');
   app.add_option("--runtimes", o->runtimes, "Subset of rtpar,libgomp,libomp,tbb")
@@ -294,6 +299,7 @@ Command add_bench_steal(CLI::App& app) {
                               ->capture_default_str();
   CLI::Option* matmul_n = app.add_option("--matmul-n", o->matmul_n, "matmul: n of the n×n matrices")
                               ->capture_default_str();
+  app.add_option("--fft-n", o->fft_n, "fft: points (a power of two)")->capture_default_str();
   app.add_option("--mp-uts-seed", o->mp_uts_seed,
                  "UTS tree seed of the multiprogrammed variant")
       ->capture_default_str();

@@ -27,6 +27,7 @@ struct StealSizes {
   double uts_q = 0.124875;
   std::int64_t uts_seed = 146;
   int matmul_n = 256;
+  int fft_n = 1 << 16;  // fft points (steal_fft.hpp)
   int heat_n = 256;
   int heat_steps = 100;
 };
@@ -42,6 +43,7 @@ struct StealBenchOptions {
   int fib_n = 35;
   int mp_fib_n = 27;
   int matmul_n = 256;  // matmul's n (P3LS3 §5.2 used 128)
+  int fft_n = 1 << 16;  // fft's points, a power of two (P3LS3 §5.1 gives no size)
   std::int64_t mp_uts_seed = 146;  // the paper runs one tree in both environments (P3LS3 §5.1)
   bool quick = false;
   bool json = false;
