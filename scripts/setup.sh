@@ -11,7 +11,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libtomlplusplus-dev nlohmann-json3-dev
           libcli11-dev libfmt-dev doctest-dev rt-tests clang-format clang-tidy python3
-          clang libomp-dev libtbb-dev python3-matplotlib libhwloc-dev
+          clang libomp-dev libtbb-dev python3-matplotlib libhwloc-dev libssl-dev
           libclang-rt-dev stress-ng  # libFuzzer and sanitizer runtimes (make fuzz); tools/soak.sh --load
           gfortran  # tests/omp/fortran_api.f90: the OpenMP runtime's Fortran bindings
           groff-base bsdextrautils zsh)  # cli.completion: the man page rendered, zsh -n

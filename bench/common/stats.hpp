@@ -16,7 +16,12 @@ struct Summary {
   std::int64_t count = 0;
   double mean_ns = 0.0;
   std::int64_t min_ns = 0;
+  // p5..p95: the box plots of P3LS3 Figs. 4b/5b (whiskers at the 5th and 95th percentiles).
+  std::int64_t p5_ns = 0;
+  std::int64_t p25_ns = 0;
   std::int64_t p50_ns = 0;
+  std::int64_t p75_ns = 0;
+  std::int64_t p95_ns = 0;
   std::int64_t p99_ns = 0;
   std::int64_t p999_ns = 0;
   std::int64_t max_ns = 0;
@@ -50,7 +55,11 @@ inline Summary summarize(const std::vector<std::int64_t>& samples) {
   s.count = static_cast<std::int64_t>(sorted.size());
   s.mean_ns = static_cast<double>(sum / static_cast<long double>(sorted.size()));
   s.min_ns = sorted.front();
+  s.p5_ns = nearest_rank_percentile(sorted, 0.05);
+  s.p25_ns = nearest_rank_percentile(sorted, 0.25);
   s.p50_ns = nearest_rank_percentile(sorted, 0.50);
+  s.p75_ns = nearest_rank_percentile(sorted, 0.75);
+  s.p95_ns = nearest_rank_percentile(sorted, 0.95);
   s.p99_ns = nearest_rank_percentile(sorted, 0.99);
   s.p999_ns = nearest_rank_percentile(sorted, 0.999);
   s.max_ns = sorted.back();

@@ -41,6 +41,7 @@ struct StealKernels {
   std::function<void(Heat&)> heat;
   std::function<void(SyncTask&)> sync;       // sync1..3 (RTWS §IV-A); empty: not on this runtime
   std::function<void(TiledMatrix&)> tiled;   // cholesky, lu (RTWS §IV-A); empty: likewise
+  std::function<void(Fft&)> fft;
 };
 
 // Row is the program's result row: keys in print order.
@@ -142,6 +143,20 @@ inline Kernel make_kernel(const StealOptions& o, const StealKernels& k, std::uin
     r.check = [m, &ref] { return same_doubles(m->c, ref); };
     r.corrupt = [m] { m->c[0] += 1.0; };
     r.size = "n=" + std::to_string(o.matmul_n);
+    r.reference = hex(checksum64(ref));
+  } else if (o.bench == "fft") {
+    // Held in a static: one per program run (make_kernel runs once), outliving the Kernel.
+    static std::unique_ptr<Fft> fft;
+    fft = std::make_unique<Fft>(static_cast<std::size_t>(o.fft_n));
+    fft->serial();
+    ref = fft->result();
+    Fft* f = fft.get();
+    r.reset = [f] { f->reset(); };
+    r.serial = [f] { f->serial(); };
+    r.parallel = [f, &k] { k.fft(*f); };
+    r.check = [f, &ref] { return same_doubles(f->result(), ref); };
+    r.corrupt = [f] { f->out[1].re += 1.0; };
+    r.size = "n=" + std::to_string(o.fft_n);
     r.reference = hex(checksum64(ref));
   } else {
     heat = std::make_unique<Heat>(o.heat_n, o.heat_steps);
@@ -279,6 +294,10 @@ inline StealOutcome run_steal_benchmark(const StealOptions& o, const std::string
              {"variant", o.variant},
              {"p50_ns", p.p50_ns},
              {"p99_ns", p.p99_ns},
+             {"p5_ns", p.p5_ns},
+             {"p25_ns", p.p25_ns},
+             {"p75_ns", p.p75_ns},
+             {"p95_ns", p.p95_ns},
              {"max_ns", p.max_ns},
              {"speedup", speedup},
              {"peak_rss_kb", peak_rss_kb()},

@@ -12,13 +12,13 @@
 //   uts     unbalanced tree search, binomial tree (Olivier et al., "UTS: An Unbalanced Tree Search
 //           Benchmark", LCPC 2006, §2.1): the root has b0 children, every other node m children
 //           with probability q, else none. With m·q close to 1 the subtrees are wildly unbalanced.
-//           One task per node; the result is the node count. The node rule below replaces UTS's
-//           SHA-1 with splitmix64 (cheaper, so the benchmark is even more spawn-bound); the tree
-//           it gives is a different sample of the same distribution, so its size is counted
-//           serially, not taken from the UTS tables.
+//           One task per node; the result is the node count. The node rule is UTS's own SHA-1
+//           rule (src/kernels/uts_rng.hpp), so the published sample trees' sizes hold; the
+//           default tree is P3LS3 §5.1's (b0 = 140, m = 8, q = 0.124875; seed 146: 72,197 nodes).
 //   matmul  C = A·B, n×n doubles, rows in parallel (P3LS3 §5.2).
 //   heat    2-D Jacobi (5-point stencil) on an n×n grid with a fixed boundary, `steps` sweeps,
 //           one parallel loop over the interior rows per sweep.
+//   fft     recursive radix-2 Cooley-Tukey FFT of n points, the halves forked (steal_fft.hpp).
 #pragma once
 
 #include <algorithm>
@@ -26,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/steal_fft.hpp"
 #include "common/steal_rows.hpp"
 #include "kernels/heat_grid.hpp"
 #include "kernels/uts_tree.hpp"
@@ -43,8 +44,12 @@ using UtsParams = rtpar::kernels::UtsParams;
 using UtsNode = rtpar::kernels::UtsNode;
 using UtsShape = rtpar::kernels::UtsTreeShape;
 
-// mix64 is splitmix64's finalizer (also the checksum's mixer below).
-inline std::uint64_t mix64(std::uint64_t z) { return rtpar::kernels::uts_mix(z); }
+// mix64 is splitmix64's finalizer (Steele, Lea, Flood, OOPSLA 2014), the checksum's mixer below.
+inline std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
 // uts_root is the root node of the tree of p.
 inline UtsNode uts_root(const UtsParams& p) { return rtpar::kernels::uts_root_of(p); }
 // uts_children is how many children node has.

@@ -1,9 +1,9 @@
 // steal_options.hpp — the command line of the `rtpar bench steal` programs
 // (bench/programs/steal_*.cpp).
 //
-//   --bench fib|uts|matmul|heat  --threads N  [--cpus C0,C1,...]  [--reps R]  [--warmup W]
+//   --bench fib|uts|matmul|heat|fft  --threads N  [--cpus C0,C1,...]  [--reps R]  [--warmup W]
 //   [--time-limit-ms T]  [--fib-n N]  [--uts-b0 B --uts-m M --uts-q Q --uts-seed S]
-//   [--matmul-n N]  [--heat-n N --heat-steps S]  [--fifo --priority P]  [--rest-ratio X]
+//   [--matmul-n N]  [--heat-n N --heat-steps S]  [--fft-n N]  [--fifo --priority P]  [--rest-ratio X]
 //   [--variant NAME]  [--samples DIR]  [--corrupt]
 //   RTWS §IV (--bench sync1|sync2|sync3|cholesky|lu): [--sync-seed S] [--sync-div D]
 //   [--chol-n N --chol-block B] [--lu-n N --lu-block B]
@@ -34,7 +34,7 @@ inline constexpr int kExitWrongResult = 4;
 
 // StealOptions configures one steal program run.
 struct StealOptions {
-  std::string bench;               // fib, uts, matmul or heat
+  std::string bench;               // fib, uts, matmul, heat or fft
   int threads = 1;                 // workers including the calling thread
   std::vector<int> cpus;           // worker r runs on cpus[r]; empty = first allowed CPUs
   int reps = 50;                   // timed repetitions (serial and parallel each)
@@ -51,6 +51,7 @@ struct StealOptions {
   int chol_block = 32;          // Cholesky base case (RTWS §IV-A: 32, Fig. 7: 4)
   int lu_n = 1024;              // LU n (RTWS §IV-A: 2048)
   int lu_block = 32;            // LU base case (RTWS §IV-A: 32)
+  int fft_n = 1 << 16;  // fft: points (a power of two)
   bool fifo = false;  // every benchmark thread at SCHED_FIFO `priority`
   int priority = 10;
   double rest_ratio = 0.0;           // sleep rest_ratio × (last repetition) after each one
@@ -69,9 +70,9 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
   StealOptions o;
   auto fail = [&](const std::string& why) {
     std::fprintf(stderr,
-                 "%s: %s\nusage: %s --bench fib|uts|matmul|heat|sync1|sync2|sync3|cholesky|lu --threads N [--cpus LIST] "
+                 "%s: %s\nusage: %s --bench fib|uts|matmul|heat|fft|sync1|sync2|sync3|cholesky|lu --threads N [--cpus LIST] "
                  "[--reps R] [--warmup W] [--time-limit-ms T] [--fib-n N] [--uts-b0 B] "
-                 "[--uts-m M] [--uts-q Q] [--uts-seed S] [--matmul-n N] [--heat-n N] "
+                 "[--uts-m M] [--uts-q Q] [--uts-seed S] [--matmul-n N] [--heat-n N] [--fft-n N] "
                  "[--heat-steps S] [--fifo] [--priority P] [--rest-ratio X] [--variant NAME] "
                  "[--samples DIR] [--corrupt] [--sync-seed S] [--sync-div D] [--chol-n N] "
                  "[--chol-block B] [--lu-n N] [--lu-block B]\n",
@@ -107,7 +108,8 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
     if (a == "--bench") {
       o.bench = value(i);
       if (o.bench != "fib" && o.bench != "uts" && o.bench != "matmul" && o.bench != "heat" &&
-          !is_sync_bench(o.bench) && o.bench != "cholesky" && o.bench != "lu") {
+          !is_sync_bench(o.bench) && o.bench != "cholesky" && o.bench != "lu" &&
+          o.bench != "fft") {
         fail("--bench: unknown benchmark '" + o.bench + "'");
       }
     } else if (a == "--threads") {
@@ -136,7 +138,12 @@ inline StealOptions parse_steal_options(int argc, char** argv) {
     } else if (a == "--uts-q") {
       o.uts.q = real(i, 0.0, 1.0);
     } else if (a == "--uts-seed") {
-      o.uts.seed = static_cast<std::uint64_t>(integer(i, 0, INT64_MAX));
+      o.uts.seed = static_cast<std::uint32_t>(integer(i, 0, INT32_MAX));  // UTS seeds: 31 bits
+    } else if (a == "--fft-n") {
+      o.fft_n = static_cast<int>(integer(i, 2, 1 << 24));
+      if (!fft_is_power_of_two(static_cast<std::uint64_t>(o.fft_n))) {
+        fail("--fft-n: must be a power of two");
+      }
     } else if (a == "--matmul-n") {
       o.matmul_n = static_cast<int>(integer(i, 1, 8192));
     } else if (a == "--heat-n") {

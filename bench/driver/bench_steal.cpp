@@ -84,6 +84,9 @@ Duration validate(const StealBenchOptions& o) {
   if (o.fib_n < 0 || o.fib_n > 45) throw bad("--fib-n", "must be in 0..45");
   if (o.mp_fib_n < 0 || o.mp_fib_n > 45) throw bad("--mp-fib-n", "must be in 0..45");
   if (o.matmul_n < 8 || o.matmul_n > 2048) throw bad("--matmul-n", "must be in 8..2048");
+  if (o.fft_n < 2 || o.fft_n > (1 << 24) || (o.fft_n & (o.fft_n - 1)) != 0) {
+    throw bad("--fft-n", "must be a power of two in 2..16777216");
+  }
   if (o.priority < 1 || o.priority > 97) throw bad("--priority", "must be in 1..97");
   if (o.mp_priority <= o.priority || o.mp_priority > 98) {
     throw bad("--mp-priority", "must be above --priority and at most 98");
@@ -132,14 +135,14 @@ StealSizes sizes_for(const StealBenchOptions& o, bool multiprogrammed) {
   s.chol_block = o.rtws.chol_block;
   s.lu_n = o.rtws.lu_n;
   s.lu_block = o.rtws.lu_block;
+  s.fft_n = o.quick ? 4096 : o.fft_n;
   if (o.quick) {
     s.sync_div = 100;  // RTWS §IV-A's node counts / 100: a few ms per task
     s.chol_n = std::min(s.chol_n, 96);
     s.chol_block = std::min(s.chol_block, 16);
     s.lu_n = std::min(s.lu_n, 96);
     s.lu_block = std::min(s.lu_block, 16);
-    s.uts_b0 = 50;
-    s.uts_seed = 12;  // b0=50: 6,571 nodes, depth 88
+    s.uts_seed = 0;  // b0=140, seed 0: 4,317 nodes, depth 24
     s.heat_n = 64;
     s.heat_steps = 10;
   }
@@ -173,6 +176,7 @@ std::vector<std::string> program_args(const StealBenchOptions& o, const Combinat
   add("--uts-q", fmt::format("{}", s.uts_q));
   add("--uts-seed", std::to_string(s.uts_seed));
   add("--matmul-n", std::to_string(s.matmul_n));
+  add("--fft-n", std::to_string(s.fft_n));
   add("--heat-n", std::to_string(s.heat_n));
   add("--heat-steps", std::to_string(s.heat_steps));
   add("--sync-seed", std::to_string(s.sync_seed));
@@ -305,10 +309,11 @@ std::vector<std::string> check_agreement(const Json& rows) {
 Command add_bench_steal(CLI::App& app) {
   auto o = std::make_shared<StealBenchOptions>();
   app.add_option("--bench", o->benches,
-                 "Subset of fib,uts,matmul,heat and the RTWS §IV kernels sync1,sync2,sync3,cholesky,lu")
+                 "Subset of fib,uts,matmul,heat, fft (not in the default set) and the RTWS §IV "
+                 "kernels sync1,sync2,sync3,cholesky,lu")
       ->delimiter(',')
       ->check(CLI::IsMember(
-          {"fib", "uts", "matmul", "heat", "sync1", "sync2", "sync3", "cholesky", "lu"}));
+          {"fib", "uts", "matmul", "heat", "fft", "sync1", "sync2", "sync3", "cholesky", "lu"}));
   app.add_option("--threads", o->threads, "Worker counts to run (each a separate program run)")
       ->delimiter(',');
   app.add_option("--runtimes", o->runtimes, "Subset of rtpar,libgomp,libomp,tbb")
@@ -337,8 +342,9 @@ Command add_bench_steal(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--lu-n", o->rtws.lu_n, "lu: n (RTWS §IV-A: 2048)")->capture_default_str();
   app.add_option("--lu-block", o->rtws.lu_block, "lu: base case (tile) size")->capture_default_str();
+  app.add_option("--fft-n", o->fft_n, "fft: points (a power of two)")->capture_default_str();
   app.add_option("--mp-uts-seed", o->mp_uts_seed,
-                 "UTS tree seed of the multiprogrammed variant (a smaller tree)")
+                 "UTS tree seed of the multiprogrammed variant")
       ->capture_default_str();
   app.add_flag("--quick", o->quick, "Tiny sizes and 5 repetitions (CI smoke runs)");
   app.add_flag("--json", o->json, "Print the results as JSON on stdout");

@@ -20,11 +20,14 @@ Command add_bench_steal(CLI::App& app);
 // StealSizes are the kernel parameters of one variant (passed to every program).
 struct StealSizes {
   int fib_n = 35;
-  int uts_b0 = 2000;
+  // UTS: P3LS3 §5.1's tree (b0 = 140, m = 8, q = 0.124875), SHA-1 rule, seed 146: 72,197 nodes
+  // (src/kernels/uts_tree.hpp says why that seed).
+  int uts_b0 = 140;
   int uts_m = 8;
   double uts_q = 0.124875;
-  std::int64_t uts_seed = 0;
+  std::int64_t uts_seed = 146;
   int matmul_n = 256;
+  int fft_n = 1 << 16;  // fft points (steal_fft.hpp)
   int heat_n = 256;
   int heat_steps = 100;
   std::int64_t sync_seed = 1;  // RTWS §IV-A synchronous task drawn (sync1..3)
@@ -46,7 +49,8 @@ struct StealBenchOptions {
   int matmul_n = 256;  // matmul's n (P3LS3 §5.2 used 128)
   int heat_n = 256, heat_steps = 100;  // heat's grid and sweeps (isolated and multiprogrammed)
   StealSizes rtws;     // the RTWS §IV kernels' sizes (sync_seed, chol_*, lu_*)
-  std::int64_t mp_uts_seed = 5;
+  int fft_n = 1 << 16;  // fft's points, a power of two (P3LS3 §5.1 gives no size)
+  std::int64_t mp_uts_seed = 146;  // the paper runs one tree in both environments (P3LS3 §5.1)
   bool quick = false;
   bool json = false;
   bool fifo = false;     // isolated variant at SCHED_FIFO too

@@ -6,6 +6,7 @@
 //   fib     #pragma omp task for fib(n-1), fib(n-2) inline, #pragma omp taskwait (no cutoff)
 //   uts     one #pragma omp task per child, #pragma omp taskwait, per node
 //   matmul  #pragma omp parallel for schedule(static) over the rows
+//   fft     one #pragma omp task per split of the recursion (steal_fft.hpp), #pragma omp taskwait
 //   heat    one #pragma omp parallel per repetition, #pragma omp for schedule(static) per sweep
 // fib and uts start from #pragma omp parallel + single, one region per repetition.
 #include <omp.h>
@@ -111,6 +112,20 @@ int main(int argc, char** argv) {
 #pragma omp for schedule(static)
       for (int i = 1; i < n - 1; ++i) h.rows(s, i, i + 1);
     }
+  };
+  k.fft = [nt](Fft& f) {
+    // fork: one half as a task, the other on this thread, then taskwait.
+    auto fork = [](auto&& a, auto&& b) {
+      auto* pa = &a;
+#pragma omp task firstprivate(pa)
+      (*pa)();
+      b();
+#pragma omp taskwait
+    };
+    Fft* pf = &f;
+#pragma omp parallel num_threads(nt)
+#pragma omp single
+    pf->run(fork);
   };
 
   add_rtws_omp_kernels(nt, k);  // sync1..3, cholesky, lu (RTWS §IV)

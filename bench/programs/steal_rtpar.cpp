@@ -8,6 +8,7 @@
 //   uts     the `uts` kernel's traversal (src/kernels/uts_walk.hpp): one steal::Scope per node,
 //           spawn() per child, sync(), one atomic total per node
 //   matmul  steal::parallel_for over the rows, grain 1
+//   fft     one steal::Scope per split of the recursion (steal_fft.hpp): spawn a half, run the other
 //   heat    steal::parallel_for over blocks of kHeatGrain interior rows, per sweep
 // The pool's static budget is sized the way P3LS3 §4.2 prescribes: from one serial measurement
 // of the computation (the UTS tree's depth and open spawns are measured by uts_shape), with a
@@ -60,6 +61,8 @@ rtpar::StealConfig budget_for(const StealOptions& o) {
     frames = s.max_open_spawns;
   } else if (o.bench == "matmul") {
     depth = ceil_log2(o.matmul_n);
+  } else if (o.bench == "fft") {
+    depth = ceil_log2(o.fft_n);  // one nested scope per halving
   } else {
     depth = ceil_log2(o.heat_n);
   }
@@ -134,6 +137,16 @@ int main(int argc, char** argv) {
       });
     };
     add_rtws_rtpar_kernels(pool, nt, k);  // sync1..3, cholesky, lu (RTWS §IV)
+    k.fft = [&pool](Fft& f) {
+      // fork: one half spawned, the other run here, then sync (a Scope per split).
+      auto fork = [](auto&& a, auto&& b) {
+        steal::Scope scope;
+        scope.spawn([&a] { a(); });
+        b();
+        scope.sync();
+      };
+      pool.run([&] { f.run(fork); });
+    };
     out = run_steal_benchmark(o, "rtpar", k);
     profile = pool.last_profile();
     steal_cost = pool.steal_cost_ns();

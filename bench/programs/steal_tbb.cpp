@@ -5,6 +5,7 @@
 //   fib     tbb::task_group: run(fib(n-1)), fib(n-2) inline, wait() (no cutoff)
 //   uts     tbb::task_group per node: run() per child, wait()
 //   matmul  tbb::parallel_for(blocked_range(0, n, 1)) over the rows (auto_partitioner)
+//   fft     tbb::task_group per split of the recursion (steal_fft.hpp): run() a half, wait()
 //   heat    tbb::parallel_for(blocked_range(1, n-1, kHeatGrain)) per sweep
 // Workers are pinned (slot s on the s-th CPU) and scheduled by an observer (tbb_placer.hpp).
 #include <oneapi/tbb/blocked_range.h>
@@ -107,6 +108,16 @@ int main(int argc, char** argv) {
             [&h, s](const tbb::blocked_range<int>& r) { h.rows(s, r.begin(), r.end()); });
       }
     });
+  };
+  k.fft = [&arena](Fft& f) {
+    // fork: one half run() in a task_group, the other here, then wait().
+    auto fork = [](auto&& a, auto&& b) {
+      tbb::task_group g;
+      g.run([&a] { a(); });
+      b();
+      g.wait();
+    };
+    arena.execute([&] { f.run(fork); });
   };
 
   // Bring the workers up (and placed by the observer) before the master goes to its CPU and

@@ -140,6 +140,10 @@ struct PlotSpec {
   // b), "required_cores" (its mean_required_cores: Fig. 8 c; needs a series with
   // required_cores = true). A string or an array in the manifest.
   std::vector<std::string> y{"fraction"};
+  // box: a bench study also draws, per panel, one box per (x, series) from the merged medians of
+  // p25_ns..p75_ns (box), p50_ns (line), p5_ns/p95_ns (whiskers) and min_ns/max_ns (fliers):
+  // P3LS3 Figs. 4b/5b's execution-time distributions. Needs those metrics in [bench].
+  bool box = false;
 };
 
 // Manifest is a loaded, validated experiment manifest.

@@ -106,6 +106,7 @@ void write_plot_spec(const Resolved& r, const fs::path& dir) {
   plot["y_label"] = m.plot.y_label;
   plot["log_x"] = m.plot.log_x;
   plot["failure_rate"] = m.plot.failure_rate;
+  plot["box"] = m.plot.box;
   plot["bench"] = m.bench.has_value();  // median_M columns then get their min_M..max_M band
   plot["y"] = m.plot.y;
   plot["paper"] = m.paper;

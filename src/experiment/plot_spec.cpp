@@ -10,7 +10,7 @@ namespace rtpar::experiment {
 
 PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   PlotSpec plot;
-  t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate", "y"});
+  t.allow_only({"title", "x_label", "y_label", "log_x", "failure_rate", "y", "box"});
   plot.title = t.string("title").value_or(m.name);
   plot.x_label = t.string("x_label").value_or(m.x_name);
   plot.y_label = t.string("y_label").value_or(plot.y_label);
@@ -23,6 +23,17 @@ PlotSpec read_plot_spec(const model::TableReader& t, const Manifest& m) {
   };
   flag("log_x", plot.log_x);
   flag("failure_rate", plot.failure_rate);
+  flag("box", plot.box);
+  if (plot.box) {
+    // The boxes are drawn from these merged metrics (tools/plot_experiment.py).
+    if (!m.bench) t.fail(t.node("box"), "box", "needs a [bench] manifest");
+    for (const char* need : {"min_ns", "p5_ns", "p25_ns", "p50_ns", "p75_ns", "p95_ns", "max_ns"}) {
+      if (std::find(m.bench->metrics.begin(), m.bench->metrics.end(), need) ==
+          m.bench->metrics.end()) {
+        t.fail(t.node("box"), "box", std::string("needs the metric ") + need + " in [bench]");
+      }
+    }
+  }
   // A bench study plots its merged metric columns: median_M (with min_M..max_M over trials as a
   // band), min_M or max_M for each of its metrics M; the default is the first metric's median.
   if (m.bench) plot.y = {"median_" + m.bench->metrics.front()};

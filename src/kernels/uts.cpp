@@ -1,4 +1,5 @@
-// uts.cpp — the `uts` kernel: binomial unbalanced tree search with one steal::Scope per node.
+// uts.cpp — the `uts` kernel: binomial unbalanced tree search (UTS's SHA-1 node rule) with one
+// steal::Scope per node.
 //
 // Every node spawns one child task per child and syncs (uts_walk.hpp, on the tree of
 // uts_tree.hpp). Each job's node count is compared with the count of the serial traversal done
@@ -41,7 +42,8 @@ KernelBuild describe_uts(const Args& args, SourceLocation where) {
   p.b0 = static_cast<int>(args.integer_or("b0", 1, 1'000'000, p.b0));
   p.m = static_cast<int>(args.integer_or("m", 1, 1000, p.m));
   p.q = args.real_or("q", 0.0, 1.0, p.q);
-  p.seed = static_cast<std::uint64_t>(args.integer_or("seed", 0, INT64_MAX, 0));
+  // UTS seeds are 31-bit (its rootId is an int, hashed as 4 bytes: uts_rng.hpp).
+  p.seed = static_cast<std::uint32_t>(args.integer_or("seed", 0, INT32_MAX, p.seed));
   // m·q ≥ 1 makes the expected tree infinite: the serial walk below must stop somewhere.
   const std::int64_t max_nodes = args.integer_or("max_nodes", 1, 1'000'000'000, 50'000'000);
   if (p.m * p.q >= 1.0) {
@@ -75,7 +77,7 @@ std::shared_ptr<Kernel> make_uts(const KernelSpec& spec) {
   p.b0 = static_cast<int>(spec_integer(spec, "b0"));
   p.m = static_cast<int>(spec_integer(spec, "m"));
   p.q = spec_real(spec, "q");
-  p.seed = static_cast<std::uint64_t>(spec_integer(spec, "seed"));
+  p.seed = static_cast<std::uint32_t>(spec_integer(spec, "seed"));
   const auto max_nodes = static_cast<std::uint64_t>(spec_integer(spec, "max_nodes"));
   // The walk is bounded by max_nodes as at load time, which refused a larger tree.
   return std::make_shared<UtsKernel>(p, uts_tree_shape(p, max_nodes).nodes);

@@ -110,6 +110,16 @@ TEST_CASE("bench study: a bad manifest names the field") {
   CHECK(error_of(kBench + "[plot]\ny = \"fraction\"\n")
             .starts_with("plot.y: expected median_M, min_M or max_M"));
   CHECK(error_of(kBench + "[plot]\ny = [\"max_max_ns\"]\n").empty());
+  // [plot] box = true (P3LS3 Figs. 4b/5b) needs the percentiles the boxes are drawn from.
+  CHECK(error_of(kBench + "[plot]\nbox = true\n")
+            .starts_with("plot.box: needs the metric min_ns in [bench]"));
+  const std::string percentiles = replaced(
+      kBench, "metrics = [\"mean_ns\", \"max_ns\"]",
+      "metrics = [\"min_ns\", \"p5_ns\", \"p25_ns\", \"p50_ns\", \"p75_ns\", \"p95_ns\", \"max_ns\"]");
+  CHECK(error_of(percentiles + "[plot]\nbox = true\n").empty());
+  CHECK(parse_manifest(percentiles + "[plot]\nbox = true\n", "m.toml").plot.box);
+  CHECK_FALSE(parse_manifest(percentiles, "m.toml").plot.box);
+  CHECK(error_of(percentiles + "[plot]\nbox = 1\n").starts_with("plot.box: expected true or false"));
   // A bench expectation compares a merged column (expect_column.hpp): never the fraction.
   const std::string expect =
       "[[expect]]\nkind = \"dominates\"\nseries = \"spin\"\nover = \"gomp\"\nscales = "
