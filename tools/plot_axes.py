@@ -12,7 +12,8 @@ What is decided here, and why:
 - x_ticks and dodge: a bench sweep has few x values (team sizes 1..2 on this machine): ticks at
   exactly those values, and the series side by side around each x so that equal values stay
   distinguishable.
-- series_style: marker, dash and drawing order per series, so overlapping lines stay apart.
+- series_style: marker, dash, width and drawing order per series, so overlapping lines stay
+  apart.
 """
 import math
 
@@ -157,11 +158,15 @@ def dodge(xs, index, count, width=0.5):
 
 def series_style(index, count):
     """series_style returns matplotlib keywords for series `index` of `count`: a marker and a dash
-    of its own, and a z-order that draws the first series (rtpar's, the subject) on top."""
+    of its own, and widths that shrink with the index while later series are drawn on top, so
+    that identical curves (W-F = F-F at every point) show as a wide line under a thin dashed one
+    rather than one hiding the other."""
     return {
         "marker": MARKERS[index % len(MARKERS)],
         "linestyle": DASHES[(index // len(MARKERS) + index) % len(DASHES)],
-        "zorder": 3 + count - index,
+        "linewidth": max(1.0, 3.0 - 0.5 * index),
+        "markersize": max(3.5, 7.0 - 0.75 * index),
+        "zorder": 3 + index,
     }
 
 

@@ -50,8 +50,7 @@ def draw_fraction_cell(ax, spec, rows, panel, order, categorical):
         if spec.get("failure_rate"):
             # The failure rate is 1 - value; its interval is the mirror of value's.
             ys, lo, hi = [1 - y for y in ys], [1 - h for h in hi], [1 - lo_ for lo_ in lo]
-        line, = ax.plot(xs, ys, markersize=4, label=series,
-                        **plot_axes.series_style(index, count))
+        line, = ax.plot(xs, ys, label=series, **plot_axes.series_style(index, count))
         ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15, linewidth=0)
     ax.set_ylim(-0.02, 1.02)
 
@@ -87,7 +86,7 @@ def draw_column_cell(ax, spec, rows, panel, column):
         at = plot_axes.dodge(xs, index, len(spec["series"])) if bench else xs
         ys = [v / divisor for v in ys]
         shown = [min(v, high) for v in ys]
-        line, = ax.plot(at, shown, markersize=5, label=spec["series"][index], **style)
+        line, = ax.plot(at, shown, label=spec["series"][index], **style)
         if bench:
             lo = [min(v / divisor, high) for v in lows]
             hi = [min(v / divisor, high) for v in highs]

@@ -99,12 +99,13 @@ class XAxis(unittest.TestCase):
 
 
 class SeriesStyle(unittest.TestCase):
-    """SeriesStyle: every series of a panel distinguishable, the first drawn on top."""
+    """SeriesStyle: every series of a panel distinguishable; later ones thinner and on top."""
 
     def test_distinct_styles(self):
         styles = [plot_axes.series_style(i, 8) for i in range(8)]
         self.assertEqual(len({(s["marker"], s["linestyle"]) for s in styles}), 8)
-        self.assertGreater(styles[0]["zorder"], styles[7]["zorder"])
+        self.assertLess(styles[0]["zorder"], styles[7]["zorder"])
+        self.assertGreater(styles[0]["linewidth"], styles[1]["linewidth"])
 
 
 if __name__ == "__main__":
