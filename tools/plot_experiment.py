@@ -55,7 +55,7 @@ def draw_fraction_cell(ax, spec, rows, panel, order, categorical):
     ax.set_ylim(-0.02, 1.02)
 
 
-def draw_column_cell(ax, spec, rows, panel, column):
+def draw_column_cell(ax, spec, rows, panel, column, order, categorical):
     """draw_column_cell draws merged column `column` of every series of `panel` and returns the
     axis label. A bench study's median over trials (whole driver runs) gets the trials' min..max
     as an error bar, the series side by side around each x (plot_axes.dodge); the y range comes
@@ -66,10 +66,10 @@ def draw_column_cell(ax, spec, rows, panel, column):
     cells = []  # (series index, xs, ys, lows, highs)
     for index, series in enumerate(spec["series"]):
         pts = [r for r in rows if r["panel"] == panel and r["series"] == series
-               and r.get(column) and number(r["x"]) is not None]
+               and r.get(column)]
         if not pts:
             continue
-        xs = [number(r["x"]) for r in pts]
+        xs = [order.index(r["x"]) if categorical else number(r["x"]) for r in pts]
         ys = [float(r[column]) for r in pts]
         lows = [float(r["min_" + metric]) for r in pts] if bench else ys
         highs = [float(r["max_" + metric]) for r in pts] if bench else ys
@@ -80,7 +80,6 @@ def draw_column_cell(ax, spec, rows, panel, column):
     low, high = plot_axes.robust_range([v / divisor for v in every],
                                        band_highs=[v / divisor for c in cells for v in c[4]],
                                        band_lows=[v / divisor for c in cells for v in c[3]])
-    all_xs = [x for c in cells for x in c[1]]
     for index, xs, ys, lows, highs in cells:
         style = plot_axes.series_style(index, len(spec["series"]))
         at = plot_axes.dodge(xs, index, len(spec["series"])) if bench else xs
@@ -103,8 +102,6 @@ def draw_column_cell(ax, spec, rows, panel, column):
                         textcoords="offset points", xytext=(3, -4), fontsize=6,
                         color=line.get_color(), rotation=90, va="top")
     ax.set_ylim(low, high)
-    if all_xs:
-        set_sweep_ticks(ax, all_xs)
     return plot_axes.column_label(column, unit)
 
 
@@ -173,7 +170,7 @@ def main():
         categorical = any(number(x) is None for x in xs_all)
         order = list(dict.fromkeys(xs_all))
         if column:
-            ylabel = draw_column_cell(ax, spec, rows, panel, column)
+            ylabel = draw_column_cell(ax, spec, rows, panel, column, order, categorical)
         else:
             draw_fraction_cell(ax, spec, rows, panel, order, categorical)
             ylabel = spec["y_label"] if len(ys_spec) == 1 else plot_axes.column_label(y)
@@ -181,7 +178,7 @@ def main():
             ax.set_xticks(range(len(order)), order)
         elif spec.get("log_x"):
             ax.set_xscale("log")
-        elif not column:
+        else:
             set_sweep_ticks(ax, [number(x) for x in order])
         ax.set_xlabel(spec["x_label"])
         ax.set_ylabel(ylabel)
