@@ -157,11 +157,12 @@ def dodge(xs, index, count, width=0.5):
 
 
 def series_style(index, count):
-    """series_style returns matplotlib keywords for series `index` of `count`: a marker and a dash
-    of its own, and widths that shrink with the index while later series are drawn on top, so
+    """series_style returns matplotlib keywords for series `index` of `count`: a colour, a marker
+    and a dash of its own (the same in every panel, also where an earlier series has no data), and widths that shrink with the index while later series are drawn on top, so
     that identical curves (W-F = F-F at every point) show as a wide line under a thin dashed one
     rather than one hiding the other."""
     return {
+        "color": f"C{index % 10}",  # by the series, not by the lines drawn: a panel without one
         "marker": MARKERS[index % len(MARKERS)],
         "linestyle": DASHES[(index // len(MARKERS) + index) % len(DASHES)],
         "linewidth": max(1.0, 3.0 - 0.5 * index),

@@ -104,6 +104,7 @@ class SeriesStyle(unittest.TestCase):
     def test_distinct_styles(self):
         styles = [plot_axes.series_style(i, 8) for i in range(8)]
         self.assertEqual(len({(s["marker"], s["linestyle"]) for s in styles}), 8)
+        self.assertEqual(len({s["color"] for s in styles}), 8)
         self.assertLess(styles[0]["zorder"], styles[7]["zorder"])
         self.assertGreater(styles[0]["linewidth"], styles[1]["linewidth"])
 
