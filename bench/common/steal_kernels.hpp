@@ -26,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/mix64.hpp"
 #include "common/steal_fft.hpp"
 #include "common/steal_rows.hpp"
 #include "kernels/heat_grid.hpp"
@@ -44,12 +45,6 @@ using UtsParams = rtpar::kernels::UtsParams;
 using UtsNode = rtpar::kernels::UtsNode;
 using UtsShape = rtpar::kernels::UtsTreeShape;
 
-// mix64 is splitmix64's finalizer (Steele, Lea, Flood, OOPSLA 2014), the checksum's mixer below.
-inline std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 // uts_root is the root node of the tree of p.
 inline UtsNode uts_root(const UtsParams& p) { return rtpar::kernels::uts_root_of(p); }
 // uts_children is how many children node has.

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "common/mix64.hpp"
 #include "common/steal_rtws_leaves.hpp"
-#include "kernels/uts_tree.hpp"
 
 namespace rtpar_bench {
 
@@ -45,7 +45,7 @@ struct SyncTask {
     auto draw = [&state](std::int64_t lo, std::int64_t hi) {  // uniform in [lo, hi]
       state += 0x9E3779B97F4A7C15ull;
       const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
-      return lo + static_cast<std::int64_t>(rtpar::kernels::uts_mix(state) % span);
+      return lo + static_cast<std::int64_t>(mix64(state) % span);
     };
     const std::int64_t segments = draw(10, 20);
     start.push_back(0);
@@ -62,7 +62,7 @@ struct SyncTask {
 
   // node_ns is node i's execution time, drawn from the seed and its global index.
   [[nodiscard]] std::int64_t node_ns(std::int64_t i) const {
-    const std::uint64_t h = rtpar::kernels::uts_mix(seed ^ (static_cast<std::uint64_t>(i) + 1) *
+    const std::uint64_t h = mix64(seed ^ (static_cast<std::uint64_t>(i) + 1) *
                                                                0xD1B54A32D192ED03ull);
     return ns_lo + static_cast<std::int64_t>(h % static_cast<std::uint64_t>(ns_hi - ns_lo + 1));
   }
@@ -84,7 +84,7 @@ struct SyncTask {
   // checksum folds the outputs (equal for every correct run).
   [[nodiscard]] std::uint64_t checksum() const {
     std::uint64_t h = 0x243F6A8885A308D3ull;
-    for (std::uint32_t v : out) h = rtpar::kernels::uts_mix(h ^ v);
+    for (std::uint32_t v : out) h = mix64(h ^ v);
     return h;
   }
 
