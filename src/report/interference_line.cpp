@@ -34,7 +34,7 @@ std::string interference_summary(const KernelInterference& k) {
   } else {
     text = k.state;
   }
-  if (!k.known && k.state != "isolated") text += "; some settings could not be read";
+  if (!k.known && k.state != "isolated") text += "; not all read";  // short: the line stays within 100 columns
   if (!k.source.empty() || !k.known) text += " (-v: details)";
   return text;
 }

@@ -101,7 +101,7 @@ TEST_CASE("plan output: by default one line of segments per task, a plain kernel
         std::string::npos);
   CHECK(table.find("0/90×2") == std::string::npos);  // no per-segment rows
   CHECK(table.find("kernel   not charged: up to 50ms every 1s per core may preempt the tasks; "
-                   "some settings could not be read (-v: details)\n") != std::string::npos);
+                   "not all read (-v: details)\n") != std::string::npos);
   CHECK(table.find("fair server") == std::string::npos);
   const std::string full = rtpar::plan_table(s.plan, s.set, rtpar::TableDetail::full);
   CHECK(full.find("kernel   stated: 50ms every 1s per core (partly unknown) — read here: fair "
