@@ -96,6 +96,10 @@ std::string simulation_json(const SimResult& result) {
                       static_cast<double>(result.execution_max_ppm) / 1e6};
   doc["team_model"] = to_string(result.team_model);
   doc["queue_lock_ns"] = result.queue_lock_ns;
+  if (result.team_model == TeamModel::centralized) {  // only then: other models' output is unchanged
+    doc["queue_contention_ns"] = result.queue_contention_ns;
+    doc["queue_grain_ns"] = result.queue_grain_ns;
+  }
   if (result.team_model == TeamModel::steal) {  // only then: other models' output is unchanged
     doc["steal_cost_ns"] = result.steal_cost_ns;
     doc["steal_attempt_ns"] = result.steal_attempt_ns;

@@ -115,6 +115,8 @@ SimResult simulate_plan(const Plan& plan, const TaskSet& set, const SimOptions& 
   result.execution_max_ppm = options.execution_max_ppm;
   result.team_model = options.team_model;
   result.queue_lock_ns = options.queue_lock_ns;
+  result.queue_contention_ns = options.queue_contention_ns;
+  result.queue_grain_ns = options.queue_grain_ns;
   result.steal_cost_ns = options.steal_cost_ns;
   result.steal_attempt_ns = options.steal_attempt_ns;
   result.spawn_cost_ns = options.spawn_cost_ns;

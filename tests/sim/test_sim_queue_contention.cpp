@@ -140,3 +140,18 @@ TEST_CASE("queue contention: the settings need the centralized model") {
   o.queue_grain_ns = 1'000;
   CHECK_THROWS_AS(rtpar::simulate_plan(plan, set, o), rtpar::InputError);
 }
+
+TEST_CASE("queue contention: the document records the centralized model's settings, only there") {
+  const rtpar::TaskSet set = fine_bag();
+  const rtpar::Plan plan = rtpar::plan_with(rtpar::PlannerKind::federated, set, {});
+  rtpar::SimOptions o;
+  o.team_model = rtpar::TeamModel::centralized;
+  o.queue_lock_ns = 29;
+  o.queue_contention_ns = 2;
+  o.queue_grain_ns = 1'000;
+  const std::string json = rtpar::simulation_json(rtpar::simulate_plan(plan, set, o));
+  CHECK(json.find("\"queue_contention_ns\": 2") != std::string::npos);
+  CHECK(json.find("\"queue_grain_ns\": 1000") != std::string::npos);
+  const std::string greedy = rtpar::simulation_json(rtpar::simulate_plan(plan, set, {}));
+  CHECK(greedy.find("queue_contention_ns") == std::string::npos);
+}

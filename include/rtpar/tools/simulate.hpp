@@ -171,6 +171,8 @@ struct SimResult {
   std::int64_t execution_max_ppm = kExecutionPpm;
   TeamModel team_model = TeamModel::greedy;  // and its queue lock, or its steal costs
   std::int64_t queue_lock_ns = 0;
+  std::int64_t queue_contention_ns = 0;  // centralized: per other worker at the lock
+  std::int64_t queue_grain_ns = 0;       // centralized: the real tasks' grain (0: one per node)
   std::int64_t steal_cost_ns = 0;
   std::int64_t steal_attempt_ns = 0;
   std::int64_t spawn_cost_ns = 0;
