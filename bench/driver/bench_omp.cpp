@@ -33,6 +33,7 @@
 #include "common/program_files.hpp"
 #include "core/exit_status.hpp"
 #include "driver/bench_omp.hpp"
+#include "driver/rtpar_libgomp.hpp"
 #include "platform/child_process.hpp"  // shared with `rtpar experiment` bench studies
 #include "rtpar/error.hpp"
 #include "rtpar/time.hpp"
@@ -73,25 +74,6 @@ std::string canonical_path(const fs::path& p) {
   std::error_code ec;
   const fs::path c = fs::canonical(p, ec);
   return ec ? p.string() : c.string();
-}
-
-// rtpar_library finds rtpar's libgomp.so.1: --rtpar-lib, else beside rtpar-bench's tree (build
-// tree: build/bench/../lib/rtpar/omp; installed: libexec/rtpar/../../LIBDIR/rtpar/omp).
-std::optional<fs::path> rtpar_library(const OmpBenchOptions& o, std::vector<fs::path>& looked) {
-  if (!o.rtpar_lib.empty()) {
-    looked.emplace_back(o.rtpar_lib);
-    return access(o.rtpar_lib.c_str(), R_OK) == 0 ? std::optional<fs::path>(o.rtpar_lib)
-                                                  : std::nullopt;
-  }
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  for (const fs::path& p :
-       {self / ".." / "lib" / "rtpar" / "omp" / "libgomp.so.1",
-        self / ".." / ".." / RTPAR_BENCH_INSTALL_LIBDIR / "rtpar" / "omp" / "libgomp.so.1"}) {
-    looked.push_back(p.lexically_normal());
-    if (access(p.c_str(), R_OK) == 0) return p.lexically_normal();
-  }
-  return std::nullopt;
 }
 
 // add_clang_runtimes appends the clang rows' runtimes asked for: rtpar's libomp.so.5 (beside its
@@ -135,7 +117,7 @@ std::vector<Runtime> runtimes(const OmpBenchOptions& o, const fs::path& scratch,
   const std::set<std::string> want(o.runtimes.begin(), o.runtimes.end());
   std::vector<Runtime> out;
   std::vector<fs::path> looked;
-  const auto rtpar = rtpar_library(o, looked);
+  const auto rtpar = find_rtpar_libgomp(o.rtpar_lib, looked);
   if (want.count("rtpar") && rtpar) {
     out.push_back({"rtpar", rtpar->parent_path().string(), canonical_path(*rtpar)});
   } else if (want.count("rtpar")) {

@@ -27,6 +27,7 @@
 #include "common/program_files.hpp"
 #include "core/exit_status.hpp"
 #include "driver/commands.hpp"
+#include "driver/rtpar_libgomp.hpp"
 #include "platform/child_process.hpp"
 #include "rtpar/error.hpp"
 
@@ -64,23 +65,6 @@ struct WcetRuntime {
   std::string name, ld_library_path, expect;
 };
 
-// rtpar_libgomp finds rtpar's libgomp.so.1: --rtpar-lib, else beside rtpar-bench (build tree:
-// bench/../lib/rtpar/omp; installed: libexec/rtpar/../../LIBDIR/rtpar/omp), as bench omp does.
-std::optional<fs::path> rtpar_libgomp(const WcetOptions& o) {
-  if (!o.rtpar_lib.empty()) {
-    return access(o.rtpar_lib.c_str(), R_OK) == 0 ? std::optional<fs::path>(o.rtpar_lib)
-                                                  : std::nullopt;
-  }
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  for (const fs::path& p :
-       {self / ".." / "lib" / "rtpar" / "omp" / "libgomp.so.1",
-        self / ".." / ".." / RTPAR_BENCH_INSTALL_LIBDIR / "rtpar" / "omp" / "libgomp.so.1"}) {
-    if (access(p.c_str(), R_OK) == 0) return fs::canonical(p, ec);
-  }
-  return std::nullopt;
-}
-
 // wcet_runtimes are the libraries asked for that exist; a missing one is said on stderr.
 std::vector<WcetRuntime> wcet_runtimes(const WcetOptions& o) {
   std::vector<WcetRuntime> out;
@@ -88,7 +72,11 @@ std::vector<WcetRuntime> wcet_runtimes(const WcetOptions& o) {
     if (name == "libgomp") {
       out.push_back({"libgomp", "", ""});
     } else if (name == "rtpar") {
-      if (const auto lib = rtpar_libgomp(o)) {
+      std::vector<fs::path> looked;
+      if (auto lib = find_rtpar_libgomp(o.rtpar_lib, looked)) {
+        std::error_code ec;
+        const fs::path real = fs::canonical(*lib, ec);  // the file each run must have loaded
+        if (!ec) lib = real;
         out.push_back({"rtpar", lib->parent_path().string(), lib->string()});
       } else {
         fmt::print(stderr, "rtpar bench wcet: rtpar's libgomp.so.1 not found (build target "
