@@ -78,11 +78,29 @@ inline std::string hex(std::uint64_t v) {
   return buf;
 }
 
-// make_kernel builds the Kernel of o.bench; data lives in the holders passed by the caller.
-inline Kernel make_kernel(const StealOptions& o, const StealKernels& k, std::uint64_t& value,
-                          std::uint64_t& expect, std::unique_ptr<Matmul>& mm,
-                          std::unique_ptr<Heat>& heat, std::vector<double>& ref,
-                          std::unique_ptr<SyncTask>& sync, std::unique_ptr<TiledMatrix>& tm) {
+// KernelData holds what a Kernel's functions work on: the benchmark's input and output (one of
+// the pointers, or value) and the serial reference (expect or ref). The caller keeps it alive
+// as long as the Kernel.
+struct KernelData {
+  std::uint64_t value = 0, expect = 0;
+  std::unique_ptr<Matmul> mm;
+  std::unique_ptr<Heat> heat;
+  std::unique_ptr<SyncTask> sync;
+  std::unique_ptr<TiledMatrix> tm;
+  std::unique_ptr<Fft> fft;
+  std::vector<double> ref;
+};
+
+// make_kernel builds the Kernel of o.bench over `data`.
+inline Kernel make_kernel(const StealOptions& o, const StealKernels& k, KernelData& data) {
+  std::uint64_t& value = data.value;
+  std::uint64_t& expect = data.expect;
+  std::unique_ptr<Matmul>& mm = data.mm;
+  std::unique_ptr<Heat>& heat = data.heat;
+  std::vector<double>& ref = data.ref;
+  std::unique_ptr<SyncTask>& sync = data.sync;
+  std::unique_ptr<TiledMatrix>& tm = data.tm;
+  std::unique_ptr<Fft>& fft = data.fft;
   Kernel r;
   if (is_sync_bench(o.bench)) {
     sync = std::make_unique<SyncTask>(o.bench.back() - '0', o.sync_seed, o.sync_div);
@@ -145,8 +163,6 @@ inline Kernel make_kernel(const StealOptions& o, const StealKernels& k, std::uin
     r.size = "n=" + std::to_string(o.matmul_n);
     r.reference = hex(checksum64(ref));
   } else if (o.bench == "fft") {
-    // Held in a static: one per program run (make_kernel runs once), outliving the Kernel.
-    static std::unique_ptr<Fft> fft;
     fft = std::make_unique<Fft>(static_cast<std::size_t>(o.fft_n));
     fft->serial();
     ref = fft->result();
@@ -223,19 +239,14 @@ inline StealOutcome run_steal_benchmark(const StealOptions& o, const std::string
                                         const StealKernels& k) {
   using namespace steal_detail;
   StealOutcome out;
-  std::uint64_t value = 0, expect = 0;
-  std::unique_ptr<Matmul> mm;
-  std::unique_ptr<Heat> heat;
-  std::vector<double> ref;
-  std::unique_ptr<SyncTask> sync;
-  std::unique_ptr<TiledMatrix> tm;
+  KernelData data;
   if ((is_sync_bench(o.bench) && !k.sync) ||
-      ((o.bench == "cholesky" || o.bench == "lu") && !k.tiled)) {
+      ((o.bench == "cholesky" || o.bench == "lu") && !k.tiled) || (o.bench == "fft" && !k.fft)) {
     out.error = o.bench + " is not implemented on " + runtime;
     out.exit_status = kExitBadArgs;
     return out;
   }
-  const Kernel kernel = make_kernel(o, k, value, expect, mm, heat, ref, sync, tm);
+  const Kernel kernel = make_kernel(o, k, data);
 
   auto verify = [&](int rep) {
     if (kernel.check()) return true;
