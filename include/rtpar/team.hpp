@@ -42,7 +42,11 @@ class Team {
   virtual void start(const FunctionRef<void(int rank)>& fn) = 0;
 
   // finish is the join half of run(): it waits until every worker finished the region start()
-  // began.
+  // began — and every region before it, since arrivals are counted cumulatively. So a caller
+  // whose regions synchronize their members themselves (OpenMP's region-end barrier) may call it
+  // late or skip it for a region: the next start() is safe once the caller knows every worker is
+  // past its last read of the caller's data, because a worker cannot miss a fork while the next
+  // region waits for it (src/omp/parallel.cpp parallel_end).
   virtual void finish() = 0;
 
   // barrier waits, inside a region, until every member has reached it. Every member must call it

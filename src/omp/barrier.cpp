@@ -94,39 +94,51 @@ void barrier_poke(TeamState& t) noexcept {
   }
 }
 
-bool team_barrier(ThreadState& ts, bool cancellable, bool end_ws) {
+BarrierExit barrier_wait(ThreadState& ts, bool cancellable, bool end_ws) {
   TeamState& t = *ts.team;
   // acquire: pairs with GOMP_cancel's release store.
-  if (cancellable && t.cancelled.load(std::memory_order_acquire)) return true;
+  if (cancellable && t.cancelled.load(std::memory_order_acquire)) return BarrierExit::cancelled;
   if (t.nthreads == 1) {
     tasks_drain(ts);
     if (end_ws) ws_leave(ts);
-  } else {
-    // acquire (relaxed would do: the acq_rel RMW below keeps this load before our arrival). Read
-    // before arriving, so this member cannot see the next generation early.
-    const std::uint32_t seen = t.barrier_gen.load(std::memory_order_acquire) & ~detail::kSleeper;
-    // acq_rel (1): release publishes our writes to the last arriver; acquire lets the last
-    // arriver see every member's.
-    if (t.barrier_count.fetch_add(1, std::memory_order_acq_rel) ==
-        static_cast<std::uint32_t>(t.nthreads - 1)) {
-      tasks_drain(ts);
-      // The members' last uses of the work share precede their arrivals, which (1) orders
-      // before this point: the slot is free for its next construct.
-      if (end_ws) ws_release(ts);
-      // relaxed: no member touches the count before it sees the new generation, which the
-      // release exchange in publish() orders after this store.
-      t.barrier_count.store(0, std::memory_order_relaxed);
-      detail::publish(t.barrier_gen, seen + 2);
-    } else {
-      wait_generation(ts, t, seen, cancellable);
-      // acquire: pairs with GOMP_cancel's release store. A member leaving a cancelled barrier
-      // pokes again (3): a sleeper that armed the bit just before our re-arm could otherwise
-      // miss the one wake-up of the canceller (the word would read as it saw it: A-B-A).
-      if (cancellable && t.cancelled.load(std::memory_order_acquire)) barrier_poke(t);
-    }
+    // acquire: pairs with GOMP_cancel's release store.
+    if (cancellable && t.cancelled.load(std::memory_order_acquire)) return BarrierExit::cancelled;
+    return BarrierExit::last;
   }
-  // acquire: pairs with GOMP_cancel's release store.
-  return cancellable && t.cancelled.load(std::memory_order_acquire);
+  // acquire (relaxed would do: the acq_rel RMW below keeps this load before our arrival). Read
+  // before arriving, so this member cannot see the next generation early.
+  const std::uint32_t seen = t.barrier_gen.load(std::memory_order_acquire) & ~detail::kSleeper;
+  // acq_rel (1): release publishes our writes to the last arriver; acquire lets the last
+  // arriver see every member's.
+  if (t.barrier_count.fetch_add(1, std::memory_order_acq_rel) ==
+      static_cast<std::uint32_t>(t.nthreads - 1)) {
+    tasks_drain(ts);
+    // The members' last uses of the work share precede their arrivals, which (1) orders
+    // before this point: the slot is free for its next construct.
+    if (end_ws) ws_release(ts);
+    // relaxed: no member touches the count before it sees the new generation, which the
+    // release exchange in publish() orders after this store.
+    t.barrier_count.store(0, std::memory_order_relaxed);
+    detail::publish(t.barrier_gen, seen + 2);
+    // Every member arrived, so no member cancelled the region before (a canceller returns at its
+    // next cancellation point instead of arriving) and none can now (the members wait here):
+    // the flag is not read again. A region-end barrier's last arriver must touch nothing of the
+    // team after the publish (parallel.cpp "Region end").
+    return BarrierExit::last;
+  }
+  wait_generation(ts, t, seen, cancellable);
+  // acquire: pairs with GOMP_cancel's release store. A member leaving a cancelled barrier
+  // pokes again (3): a sleeper that armed the bit just before our re-arm could otherwise
+  // miss the one wake-up of the canceller (the word would read as it saw it: A-B-A).
+  if (cancellable && t.cancelled.load(std::memory_order_acquire)) {
+    barrier_poke(t);
+    return BarrierExit::cancelled;
+  }
+  return BarrierExit::released;
+}
+
+bool team_barrier(ThreadState& ts, bool cancellable, bool end_ws) {
+  return barrier_wait(ts, cancellable, end_ws) == BarrierExit::cancelled;
 }
 
 RTPAR_OMP_EXPORT void GOMP_barrier() { team_barrier(self()); }

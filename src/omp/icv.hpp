@@ -45,6 +45,9 @@ struct Icvs {
   // regions it creates exactly as ICVs do (teams.cpp: host teams run one team at a time).
   int team_num = 0;   // omp_get_team_num() of the enclosing host `teams` team
   int num_teams = 1;  // omp_get_num_teams() of that construct
+
+  // operator== compares every field (check_update.hpp: the implicit tasks keep unchanged ICVs).
+  bool operator==(const Icvs&) const = default;
 };
 
 // Globals is what the environment sets for the whole process, read once (first use).

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "omp/check_update.hpp"
 #include "omp/env.hpp"
 #include "omp/runtime.hpp"
 #include "platform/spin_wait.hpp"
@@ -72,7 +73,7 @@ void enter_member(ThreadState& ts, TeamState* t, int rank) noexcept {
   c.ws_index = 0;
   c.single_count = 0;
   load_context(ts, c);
-  t->members[rank] = &ts;
+  check_update(t->members[rank], &ts);  // the same thread every region (check_update.hpp)
   // A thread's task cache is made on its first region, not on its first task spawn, so that
   // spawning never allocates after the warm-up (tests/omp_runtime/alloc_count.c).
   if (__builtin_expect(ts.task_local == nullptr, 0)) task_thread_init(ts);
@@ -83,8 +84,20 @@ void enter_member(ThreadState& ts, TeamState* t, int rank) noexcept {
 // member suspended in a taskwait may run only its descendants, so the others must be there to
 // run the rest. In a cancelled region (the barrier returns early, its count no longer
 // meaningful) every member drains the region's tasks, which are discarded unless started.
-void region_end_barrier(ThreadState& ts) {
-  if (team_barrier(ts, /*cancellable=*/true)) tasks_drain(ts);
+// Returns how the caller left the barrier. A worker that arrived last touches nothing of the
+// team after it (WorkerBody; barrier_wait): parallel_end relies on it.
+BarrierExit region_end_barrier(ThreadState& ts) {
+  const BarrierExit exit = barrier_wait(ts, /*cancellable=*/true);
+  if (exit == BarrierExit::cancelled) tasks_drain(ts);
+  return exit;
+}
+
+// settle_join waits for the engine join a region of t left pending (parallel_end): after it,
+// no worker of t touches the team until the next fork.
+void settle_join(TeamState& t) {
+  if (!t.join_pending) return;
+  t.join_pending = false;
+  t.engine->finish();
 }
 
 // WorkerBody is what every worker of a team runs for a region: join the team, run the outlined
@@ -185,6 +198,7 @@ TeamState* team_for(ThreadState& ts, int level, int n) {
   auto& sizes = levels[static_cast<std::size_t>(level)];
   if (sizes.size() <= static_cast<std::size_t>(n)) sizes.resize(n + 1, nullptr);
   TeamState*& t = sizes[static_cast<std::size_t>(n)];
+  if (t != nullptr && t->engine != nullptr) settle_join(*t);  // before anything writes the team
   if (t == nullptr) {
     t = create_team(n);
   } else if (t->confined && !confine_check(ts, *t)) {
@@ -199,41 +213,58 @@ TeamState* team_for(ThreadState& ts, int level, int n) {
 // prepare sets team t up for a region run by ts (the master) with fn(data).
 void prepare(ThreadState& ts, TeamState* t, void (*fn)(void*), void* data, unsigned flags,
              const LoopInit* init) {
-  t->level = ts.team->level + 1;
-  t->active_level = ts.team->active_level + (t->nthreads > 1 ? 1 : 0);
-  t->bound = !ts.bound_cpus.empty() || ts.team->bound;
-  t->parent = ts.team;
-  t->parent_tid = ts.tid;
-  const Icvs icv = child_icvs(ts.task->icv);
-  for (int r = 0; r < t->nthreads; ++r) task_init_implicit(t->implicit[r], t, icv, ts.task);
+  // check_update throughout: a region set up as the last one stores nothing, so the workers'
+  // copies of these lines stay valid (check_update.hpp). Plain or relaxed, all: no member runs
+  // until the fork publishes them (see the file comment).
+  check_update(t->level, ts.team->level + 1);
+  check_update(t->active_level, ts.team->active_level + (t->nthreads > 1 ? 1 : 0));
+  check_update(t->bound, !ts.bound_cpus.empty() || ts.team->bound);
+  check_update(t->parent, ts.team);
+  check_update(t->parent_tid, ts.tid);
   // A bound team is pinned to the task's CPUs when created: OMP_PROC_BIND / OMP_PLACES do not
   // move its members (the plan, not the environment, decides a real-time task's cores).
   if (t->bound) {
-    t->placed = false;
+    check_update(t->placed, false);
   } else {
     place_region(*t, ts.task->icv, flags);
   }
-  // relaxed, all: no member runs until the fork publishes these (see the file comment).
-  t->barrier_count.store(0, std::memory_order_relaxed);
-  t->single_next.store(0, std::memory_order_relaxed);
-  t->cancelled.store(false, std::memory_order_relaxed);
-  t->kmp_cancel_ws.store(false, std::memory_order_relaxed);
+  const Icvs icv = child_icvs(ts.task->icv);
+  for (int r = 0; r < t->nthreads; ++r) {
+    Icvs mine = icv;
+    place_member_icvs(*t, r, mine);
+    task_init_implicit(t->implicit[r], t, mine, ts.task);
+  }
+  // The barrier count is back at 0 and the cancellation flags clear after every region that was
+  // not cancelled (each barrier's last arriver resets the count); only a cancelled one leaves
+  // them to reset. The line holding `cancelled` is one the workers read (shared), so reading it
+  // costs nothing.
+  if (t->cancelled.load(std::memory_order_relaxed) ||
+      t->kmp_cancel_ws.load(std::memory_order_relaxed)) {
+    t->barrier_count.store(0, std::memory_order_relaxed);
+    t->cancelled.store(false, std::memory_order_relaxed);
+    t->kmp_cancel_ws.store(false, std::memory_order_relaxed);
+  }
+  check_update(t->single_next, std::uint64_t{0});
   for (int i = 0; i < kWorkShareRing; ++i) {
     WorkShare& w = t->ring[i];
-    w.state.store(static_cast<std::uint32_t>(3 * i) * 2, std::memory_order_relaxed);
+    const auto free_state = static_cast<std::uint32_t>(3 * i) * 2;  // free for construct i
+    // A slot no construct entered since its last reset is still reset (ws_enter moves it out of
+    // this state before it writes anything else of the slot).
+    if (w.state.load(std::memory_order_relaxed) == free_state) continue;
+    w.state.store(free_state, std::memory_order_relaxed);
     w.left.store(0, std::memory_order_relaxed);
     w.cancelled.store(false, std::memory_order_relaxed);
     w.copyprivate = nullptr;
     loop_state_reset(w.loop);
   }
   team_tasks_begin_region(t->tasks);
-  t->first_ws_ready = init != nullptr;
+  check_update(t->first_ws_ready, init != nullptr);
   if (init != nullptr) {
     (*init)(t->ring[0], t->nthreads);
     t->ring[0].state.store(2 * 2, std::memory_order_relaxed);  // 3·0+2: ready for construct 0
   }
-  t->fn = fn;
-  t->data = data;
+  check_update(t->fn, fn);
+  check_update(t->data, data);
 }
 
 // forget_teams_in_child runs in the child of fork(): the teams' workers do not exist there, so
@@ -288,7 +319,7 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
   TeamState* t = team_for(ts, ts.team->level, nthreads);
   if (t == nullptr) t = team_for(ts, ts.team->level, nthreads = 1);
   prepare(ts, t, fn, data, flags, init);
-  t->busy = ts.team->busy;  // the region is in its master's contention group
+  check_update(t->busy, ts.team->busy);  // the region is in its master's contention group
   // The workers resolve_nthreads claimed (when it resolved this region), adjusted to the team
   // actually built; a region started without resolve_nthreads (binding.cpp) claims them here.
   const int claimed = std::exchange(ts.claimed_workers, 0);
@@ -315,9 +346,9 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
       ts.last_bound_team = t;
       // Only the top-level team of all the task's CPUs is traced (a nested bound region is
       // serialized; a smaller num_threads team has other workers: rtpar_omp_trace_take).
-      t->trace = t->level == 1 && t->nthreads == static_cast<int>(ts.bound_cpus.size())
-                     ? ts.bound_trace.get()
-                     : nullptr;
+      check_update(t->trace, t->level == 1 && t->nthreads == static_cast<int>(ts.bound_cpus.size())
+                                 ? ts.bound_trace.get()
+                                 : nullptr);
     } else if (t->fifo) {
       t->engine->expect_release(t->period.observe(detail::spin_clock_ns()));
     }
@@ -328,9 +359,26 @@ void parallel_begin(void (*fn)(void*), void* data, int nthreads, unsigned flags,
 void parallel_end() {
   ThreadState& ts = self();
   TeamState* t = ts.team;
-  region_end_barrier(ts);
+  const BarrierExit exit = region_end_barrier(ts);
   if (t->engine != nullptr) {
-    t->engine->finish();
+    // The join (docs/internals/openmp.md "Region end"). A region that ended on its barrier
+    // already gave the master every member's writes (barrier.cpp (1)); what the master must not
+    // do is touch the team while a worker still may — a waiter between its generation check and
+    // a task pop, say. So:
+    //  - a team of two whose worker arrived last (it released the master): that worker touches
+    //    nothing of the team after its publish (barrier_wait), so there is nothing to wait for;
+    //  - otherwise the join is deferred: the next team_for waits for it (settle_join) before
+    //    anything writes the team, as libgomp's master waits at the next region's dock. By then
+    //    the workers have long arrived, off the region end's path;
+    //  - a cancelled region's barrier synchronized nobody, and a bound team's executor reads the
+    //    trace and the members' job state at the job end: those join now.
+    // The engine's join counts arrivals cumulatively, so a later finish() covers every region
+    // whose join was skipped (team.cpp).
+    if (exit == BarrierExit::cancelled || t->bound) {
+      t->engine->finish();
+    } else if (exit == BarrierExit::last || t->nthreads > 2) {
+      t->join_pending = true;
+    }
     // Between regions the workers sleep at once when the master is real-time: a spinning
     // SCHED_FIFO worker would starve the rest of the system until RT throttling stops the core.
     // Otherwise they follow the wait policy (hybrid: spin spin_ns, then sleep).

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "omp/check_update.hpp"
 #include "omp/env.hpp"
 #include "omp/runtime.hpp"
 
@@ -43,13 +44,14 @@ int place_of_cpu(int cpu) {
 }  // namespace
 
 void place_region(TeamState& t, const Icvs& parent, unsigned flags) {
-  t.placed = false;
   const Globals& g = globals();
   const int nplaces = static_cast<int>(g.places.size());
-  if (!env::binding_requested(g) || nplaces == 0) return;
   const int clause = static_cast<int>(flags & 7);
   int policy = clause != 0 ? clause : parent.bind;
-  if (policy == kBindFalse || policy > kBindSpread) return;
+  if (!env::binding_requested(g) || nplaces == 0 || policy == kBindFalse || policy > kBindSpread) {
+    check_update(t.placed, false);
+    return;
+  }
   if (policy == kBindTrue) policy = kBindClose;
   const int first = parent.place_count > 0 ? parent.place_first : 0;
   const int count = parent.place_count > 0 ? parent.place_count : nplaces;
@@ -60,10 +62,9 @@ void place_region(TeamState& t, const Icvs& parent, unsigned flags) {
   const long p = count;
   if (!t.placement) t.placement = std::make_unique<MemberPlace[]>(static_cast<std::size_t>(n));
   const auto abs = [&](long rel) { return static_cast<int>((first + rel % p) % nplaces); };
+  // check_update, field by field: a region placed as the last one leaves the lines shared.
   for (long i = 0; i < n; ++i) {
-    MemberPlace& mp = t.placement[static_cast<std::size_t>(i)];
-    mp.part_first = first;
-    mp.part_count = count;
+    MemberPlace mp{-1, first, count};
     if (policy == kBindMaster) {
       mp.place = abs(m);
     } else if (policy == kBindClose) {
@@ -78,17 +79,24 @@ void place_region(TeamState& t, const Icvs& parent, unsigned flags) {
       mp.part_first = mp.place;
       mp.part_count = 1;
     }
+    MemberPlace& slot = t.placement[static_cast<std::size_t>(i)];
+    check_update(slot.place, mp.place);
+    check_update(slot.part_first, mp.part_first);
+    check_update(slot.part_count, mp.part_count);
   }
-  t.placed = true;
-  // The implicit tasks carry their partition; bind-var takes the clause's policy when the
-  // OMP_PROC_BIND list has no element for the new level (as libgomp reports it).
+  check_update(t.placed, true);
+  // bind-var takes the clause's policy when the OMP_PROC_BIND list has no element for the new
+  // level (as libgomp reports it); place_member_icvs applies it with the partition.
   const bool list_has_level = static_cast<std::size_t>(parent.bind_level + 1) < g.bind_list.size();
-  for (long i = 0; i < n; ++i) {
-    Icvs& icv = t.implicit[static_cast<std::size_t>(i)].icv;
-    icv.place_first = t.placement[static_cast<std::size_t>(i)].part_first;
-    icv.place_count = t.placement[static_cast<std::size_t>(i)].part_count;
-    if (clause != 0 && !list_has_level) icv.bind = policy;
-  }
+  check_update(t.placed_bind, clause != 0 && !list_has_level ? policy : -1);
+}
+
+void place_member_icvs(const TeamState& t, int rank, Icvs& icv) noexcept {
+  if (!t.placed) return;
+  const MemberPlace& mp = t.placement[static_cast<std::size_t>(rank)];
+  icv.place_first = mp.part_first;
+  icv.place_count = mp.part_count;
+  if (t.placed_bind >= 0) icv.bind = t.placed_bind;
 }
 
 void bind_member(ThreadState& ts, const TeamState& t, int rank) {

@@ -98,9 +98,6 @@ struct TeamState {
   // trace: where the workers record their shares (a bound master's top-level team, when traced;
   // set by the master before each fork); null otherwise.
   BoundTrace* trace = nullptr;
-  // period: the starts of this team's regions, when its master is real-time (fifo), so that a
-  // periodic program's workers time their own wake-up for the next region (parallel.cpp).
-  detail::PeriodForecast period;
 
   // Barrier (barrier.cpp): arrivals, and the generation signal word waiters watch.
   alignas(64) std::atomic<std::uint32_t> barrier_count{0};
@@ -120,13 +117,12 @@ struct TeamState {
   void (*fn)(void*) = nullptr;
   void* data = nullptr;
   bool first_ws_ready = false;  // a combined parallel loop initialised work share 0
-  int busy_added = 0;           // threads this region added to its contention group's count
   // busy: the busy-worker count of the contention group (thread-limit-var) the team is in;
   // nullptr: the process's (parallel.cpp). A host-fallback target region starts its own group.
   std::atomic<int>* busy = nullptr;
-  bool placed = false;                       // this region binds its members (placement.cpp)
+  bool placed = false;   // this region binds its members (placement.cpp)
+  int placed_bind = -1;  // when placed: the members' bind-var from a proc_bind clause; -1: kept
   std::unique_ptr<MemberPlace[]> placement;  // [nthreads] when placed
-  MemberContext master_saved;                // the master's context outside the region
   FunctionRef<void(int)>* body = nullptr;    // what the workers run (parallel.cpp)
 
   // Confinement (confinement.cpp): the members of an unbound team run only on CPUs of the
@@ -141,6 +137,17 @@ struct TeamState {
   std::uint32_t arrangement = 0;  // bumped when the members must move to a new arrangement
   // member_arrangement[r]: the arrangement member r last applied (written by r only).
   std::unique_ptr<std::uint32_t[]> member_arrangement;
+
+  // Master-only state, written every region: on lines of its own, away from the fields above
+  // that the workers read when they enter a region (check_update.hpp).
+  alignas(64) MemberContext master_saved;  // the master's context outside the region
+  int busy_added = 0;  // threads this region added to its contention group's count
+  // join_pending: the last region ended on its barrier and its engine join is still to be
+  // awaited — by the master, before it next touches the team (parallel.cpp settle_join).
+  bool join_pending = false;
+  // period: the starts of this team's regions, when its master is real-time (fifo), so that a
+  // periodic program's workers time their own wake-up for the next region (parallel.cpp).
+  detail::PeriodForecast period;
   std::int64_t mask_tick = -1;  // CLOCK_MONOTONIC_COARSE reading of the master's last mask read
 };
 
@@ -335,8 +342,12 @@ void display_affinity_if_changed(ThreadState& ts);
 // place_region decides where the members of team t run for a region of the encountering task
 // `parent` with GOMP_parallel `flags` (proc_bind clause in the low 3 bits), when the program asked
 // for binding (OpenMP 5.0 §2.6.2: master, close, spread over the place partition). Sets
-// t->placed and t->placement, and each implicit task's place partition and bind-var.
+// t->placed, t->placement and t->placed_bind (storing only what changed: check_update.hpp).
 void place_region(TeamState& t, const Icvs& parent, unsigned flags);
+
+// place_member_icvs gives icv, member rank's implicit-task ICVs, its place partition and bind-var
+// in a placed region (nothing otherwise).
+void place_member_icvs(const TeamState& t, int rank, Icvs& icv) noexcept;
 
 // bind_member moves the calling member to its place in a placed region (a system call only when
 // its place changes).
@@ -351,6 +362,16 @@ void bind_member(ThreadState& ts, const TeamState& t, int rank);
 // frees its slot (ws_release), so that no member pays ws_leave's RMW on the shared slot after
 // the barrier. Not with `cancellable` (a cancelled barrier does not gather every member).
 bool team_barrier(ThreadState& ts, bool cancellable = false, bool end_ws = false);
+
+// BarrierExit is how a member left barrier_wait.
+enum class BarrierExit {
+  last,       // it arrived last and released the others (a team of one: always)
+  released,   // another member arrived last and released it
+  cancelled,  // the region was cancelled (a cancellable barrier): not every member arrived
+};
+
+// barrier_wait is team_barrier, telling how the caller left it (parallel.cpp's region end).
+BarrierExit barrier_wait(ThreadState& ts, bool cancellable = false, bool end_ws = false);
 
 // arm_sleeper sets the SLEEPER bit of t's barrier word, whose value the caller read into v, and
 // leaves in v the value to futex_wait on; false when the word changed meanwhile (look again). The

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <new>
 
+#include "omp/check_update.hpp"
 #include "omp/runtime.hpp"
 
 namespace rtpar::omp {
@@ -300,21 +301,24 @@ void task_spawn(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long
 // ---- core hooks ----
 
 void task_init_implicit(Task& t, TeamState* team, const Icvs& icv, Task* parent) noexcept {
-  t.icv = icv;
-  t.team = team;
-  t.parent = parent;
-  set_lineage_root(t);
-  t.final_task = false;
-  t.implicit = true;
-  t.detachable = false;
-  t.deferred = false;
-  // relaxed: no task of the region exists yet; the fork publishes these.
-  t.refs.store(1, std::memory_order_relaxed);
-  t.detach_pending.store(0, std::memory_order_relaxed);
-  t.tg_member = nullptr;
-  t.tg_current = pending_region_group();
+  // check_update, every field: a region re-run with the same settings leaves each member's
+  // implicit-task lines shared instead of taking them from the member (check_update.hpp).
+  check_update(t.icv, icv);
+  check_update(t.team, team);
+  check_update(t.parent, parent);
+  // relaxed builtins, as set_lineage_root (Task::depth_).
+  if (task_depth(&t) != 0 || task_root(&t) != &t || task_jump(&t) != &t) set_lineage_root(t);
+  check_update(t.final_task, false);
+  check_update(t.implicit, true);
+  check_update(t.detachable, false);
+  check_update(t.deferred, false);
+  // relaxed (check_update): no task of the region exists yet; the fork publishes these.
+  check_update(t.refs, std::int64_t{1});
+  check_update(t.detach_pending, 0);
+  check_update(t.tg_member, static_cast<Taskgroup*>(nullptr));
+  check_update(t.tg_current, pending_region_group());
   if (t.dep_table != nullptr) deps_free_table(&t);
-  t.succ = nullptr;
+  check_update(t.succ, static_cast<DepEdge*>(nullptr));
 }
 
 void team_tasks_init(TeamTasks& tasks, int nthreads) {
