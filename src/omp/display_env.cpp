@@ -1,8 +1,14 @@
 // display_env.cpp — OMP_DISPLAY_ENV and omp_display_env (OpenMP 5.1 §3.15, §6.12): the initial
 // ICVs printed to stderr in libgomp's format, so tools that read libgomp's report read ours.
-// The library constructor parses the environment at load time and prints the report then.
+// The runtime starts (environment parsed, report printed) at load time, or at the first OpenMP
+// call in a program built for LLVM's runtime (start_at_load).
+#include <link.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "omp/env.hpp"
@@ -68,19 +74,44 @@ const char* allocator_text(int a) {
   return a >= 1 && a <= 8 ? names[a - 1] : "omp_default_mem_alloc";
 }
 
-// display_at_load is the library constructor: parse the environment once, at load time, bind
-// the initial thread to its place (when OMP_PLACES asks for binding), and print the report if
-// OMP_DISPLAY_ENV asks for it.
-__attribute__((constructor)) void display_at_load() {
-  const Globals& g = globals();
-  env::bind_initial_thread(g);
-  if (g.display_env != 0) display_environment(g.display_env == 2);
+// llvm_program is whether the process loaded a libomp.so.5 (rtpar's, normally: the program was
+// built with clang -fopenmp and links LLVM's ABI). dl_iterate_phdr sees every object mapped at
+// start-up, constructors or not (ld.so maps and relocates them all before it runs any).
+bool llvm_program() {
+  const auto visit = [](dl_phdr_info* info, std::size_t /*size*/, void* /*data*/) -> int {
+    const char* name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+    const char* slash = std::strrchr(name, '/');
+    const char* base = slash != nullptr ? slash + 1 : name;
+    return std::strcmp(base, "libomp.so.5") == 0 || std::strcmp(base, "libomp.so") == 0 ? 1 : 0;
+  };
+  return dl_iterate_phdr(visit, nullptr) != 0;
+}
+
+// start_at_load is the library constructor. libgomp starts when it is loaded: it reads the
+// environment, binds the initial thread and prints OMP_DISPLAY_ENV's report before main. LLVM's
+// runtime starts at the first OpenMP call (kmp_runtime.cpp, __kmp_serial_initialize), so that a
+// clang-built program may still setenv("OMP_SCHEDULE", ...) in main before its first region, and
+// does (LLVM's own tests do): rtpar follows the personality the program was built for.
+__attribute__((constructor)) void start_at_load() {
+  if (llvm_program()) return;
+  static_cast<void>(globals());
 }
 
 }  // namespace
 
-void display_environment(bool verbose) noexcept {
-  const Globals& g = globals();
+Globals start_runtime() {
+  Globals g = env::read_environment();
+  // At load time this is the initial thread. At a first call (LLVM's personality) it is the
+  // thread that made it: only the process's main thread is the initial thread to bind.
+  static const bool at_load = !llvm_program();
+  if (at_load || static_cast<pid_t>(syscall(SYS_gettid)) == getpid()) env::bind_initial_thread(g);
+  if (g.display_env != 0) display_environment(g, g.display_env == 2);
+  return g;
+}
+
+void display_environment(bool verbose) noexcept { display_environment(globals(), verbose); }
+
+void display_environment(const Globals& g, bool verbose) noexcept {
   const Icvs& icv = g.initial;
   std::string bind;
   if (g.bind_list.size() > 1) {

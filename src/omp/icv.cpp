@@ -6,8 +6,10 @@ namespace rtpar::omp {
 
 const Globals& globals() noexcept {
   // A function-local static: initialised once, thread-safely (the compiler's guard), on first
-  // use; the library constructor (display_env.cpp) makes that first use happen at load time.
-  static const Globals g = env::read_environment();
+  // use: start_runtime reads the environment and starts the runtime (display_env.cpp). The
+  // library constructor makes that first use happen at load time, except in a program built
+  // for LLVM's runtime, which starts at its first OpenMP call (display_env.cpp).
+  static const Globals g = start_runtime();
   return g;
 }
 

@@ -85,6 +85,16 @@ const Globals& globals() noexcept;
 // adds the implementation's own variables (display_env.cpp).
 void display_environment(bool verbose) noexcept;
 
+// display_environment (of g) is the same report of settings g, for start_runtime, which runs
+// before globals() can return them.
+void display_environment(const Globals& g, bool verbose) noexcept;
+
+// start_runtime reads the environment and applies what takes effect at start-up: the initial
+// thread's binding (OMP_PLACES / OMP_PROC_BIND) and the OMP_DISPLAY_ENV report. globals()'s
+// initialiser: runs once, at load time or, in a program built for LLVM's runtime, at the first
+// OpenMP call (display_env.cpp).
+Globals start_runtime();
+
 // child_icvs returns the ICVs of the implicit tasks of a region encountered by a task with
 // `parent` ICVs: the nthreads and bind lists advance one level (OpenMP 5.0 §2.6.1, §2.5.2).
 Icvs child_icvs(const Icvs& parent) noexcept;

@@ -27,18 +27,18 @@ namespace {
 constexpr int kMaxArgs = 64;
 
 // Invoker calls a microtask with `argc` arguments from an array.
-using Invoker = void (*)(microtask fn, kmp_int32* gtid, kmp_int32* btid, void** args);
+using Invoker = void (*)(microtask fn, kmp_int32* gtid, kmp_int32* btid, void* const* args);
 
 // invoke_n calls fn with the N arguments of args.
 template <std::size_t... I>
-void invoke_n(microtask fn, kmp_int32* gtid, kmp_int32* btid, void** args,
+void invoke_n(microtask fn, kmp_int32* gtid, kmp_int32* btid, void* const* args,
               std::index_sequence<I...> /*unused*/) {
   fn(gtid, btid, args[I]...);
 }
 
 // invoker_of is the Invoker of N arguments.
 template <std::size_t N>
-void invoker_of(microtask fn, kmp_int32* gtid, kmp_int32* btid, void** args) {
+void invoker_of(microtask fn, kmp_int32* gtid, kmp_int32* btid, void* const* args) {
   invoke_n(fn, gtid, btid, args, std::make_index_sequence<N>{});
 }
 
@@ -51,11 +51,14 @@ constexpr std::array<Invoker, sizeof...(N)> make_invokers(std::index_sequence<N.
 // kInvokers[argc] calls a microtask with argc arguments.
 constexpr auto kInvokers = make_invokers(std::make_index_sequence<kMaxArgs + 1>{});
 
-// Fork is one region's microtask and arguments (on the master's stack).
+// Fork is one region's microtask and arguments (on the master's stack). The arguments are held
+// inline, after the microtask: a worker entering the region reads a region of up to six captured
+// variables from one cache line of the master's stack instead of two (a cross-core transfer
+// each, on the path the master waits for at the region's end).
 struct Fork {
   microtask fn;
   int argc;
-  void** args;
+  void* args[kMaxArgs];
 };
 
 // run_member is what every member of the team runs: the microtask with its thread numbers.
@@ -84,12 +87,13 @@ RTPAR_OMP_EXPORT void __kmpc_fork_call(ident* /*loc*/, kmp_int32 argc, microtask
                  static_cast<int>(argc), kMaxArgs);
     std::abort();
   }
-  void* args[kMaxArgs];
+  Fork f;  // only the first argc arguments are written: the fork reads no more
+  f.fn = fn;
+  f.argc = argc;
   va_list ap;
   va_start(ap, fn);
-  for (int i = 0; i < argc; ++i) args[i] = va_arg(ap, void*);
+  for (int i = 0; i < argc; ++i) f.args[i] = va_arg(ap, void*);
   va_end(ap);
-  Fork f{fn, argc, args};
   ThreadState& ts = self();
   const unsigned requested = std::exchange(ts.kmp_num_threads, 0);
   const unsigned bind = std::exchange(ts.kmp_proc_bind, 0);
@@ -108,12 +112,13 @@ RTPAR_OMP_EXPORT void __kmpc_fork_teams(ident* /*loc*/, kmp_int32 argc, microtas
                  static_cast<int>(argc), kMaxArgs);
     std::abort();
   }
-  void* args[kMaxArgs];
+  Fork f;
+  f.fn = fn;
+  f.argc = argc;
   va_list ap;
   va_start(ap, fn);
-  for (int i = 0; i < argc; ++i) args[i] = va_arg(ap, void*);
+  for (int i = 0; i < argc; ++i) f.args[i] = va_arg(ap, void*);
   va_end(ap);
-  Fork f{fn, argc, args};
   ThreadState& ts = self();
   const unsigned teams = std::exchange(ts.kmp_num_teams, 0);
   const unsigned limit = std::exchange(ts.kmp_teams_thread_limit, 0);
