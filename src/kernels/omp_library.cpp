@@ -43,6 +43,7 @@ struct OmpRuntime {
   rtpar_omp_trace_fn trace = nullptr;
   rtpar_omp_trace_job_fn trace_job = nullptr;
   rtpar_omp_trace_take_fn trace_take = nullptr;
+  rtpar_omp_unbind_fn unbind = nullptr;  // optional: without it the workers outlive the run
 };
 
 // omp_runtime loads the runtime once per process (RTLD_GLOBAL: OpenMP code loaded later, and its
@@ -90,6 +91,7 @@ const OmpRuntime& omp_runtime(const SourceLocation& where) {
   r.trace = reinterpret_cast<rtpar_omp_trace_fn>(dlsym(handle, "rtpar_omp_trace"));
   r.trace_job = reinterpret_cast<rtpar_omp_trace_job_fn>(dlsym(handle, "rtpar_omp_trace_job"));
   r.trace_take = reinterpret_cast<rtpar_omp_trace_take_fn>(dlsym(handle, "rtpar_omp_trace_take"));
+  r.unbind = reinterpret_cast<rtpar_omp_unbind_fn>(dlsym(handle, "rtpar_omp_unbind"));
   if (r.gomp_parallel == nullptr || r.bind == nullptr || r.worker_tids == nullptr ||
       r.set_unbound_cpus == nullptr || r.job_start == nullptr || r.job_end == nullptr) {
     throw InputError(where, "kernel",
@@ -99,6 +101,28 @@ const OmpRuntime& omp_runtime(const SourceLocation& where) {
   }
   runtime = r;
   return runtime;
+}
+
+// member_hooks_of is `hooks` as rtpar_omp_bind's C hooks (the runtime calls them on its workers).
+rtpar_omp_member_hooks member_hooks_of(MemberJobHooks* hooks) {
+  rtpar_omp_member_hooks c{};
+  c.ctx = hooks;
+  c.started = [](void* ctx, std::int32_t rank) {
+    static_cast<MemberJobHooks*>(ctx)->started(rank);
+  };
+  c.job_begin = [](void* ctx, std::int32_t rank) {
+    static_cast<MemberJobHooks*>(ctx)->job_begin(rank);
+  };
+  c.job_end = [](void* ctx, std::int32_t rank) {
+    static_cast<MemberJobHooks*>(ctx)->job_end(rank);
+  };
+  c.demoted = [](void* ctx, std::int32_t rank) -> std::int32_t {
+    return static_cast<MemberJobHooks*>(ctx)->demoted(rank) ? 1 : 0;
+  };
+  c.exiting = [](void* ctx, std::int32_t rank) {
+    static_cast<MemberJobHooks*>(ctx)->exiting(rank);
+  };
+  return c;
 }
 
 // OmpLibraryKernel runs the object's function once per job on the bound master thread.
@@ -120,6 +144,10 @@ class OmpLibraryKernel final : public Kernel {
     binding.cpus = cpus.data();
     binding.wait = static_cast<std::int32_t>(setup.wait.kind);
     binding.spin_ns = setup.wait.spin_ns.count();
+    if (setup.member_hooks != nullptr) {
+      hooks_ = member_hooks_of(setup.member_hooks);
+      binding.hooks = &hooks_;
+    }
     std::array<char, 256> err{};
     handle_ = runtime_.bind(&binding, err.data(), err.size());
     if (handle_ == nullptr) throw InputError(where_, "kernel", err.data());
@@ -160,6 +188,11 @@ class OmpLibraryKernel final : public Kernel {
     return tracks;
   }
 
+  void stop_workers() noexcept override {
+    if (handle_ != nullptr && runtime_.unbind != nullptr) runtime_.unbind(handle_);
+    handle_ = nullptr;
+  }
+
   [[nodiscard]] std::vector<int> worker_tids() const override {
     if (handle_ == nullptr) return {};
     const std::int32_t n = runtime_.worker_tids(handle_, nullptr, 0);
@@ -178,6 +211,7 @@ class OmpLibraryKernel final : public Kernel {
  private:
   const OmpRuntime& runtime_;
   rtpar_kernel_fn fn_;
+  rtpar_omp_member_hooks hooks_{};  // setup.member_hooks in C, when given (start_master)
   SourceLocation where_;
   int threads_ = 1;
   void* handle_ = nullptr;          // the bound master (rtpar_omp_bind), null before start_master

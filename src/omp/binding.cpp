@@ -75,6 +75,28 @@ int member_cpu_of(const ThreadState& ts, int master_cpu, int rank) {
 
 }  // namespace rtpar::omp
 
+namespace rtpar::omp {
+namespace {
+
+// CMemberHooks is rtpar_omp_binding's C hooks as the engine's MemberJobHooks.
+class CMemberHooks final : public MemberJobHooks {
+ public:
+  explicit CMemberHooks(const rtpar_omp_member_hooks& hooks) : hooks_(hooks) {}
+  void started(int rank) noexcept override { hooks_.started(hooks_.ctx, rank); }
+  void job_begin(int rank) noexcept override { hooks_.job_begin(hooks_.ctx, rank); }
+  void job_end(int rank) noexcept override { hooks_.job_end(hooks_.ctx, rank); }
+  [[nodiscard]] bool demoted(int rank) const noexcept override {
+    return hooks_.demoted(hooks_.ctx, rank) != 0;
+  }
+  void exiting(int rank) noexcept override { hooks_.exiting(hooks_.ctx, rank); }
+
+ private:
+  rtpar_omp_member_hooks hooks_;  // a copy: the caller's struct may go away
+};
+
+}  // namespace
+}  // namespace rtpar::omp
+
 using rtpar::omp::ThreadState;
 
 RTPAR_OMP_EXPORT void* rtpar_omp_bind(const rtpar_omp_binding* binding, char* err,
@@ -91,6 +113,14 @@ RTPAR_OMP_EXPORT void* rtpar_omp_bind(const rtpar_omp_binding* binding, char* er
         err, errlen, "rtpar_omp_bind: the thread already opened a region or is bound to a task");
     return nullptr;
   }
+  const rtpar_omp_member_hooks* hooks = binding->hooks;
+  if (hooks != nullptr &&
+      (hooks->started == nullptr || hooks->job_begin == nullptr || hooks->job_end == nullptr ||
+       hooks->demoted == nullptr || hooks->exiting == nullptr)) {
+    rtpar::omp::write_error(err, errlen, "rtpar_omp_bind: member hooks with a null function");
+    return nullptr;
+  }
+  if (hooks != nullptr) ts.bound_hooks = std::make_unique<rtpar::omp::CMemberHooks>(*hooks);
   ts.bound_cpus.assign(binding->cpus, binding->cpus + binding->ncpus);
   ts.bound_wait.kind = static_cast<rtpar::WaitKind>(binding->wait);
   ts.bound_wait.spin_ns = binding->spin_ns;
@@ -125,6 +155,11 @@ RTPAR_OMP_EXPORT std::int32_t rtpar_omp_worker_tids(void* handle, std::int32_t* 
     tids[i] = all[i];
   }
   return static_cast<std::int32_t>(all.size());
+}
+
+RTPAR_OMP_EXPORT void rtpar_omp_unbind(void* handle) {
+  if (handle == nullptr) return;
+  rtpar::omp::shutdown_teams(*static_cast<ThreadState*>(handle));
 }
 
 RTPAR_OMP_EXPORT void rtpar_omp_job_start(void* handle, std::int64_t next_release_ns) {

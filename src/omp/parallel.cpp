@@ -173,6 +173,11 @@ TeamState* create_team(int n) {
     }
     config.wait.kind = t->wait.kind;
     config.wait.spin_ns = Duration(globals().spin_ns);
+    // The executor's member hooks (workers' budgets) go on the bound master's team of all its CPUs,
+    // whose rank r is the plan's member r; a smaller num_threads team's workers are other threads.
+    if (bound && n == static_cast<int>(master.bound_cpus.size())) {
+      config.member_hooks = master.bound_hooks.get();
+    }
     try {
       t->engine = make_team(config).release();
     } catch (const std::exception& e) {
@@ -406,6 +411,21 @@ int worker_count(const ThreadState& ts) noexcept {
     if (sizes[n] != nullptr && sizes[n]->engine != nullptr) largest = static_cast<int>(n) - 1;
   }
   return largest;
+}
+
+void shutdown_teams(ThreadState& ts) {
+  if (ts.teams == nullptr) return;
+  for (auto& sizes : ts.teams->by_level) {
+    for (TeamState*& t : sizes) {
+      if (t == nullptr) continue;
+      // The engine's destructor stops and joins its workers: each ends its open job and runs the
+      // member hooks' exiting (team.cpp) before the join returns.
+      delete t->engine;
+      t->engine = nullptr;
+      t = nullptr;  // the TeamState itself stays allocated, as every team does (create_team)
+    }
+  }
+  ts.last_bound_team = nullptr;
 }
 
 void for_each_engine(const ThreadState& ts, FunctionRef<void(rtpar::Team&)> fn) {

@@ -31,6 +31,7 @@
 #include "omp/task.hpp"
 #include "platform/period_forecast.hpp"
 #include "rtpar/function_ref.hpp"
+#include "rtpar/member_job_hooks.hpp"
 #include "rtpar/team.hpp"
 #include "runtime/team/signal_word.hpp"
 
@@ -197,6 +198,9 @@ struct ThreadState {
   // bound_trace: the slices of its top-level team's workers, when the executor asked for them
   // (rtpar_omp_trace, binding.cpp); null otherwise.
   std::unique_ptr<BoundTrace> bound_trace;
+  // bound_hooks: the executor's per-member job hooks (the workers' budgets, rtpar_omp_bind's
+  // binding->hooks), installed on the workers of its team of all bound_cpus; null otherwise.
+  std::unique_ptr<MemberJobHooks> bound_hooks;
   // claimed_workers: workers resolve_nthreads counted against thread-limit-var for the region
   // this thread is about to start (parallel_begin takes them over).
   int claimed_workers = 0;
@@ -298,6 +302,10 @@ int member_cpu_of(const ThreadState& ts, int master_cpu, int rank);
 
 // worker_count is the number of workers of ts's largest outermost team (0: none created).
 int worker_count(const ThreadState& ts) noexcept;
+
+// shutdown_teams ends the workers of every team ts is master of and forgets the teams (a later
+// region builds new ones). Call on ts's own thread outside any region, or after it ended.
+void shutdown_teams(ThreadState& ts);
 
 // for_each_engine calls fn with the workers (rtpar::Team) of every team ts is master of. Only ts's
 // own thread creates teams: call it on that thread, or after it ended.

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define CHECK(cond, ...)                                  \
   do {                                                    \
@@ -88,6 +89,28 @@ void bound_job(const rtpar_job* job) {
     if (want != NULL) {
       CHECK(worker_cpu == atoi(want), "non-RT region's worker on CPU %d, want %s", worker_cpu,
             want);
+    }
+  }
+}
+
+/* thread_cpu_ns is the calling thread's CPU time. */
+static long long thread_cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* worker_burn_job: one region per job in which every worker (rank >= 1) burns 3 ms of its own CPU
+ * time and the master none, so that only the workers can go over a budget (omp_kernel_test.sh
+ * `budget`: the OpenMP workers of an omp: kernel are measured, docs/reliability.md "Budgets"). */
+void worker_burn_job(const rtpar_job* job) {
+  (void)job;
+#pragma omp parallel
+  {
+    if (omp_get_thread_num() != 0) {
+      const long long until = thread_cpu_ns() + 3000000;
+      while (thread_cpu_ns() < until) {
+      }
     }
   }
 }

@@ -11,6 +11,8 @@
 #             on its output: both tasks measured (channels kept in isolation), C and L raised.
 #   bound     bound_kernel.c: team size clamped, members pinned, nested regions serialized, a
 #             non-real-time thread's region on the nonrt core.
+#   budget    the kernel's OpenMP workers are budgeted (monitor): workers burning 3 ms per job
+#             overrun C = 1 ms every job, and C = 10 ms never.
 #   steal     an omp: kernel with runtime = "steal" is refused (exit 2, naming the field).
 #   foreign   RTPAR_OMP_DIR pointing at another libgomp.so.1 is refused (exit 2).
 #   clang_bound  bound_kernel.c built with clang -fopenmp (LLVM's ABI, libomp.so.5): the same
@@ -125,6 +127,34 @@ bound)
   [ "$rc" = 0 ] || fail "rtpar run exited $rc"
   grep -q FAIL "$tmp/log" && fail "a check of bound_kernel.c failed"
   grep -Eq '^bound +[1-9]' "$tmp/log" || fail "no job ran"
+  ;;
+budget)
+  # The OpenMP workers of an omp: kernel are budgeted (monitor, against the whole work C, as a
+  # federated team's members): worker_burn_job's workers burn 3 ms per job and its master none.
+  # With C = 1 ms every job's workers overrun, and nothing else can (the master stays far below
+  # C); with C = 10 ms nothing overruns.
+  for c in 1 10; do
+    sed -e "s/:bound_job\"/:worker_burn_job\"/" -e "s/^work = .*/work = \"${c}ms\"/" \
+      -e 's/^span = .*/span = "1ms"/' "$here/bound_kernel.toml" >"$tmp/burn$c.toml"
+    sed -i "s|omp:./libbound_kernel.so|omp:$here/libbound_kernel.so|" "$tmp/burn$c.toml"
+    "$rtpar" run --allow-misses "$tmp/burn$c.toml" --duration 1s --json >"$tmp/out$c.json" \
+      2>"$tmp/err$c.txt"
+    rc=$?
+    [ "$rc" = 3 ] && { echo "SKIP: SCHED_FIFO refused"; exit 77; }
+    [ "$rc" = 0 ] || { cat "$tmp/err$c.txt"; fail "rtpar run (C = ${c} ms) exited $rc"; }
+    read -r mode overruns note < <(python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['tasks'][0]
+print(t['budget'], t['overruns'], t['budget_note'].replace(' ', '_'))" "$tmp/out$c.json")
+    echo "C = ${c} ms: budget $mode, overruns $overruns, note $note"
+    [ "$mode" = monitor ] || fail "C = ${c} ms: budget $mode, want monitor"
+    grep -q "OpenMP_kernel" <<<"$note" || fail "C = ${c} ms: note $note"
+    if [ "$c" = 1 ]; then
+      [ "$overruns" -ge 5 ] || fail "workers burning 3 ms against C = 1 ms: $overruns overruns"
+    else
+      [ "$overruns" = 0 ] || fail "workers burning 3 ms against C = 10 ms: $overruns overruns"
+    fi
+  done
   ;;
 steal)
   sed 's/^threads = 2$/threads = 2\nruntime = "steal"/' "$here/bound_kernel.toml" >"$here/steal.toml"

@@ -14,8 +14,20 @@
 extern "C" {
 #endif
 
-/* RTPAR_OMP_BINDING_VERSION is the layout version of rtpar_omp_binding. */
-#define RTPAR_OMP_BINDING_VERSION 1
+/* RTPAR_OMP_BINDING_VERSION is the layout version of rtpar_omp_binding (2: member hooks). */
+#define RTPAR_OMP_BINDING_VERSION 2
+
+/* rtpar_omp_member_hooks are the executor's per-member job hooks (rtpar::MemberJobHooks: the
+ * workers' CPU-time budgets, docs/reliability.md "Budgets") in C: each function gets ctx and the
+ * worker's rank (1..ncpus-1) and runs on that worker, as team.cpp's "Member jobs" describe. */
+typedef struct rtpar_omp_member_hooks { /* NOLINT(readability-identifier-naming): C ABI */
+  void* ctx;
+  void (*started)(void* ctx, int32_t rank);   /* once, before the worker's first job */
+  void (*job_begin)(void* ctx, int32_t rank); /* before its first region of a job */
+  void (*job_end)(void* ctx, int32_t rank);   /* once it knows the job it began is over */
+  int32_t (*demoted)(void* ctx, int32_t rank); /* nonzero: its open job was demoted */
+  void (*exiting)(void* ctx, int32_t rank);   /* once, when it leaves the team */
+} rtpar_omp_member_hooks;
 
 /* rtpar_omp_binding is what a real-time task gives the OpenMP runtime about itself: the regions
  * its master thread opens run on these CPUs (member r on cpus[r], the master being member 0),
@@ -26,6 +38,9 @@ typedef struct rtpar_omp_binding { /* NOLINT(readability-identifier-naming): C A
   const int32_t* cpus;             /* [ncpus] CPU of each member; -1: not pinned */
   int32_t wait;                    /* 0 spin, 1 block, 2 hybrid (rtpar::WaitKind order) */
   int64_t spin_ns;                 /* hybrid: how long to spin before sleeping */
+  /* hooks: installed on the workers of the team of all ncpus members (the task's team; a smaller
+   * num_threads team has other workers and runs without); NULL: none. Must outlive the master. */
+  const rtpar_omp_member_hooks* hooks;
 } rtpar_omp_binding;
 
 /* rtpar_omp_bind_fn is the type of rtpar_omp_bind: makes the calling thread the bound master of a
@@ -39,6 +54,11 @@ typedef void* (*rtpar_omp_bind_fn)(const rtpar_omp_binding* binding, char* err, 
  * every worker of the bound master's teams (at most cap) and returns how many there are. Call
  * while the master cannot create a team (before its first job or after it ended). */
 typedef int32_t (*rtpar_omp_worker_tids_fn)(void* handle, int32_t* tids, int32_t cap);
+
+/* rtpar_omp_unbind_fn is the type of rtpar_omp_unbind: ends the workers of every team of the bound
+ * master (they leave their jobs and run the member hooks' exiting). Call once, after the master's
+ * last job and after what needs the workers (worker tids, trace); the handle takes no job after. */
+typedef void (*rtpar_omp_unbind_fn)(void* handle);
 
 /* rtpar_omp_job_start_fn is the type of rtpar_omp_job_start, called by the bound master at the
  * start of every job with the next job's release (absolute CLOCK_MONOTONIC ns): the teams'

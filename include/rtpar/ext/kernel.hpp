@@ -57,6 +57,10 @@ struct KernelSetup {
   // trace_jobs is how many jobs the run can release: room a kernel that owns its threads
   // preallocates for their trace (worker_tracks; 0: none).
   std::int64_t trace_jobs = 0;
+  // member_hooks: the per-member job hooks (the workers' CPU-time budgets, docs/reliability.md
+  // "Budgets") a kernel that owns its threads installs on its workers, rank r being member r of
+  // `cpus`; null: none. Valid until the kernel is destroyed.
+  MemberJobHooks* member_hooks = nullptr;
 };
 
 // Kernel is a task's per-job workload.
@@ -106,6 +110,10 @@ class Kernel {
   // worker_tracks moves out what the kernel's own workers recorded for trace.json (after the
   // master's last job; KernelSetup::trace_jobs sized it). The default records nothing.
   [[nodiscard]] virtual std::vector<ThreadTrack> worker_tracks() { return {}; }
+  // stop_workers ends the kernel's own workers after the master's last job, once worker_tids and
+  // worker_tracks were taken: their member hooks' exiting runs (KernelSetup::member_hooks), so
+  // the budgets' tallies are complete. The default has no workers to stop.
+  virtual void stop_workers() noexcept {}
 };
 
 }  // namespace rtpar

@@ -115,8 +115,8 @@ std::int64_t budget_charge(const OverheadProfile& profile, const SystemSpec& sys
     // of it (in parallel), so the job's path holds two arms. A steal pool runs in monitor too:
     // the master's measurement once per job and, per pool run, a worker's clock reads on joining
     // and leaving it (StealBudgets; the run's end waits for the last worker's), so 1 + regions
-    // arms. A kernel's own (OpenMP) team runs without budgets.
-    if (task.kernel_spec.source == KernelSource::openmp) return 0;
+    // arms. A kernel's own (OpenMP) team is budgeted as a fork/join team: the master before the
+    // job, each worker of its team before its first region of it (rtpar_omp_bind's hooks).
     if (task.runtime == RuntimeKind::steal) {
       return sat_mul(profile.budget_job->p999_ns, sat_add(1, parallel_regions(task)));
     }

@@ -63,16 +63,22 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
       tally_.charged_ns = task.work.count();
       master_charged_ns_ = tally_.charged_ns;
       budget_.mode = BudgetMode::monitor;
-      tally_.note = "monitor only: a steal pool's workers have no planned share (the analysis "
-                    "bounds the job); each is measured against the whole work C";
-      steal_budgets_ = std::make_unique<StealBudgets>(static_cast<int>(members),
-                                                      task.work.count(), budget_.margin_ns);
+      tally_.note =
+          "monitor only: a steal pool's workers have no planned share (the analysis "
+          "bounds the job); each is measured against the whole work C";
+      steal_budgets_ = std::make_unique<StealBudgets>(static_cast<int>(members), task.work.count(),
+                                                      budget_.margin_ns);
     } else if (task.code->owns_threads()) {
-      // A kernel's own team: its workers have no job boundary of ours (yet).
-      tally_.note = "not applied: a kernel-owned team of " + std::to_string(members) +
-                    " threads (budgets apply to one-thread tasks, fork/join teams, steal pools "
-                    "and strand-level plans)";
-      budget_.mode = BudgetMode::none;
+      // A kernel's own (OpenMP) team: its runtime installs the member hooks on the workers of
+      // the task's team (KernelSetup::member_hooks; rtpar_omp_bind), whose jobs end where the
+      // executor parks them (rtpar_omp_job_end). No plan gives a member of it a share — the
+      // OpenMP code decides who runs what — so, as a federated team's, each member is measured
+      // against the whole work C and none is demoted.
+      member_charged.assign(members, task.work.count());
+      budget_.mode = BudgetMode::monitor;
+      tally_.note =
+          "monitor only: an OpenMP kernel's members have no planned share (its code "
+          "divides the work); each is measured against the whole work C";
     } else if (placement.thread_cores.empty()) {
       // A federated heavy team on its dedicated cores: the analysis (Li et al. 2014, §IV)
       // bounds the job, not a member's part of it, so no member has a share to enforce, and
@@ -80,9 +86,10 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
       // work C: a member over it means the job overran C.
       member_charged.assign(members, task.work.count());
       budget_.mode = BudgetMode::monitor;
-      tally_.note = "monitor only: a federated team's members have no planned share (the analysis "
-                    "bounds the job on its dedicated cores); each is measured against the whole "
-                    "work C";
+      tally_.note =
+          "monitor only: a federated team's members have no planned share (the analysis "
+          "bounds the job on its dedicated cores); each is measured against the whole "
+          "work C";
     } else if (placement.member_budget_ns.size() == members) {
       // A partitioned team: each member against what the plan charges on its core per job.
       member_charged = placement.member_budget_ns;
@@ -111,6 +118,7 @@ TaskRunner::TaskRunner(const TaskSpec& task, const TaskPlan& placement, bool bes
   for (const ThreadConfig& m : team.members) setup.cpus.push_back(m.cpu);
   setup.wait = task.wait;
   setup.trace_jobs = record_capacity;
+  if (task.code->owns_threads()) setup.member_hooks = member_budgets_.get();
   task.code->prepare(setup);
   if (task.code->owns_threads()) {
     // The kernel's own runtime (an OpenMP team) creates the workers on the master thread
@@ -343,10 +351,16 @@ TaskRun TaskRunner::result() {
   if (member_budgets_ && !tallied_members_) {
     // The workers copy their tallies out when they exit: shut the team down first (joining its
     // threads orders their exiting() before this read). Nothing runs on it after the master's
-    // last job.
-    team_tids_ = team_->worker_tids();
-    tracing_ = nullptr;
-    team_.reset();
+    // last job. A kernel's own team (omp:) is shut down by the kernel, after its tids and
+    // tracks were taken above.
+    if (team_) {
+      team_tids_ = team_->worker_tids();
+      tracing_ = nullptr;
+      team_.reset();
+    } else {
+      team_tids_ = task_.code->worker_tids();
+      task_.code->stop_workers();
+    }
     member_budgets_->add_to(tally_);
     tallied_members_ = true;
   }
