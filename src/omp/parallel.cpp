@@ -31,6 +31,9 @@ namespace rtpar::omp {
 // TeamCache holds the teams one thread is master of: [level][size] (serialized teams at size 1).
 struct TeamCache {
   std::vector<std::vector<TeamState*>> by_level;
+  // retired: teams shutdown_teams took out of by_level (without workers now), kept reachable like
+  // every team until the process exits.
+  std::vector<TeamState*> retired;
 };
 
 namespace {
@@ -422,7 +425,8 @@ void shutdown_teams(ThreadState& ts) {
       // member hooks' exiting (team.cpp) before the join returns.
       delete t->engine;
       t->engine = nullptr;
-      t = nullptr;  // the TeamState itself stays allocated, as every team does (create_team)
+      ts.teams->retired.push_back(t);  // the TeamState stays allocated, as every team does
+      t = nullptr;
     }
   }
   ts.last_bound_team = nullptr;
