@@ -51,14 +51,20 @@ def plot_fig3(plt, rows, path, title_note):
 
 
 def plot_fig4(plt, rows, path, title_note):
-    """plot_fig4 draws the retry kind's failure percentages against the requested ratio."""
+    """plot_fig4 draws the retry kind's failure percentages against the requested ratio, one
+    pair of lines per placement (RT->RT, RT->nRT, nRT->RT; older files have no config: RT->RT)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    retry = sorted((r for r in rows if r["kind"] == "retry"), key=lambda r: r["ratio"])
-    if retry:
+    configs = sorted({r.get("config", "RT->RT") for r in rows if r["kind"] == "retry"})
+    for i, config in enumerate(configs):
+        retry = sorted((r for r in rows
+                        if r["kind"] == "retry" and r.get("config", "RT->RT") == config),
+                       key=lambda r: r["ratio"])
         x = [r["ratio"] for r in retry]
-        ax.plot(x, [r["first_failed_pct"] for r in retry], marker="o", label="failed first reads")
-        ax.plot(x, [r["failed_pct"] for r in retry], marker="s", linestyle="--",
-                label="failed reads (after numtries = 2)")
+        color = f"C{i}"
+        ax.plot(x, [r["first_failed_pct"] for r in retry], marker="o", color=color,
+                label=f"{config}: failed first reads")
+        ax.plot(x, [r["failed_pct"] for r in retry], marker="s", linestyle="--", color=color,
+                label=f"{config}: failed reads (after numtries = 2)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("P_p / P_c")
     ax.set_ylabel("reads [%]")

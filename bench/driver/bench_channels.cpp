@@ -93,17 +93,17 @@ std::string fig3_table(const std::vector<Fig3Cell>& cells) {
 
 std::string fig4_table(const std::vector<Fig4Cell>& cells) {
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"kind", "Pp/Pc", "as run", "reads", "first failed %", "failed %", "torn",
-                  "read us", "writes"});
+  rows.push_back({"kind", "config", "Pp/Pc", "as run", "reads", "first failed %", "failed %",
+                  "torn", "read us", "writes"});
   for (const auto& c : cells) {
     const bool retry = c.kind == ChannelKind::retry;
-    rows.push_back({to_string(c.kind), fmt::format("{:g}", c.ratio),
+    rows.push_back({to_string(c.kind), to_string(c.config), fmt::format("{:g}", c.ratio),
                     fmt::format("{:.3f}", c.effective_ratio), std::to_string(c.reads),
                     retry ? fmt::format("{:.2f}", c.first_failed_pct()) : "-",
                     retry ? fmt::format("{:.2f}", c.failed_pct()) : "-", std::to_string(c.torn),
                     micros(c.read_mean_ns), std::to_string(c.writes)});
   }
-  return report::render_table(rows, {false, true, true, true, true, true, true, true, true});
+  return report::render_table(rows, {false, false, true, true, true, true, true, true, true, true});
 }
 
 nlohmann::json to_json(const std::vector<Fig3Cell>& fig3, const std::vector<Fig4Cell>& fig4,
@@ -140,6 +140,7 @@ nlohmann::json to_json(const std::vector<Fig3Cell>& fig3, const std::vector<Fig4
     const bool retry = c.kind == ChannelKind::retry;
     doc["fig4"].push_back(
         {{"kind", to_string(c.kind)},
+         {"config", to_string(c.config)},
          {"ratio", c.ratio},
          {"effective_ratio", c.effective_ratio},
          {"first_failed_pct",
@@ -207,6 +208,7 @@ Command add_bench_channels(CLI::App& app) {
       for (ChannelKind k : kinds) {
         if (k != ChannelKind::lock) o.kinds.push_back(k);
       }
+      o.configs = {PairConfig::rt_rt, PairConfig::rt_nrt, PairConfig::nrt_rt};
       o.ratios = opts->ratios;
       o.consumer_period = positive_duration("--consumer-period", opts->consumer_period);
       o.duration = duration;
@@ -230,7 +232,8 @@ Command add_bench_channels(CLI::App& app) {
     }
     if (!fig4.empty()) {
       fmt::print(
-          "Fig. 4: 1 MiB payload, producer CPU 0, consumer CPU 1 (period {}), numtries = 2, "
+          "Fig. 4: 1 MiB payload, producer CPU 0, consumer CPU 1 (period {}; nRT: SCHED_OTHER), "
+          "numtries = 2, "
           "{} per point; first failed = first attempt failed (tries > 1 or !ok)\n",
           opts->consumer_period, opts->duration);
       fmt::print("{}", fig4_table(fig4));

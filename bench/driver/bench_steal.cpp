@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <memory>
-#include <tuple>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -337,14 +337,15 @@ Command add_bench_steal(CLI::App& app) {
   app.add_option("--heat-steps", o->heat_steps, "heat: sweeps")->capture_default_str();
   app.add_option("--sync-seed", o->rtws.sync_seed, "sync1..3: seed of the drawn task (RTWS §IV-A)")
       ->capture_default_str();
-  app.add_option("--chol-n", o->rtws.chol_n, "cholesky: n (RTWS §IV-A: 3000)")->capture_default_str();
+  app.add_option("--chol-n", o->rtws.chol_n, "cholesky: n (RTWS §IV-A: 3000)")
+      ->capture_default_str();
   app.add_option("--chol-block", o->rtws.chol_block, "cholesky: base case (tile) size")
       ->capture_default_str();
   app.add_option("--lu-n", o->rtws.lu_n, "lu: n (RTWS §IV-A: 2048)")->capture_default_str();
-  app.add_option("--lu-block", o->rtws.lu_block, "lu: base case (tile) size")->capture_default_str();
+  app.add_option("--lu-block", o->rtws.lu_block, "lu: base case (tile) size")
+      ->capture_default_str();
   app.add_option("--fft-n", o->fft_n, "fft: points (a power of two)")->capture_default_str();
-  app.add_option("--mp-uts-seed", o->mp_uts_seed,
-                 "UTS tree seed of the multiprogrammed variant")
+  app.add_option("--mp-uts-seed", o->mp_uts_seed, "UTS tree seed of the multiprogrammed variant")
       ->capture_default_str();
   app.add_flag("--quick", o->quick, "Tiny sizes and 5 repetitions (CI smoke runs)");
   app.add_flag("--json", o->json, "Print the results as JSON on stdout");

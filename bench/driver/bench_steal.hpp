@@ -30,8 +30,8 @@ struct StealSizes {
   int fft_n = 1 << 16;  // fft points (steal_fft.hpp)
   int heat_n = 256;
   int heat_steps = 100;
-  std::int64_t sync_seed = 1;  // RTWS §IV-A synchronous task drawn (sync1..3)
-  int sync_div = 1;            // node counts divided by this (--quick: 100)
+  std::int64_t sync_seed = 1;          // RTWS §IV-A synchronous task drawn (sync1..3)
+  int sync_div = 1;                    // node counts divided by this (--quick: 100)
   int chol_n = 1024, chol_block = 32;  // RTWS §IV-A: 3000 / 32 (Fig. 7: 1000 / 4)
   int lu_n = 1024, lu_block = 32;      // RTWS §IV-A: 2048 / 32
 };
@@ -46,11 +46,11 @@ struct StealBenchOptions {
   int warmup = 2;
   int fib_n = 35;
   int mp_fib_n = 27;
-  int matmul_n = 256;  // matmul's n (P3LS3 §5.2 used 128)
+  int matmul_n = 256;                  // matmul's n (P3LS3 §5.2 used 128)
   int heat_n = 256, heat_steps = 100;  // heat's grid and sweeps (isolated and multiprogrammed)
-  StealSizes rtws;     // the RTWS §IV kernels' sizes (sync_seed, chol_*, lu_*)
-  int fft_n = 1 << 16;  // fft's points, a power of two (P3LS3 §5.1 gives no size)
-  std::int64_t mp_uts_seed = 146;  // the paper runs one tree in both environments (P3LS3 §5.1)
+  StealSizes rtws;                     // the RTWS §IV kernels' sizes (sync_seed, chol_*, lu_*)
+  int fft_n = 1 << 16;                 // fft's points, a power of two (P3LS3 §5.1 gives no size)
+  std::int64_t mp_uts_seed = 146;      // the paper runs one tree in both environments (P3LS3 §5.1)
   bool quick = false;
   bool json = false;
   bool fifo = false;     // isolated variant at SCHED_FIFO too

@@ -14,8 +14,8 @@
 
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -46,13 +46,13 @@ constexpr const char* kWcetProgram = "rtpar-bench-omp-wcet";
 
 // WcetOptions are the command-line options.
 struct WcetOptions {
-  std::string kernels;                              // "" = all fifteen
-  std::vector<int> threads{1, 2};                   // team sizes: Table 1's two columns
+  std::string kernels;             // "" = all fifteen
+  std::vector<int> threads{1, 2};  // team sizes: Table 1's two columns
   std::vector<std::string> runtimes{"rtpar", "libgomp"};
-  long runs = 1000;                                 // the paper's "1,000 run test"
+  long runs = 1000;  // the paper's "1,000 run test"
   long warmup = 20;
   int priority = 50;
-  std::string wait_policy = "active";               // OMP_WAIT_POLICY of both runtimes
+  std::string wait_policy = "active";  // OMP_WAIT_POLICY of both runtimes
   bool best_effort = false;
   std::string rtpar_lib;
   int timeout_s = 600;
@@ -79,8 +79,9 @@ std::vector<WcetRuntime> wcet_runtimes(const WcetOptions& o) {
         if (!ec) lib = real;
         out.push_back({"rtpar", lib->parent_path().string(), lib->string()});
       } else {
-        fmt::print(stderr, "rtpar bench wcet: rtpar's libgomp.so.1 not found (build target "
-                           "rtpar_omp, or --rtpar-lib): skipping rtpar\n");
+        fmt::print(stderr,
+                   "rtpar bench wcet: rtpar's libgomp.so.1 not found (build target "
+                   "rtpar_omp, or --rtpar-lib): skipping rtpar\n");
       }
     } else {
       throw InputError(SourceLocation{}, "--runtimes",
@@ -98,21 +99,26 @@ struct RunFailure {
 
 // run_harness runs the harness on runtime r with team size t and returns its rows, each with
 // "runtime" added, or the failure. The library the program reports must be r's.
-std::variant<std::vector<nlohmann::ordered_json>, RunFailure> run_harness(
-    const WcetOptions& o, const fs::path& program, const WcetRuntime& r, int t) {
-  std::vector<std::string> args{"--runs", std::to_string(o.runs), "--warmup",
-                                std::to_string(o.warmup), "--priority",
-                                std::to_string(o.best_effort ? 0 : o.priority)};
+std::variant<std::vector<nlohmann::ordered_json>, RunFailure> run_harness(const WcetOptions& o,
+                                                                          const fs::path& program,
+                                                                          const WcetRuntime& r,
+                                                                          int t) {
+  std::vector<std::string> args{"--runs",     std::to_string(o.runs),
+                                "--warmup",   std::to_string(o.warmup),
+                                "--priority", std::to_string(o.best_effort ? 0 : o.priority)};
   if (!o.kernels.empty()) args.insert(args.end(), {"--kernels", o.kernels});
   const std::vector<std::string> env{"LD_LIBRARY_PATH=" + r.ld_library_path,
-                                     "OMP_NUM_THREADS=" + std::to_string(t), "OMP_DYNAMIC=false",
-                                     "OMP_PROC_BIND=true", "OMP_PLACES=cores",
+                                     "OMP_NUM_THREADS=" + std::to_string(t),
+                                     "OMP_DYNAMIC=false",
+                                     "OMP_PROC_BIND=true",
+                                     "OMP_PLACES=cores",
                                      "OMP_WAIT_POLICY=" + o.wait_policy};
   const auto c = platform::run_child(program.string(), args, env, o.timeout_s);
   const bool exited = c.spawn_error.empty() && !c.timed_out && WIFEXITED(c.status);
   if (exited && WEXITSTATUS(c.status) == kExitEnvironment) {
-    return RunFailure{kExitEnvironment, "SCHED_FIFO refused (run as root or with CAP_SYS_NICE, "
-                                        "or pass --best-effort)"};
+    return RunFailure{kExitEnvironment,
+                      "SCHED_FIFO refused (run as root or with CAP_SYS_NICE, "
+                      "or pass --best-effort)"};
   }
   if (exited && WEXITSTATUS(c.status) == kExitBadInput) {
     return RunFailure{kExitBadInput, "the harness refused its arguments (message above)"};
@@ -138,11 +144,11 @@ std::variant<std::vector<nlohmann::ordered_json>, RunFailure> run_harness(
   }
   // The library really loaded: rtpar's file exactly, or for stock libgomp any libgomp that is
   // not rtpar's (LD_LIBRARY_PATH emptied lets the loader find the system's).
-  const bool right = r.expect.empty()
-                         ? library.find("libgomp") != std::string::npos &&
-                               library.find("/rtpar/omp/") == std::string::npos
-                         : library == r.expect;
-  if (!right) return RunFailure{kExitFail, "loaded '" + library + "', not " + r.name + "'s library"};
+  const bool right = r.expect.empty() ? library.find("libgomp") != std::string::npos &&
+                                            library.find("/rtpar/omp/") == std::string::npos
+                                      : library == r.expect;
+  if (!right)
+    return RunFailure{kExitFail, "loaded '" + library + "', not " + r.name + "'s library"};
   if (rows.empty()) return RunFailure{kExitFail, "printed no rows"};
   return rows;
 }
@@ -153,24 +159,24 @@ void render(const std::vector<nlohmann::ordered_json>& rows) {
   std::map<std::string, std::map<int, const nlohmann::ordered_json*>> by;  // "kernel runtime"
   std::vector<std::string> order;
   for (const auto& r : rows) {
-    const std::string key =
-        fmt::format("{:<11} {:<8}", r["kernel"].get<std::string>(), r["runtime"].get<std::string>());
+    const std::string key = fmt::format("{:<11} {:<8}", r["kernel"].get<std::string>(),
+                                        r["runtime"].get<std::string>());
     if (!by.count(key)) order.push_back(key);
     by[key][r["threads"].get<int>()] = &r;
   }
-  fmt::print("{:<11} {:<8} {:>12} {:>12} {:>12} {:>12} {:>9}\n", "kernel", "runtime",
-             "max 1t (us)", "max 2t (us)", "p50 1t (us)", "p50 2t (us)", "max 2t/1t");
+  fmt::print("{:<11} {:<8} {:>12} {:>12} {:>12} {:>12} {:>9}\n", "kernel", "runtime", "max 1t (us)",
+             "max 2t (us)", "p50 1t (us)", "p50 2t (us)", "max 2t/1t");
   for (const std::string& key : order) {
     const auto& m = by[key];
     const auto cell = [&](int t, const char* f) {
       return m.count(t) ? fmt::format("{:.1f}", m.at(t)->at(f).get<double>() / 1e3) : "-";
     };
-    const std::string ratio =
-        m.count(1) && m.count(2) ? fmt::format("{:.2f}", m.at(2)->at("max_ns").get<double>() /
-                                                             m.at(1)->at("max_ns").get<double>())
-                                 : "-";
-    fmt::print("{} {:>12} {:>12} {:>12} {:>12} {:>9}\n", key, cell(1, "max_ns"),
-               cell(2, "max_ns"), cell(1, "p50_ns"), cell(2, "p50_ns"), ratio);
+    const std::string ratio = m.count(1) && m.count(2)
+                                  ? fmt::format("{:.2f}", m.at(2)->at("max_ns").get<double>() /
+                                                              m.at(1)->at("max_ns").get<double>())
+                                  : "-";
+    fmt::print("{} {:>12} {:>12} {:>12} {:>12} {:>9}\n", key, cell(1, "max_ns"), cell(2, "max_ns"),
+               cell(1, "p50_ns"), cell(2, "p50_ns"), ratio);
   }
 }
 

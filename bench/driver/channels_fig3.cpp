@@ -20,18 +20,6 @@
 
 namespace rtpar::bench {
 
-const char* to_string(PairConfig config) noexcept {
-  switch (config) {
-    case PairConfig::rt_rt:
-      return "RT->RT";
-    case PairConfig::rt_nrt:
-      return "RT->nRT";
-    case PairConfig::nrt_rt:
-      return "nRT->RT";
-  }
-  return "?";
-}
-
 namespace {
 
 constexpr int kN = 64;

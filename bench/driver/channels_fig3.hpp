@@ -8,16 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "driver/channels_work.hpp"
 #include "rtpar/channel.hpp"
 #include "rtpar/time.hpp"
 
 namespace rtpar::bench {
-
-// PairConfig says which side of a producer/consumer pair is real-time (the paper's three cases).
-enum class PairConfig { rt_rt, rt_nrt, nrt_rt };
-
-// to_string spells a PairConfig as the output does ("RT->RT", "RT->nRT", "nRT->RT").
-const char* to_string(PairConfig config) noexcept;
 
 // Fig3Options is one sweep. Utilization is the total over both cores (the paper's x axis, 0..2);
 // each pair gets half of it, split producer_share : 1 - producer_share between its two jobs.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -54,20 +55,24 @@ struct Shared {
   std::atomic<std::int64_t> torn{0};
   std::atomic<std::int64_t> read_ns{0};
   std::atomic<std::int64_t> writes{0};
+  std::atomic<std::int64_t> first_release{0};  // the real-time side's first release (NrtLoop)
 };
 
-Fig4Cell run_cell(const Fig4Options& o, ChannelKind kind, double ratio) {
+Fig4Cell run_cell(const Fig4Options& o, ChannelKind kind, PairConfig config, double ratio) {
   const std::int64_t pc = o.consumer_period.count();
   const auto nominal = static_cast<std::int64_t>(std::llround(ratio * static_cast<double>(pc)));
   const double d = static_cast<double>(o.duration.count());
   std::int64_t detune = std::llround(static_cast<double>(nominal) * nominal / d / 1000.0) * 1000;
   detune = std::max<std::int64_t>(detune, 1000);
   const std::int64_t pp = nominal + detune;
+  const bool rt_producer = config != PairConfig::nrt_rt;
+  const bool rt_consumer = config != PairConfig::rt_nrt;
 
   TaskSet set;
   set.system.cores = {0, 1};
   set.source = "<bench channels fig4>";
-  const auto task = [&](const char* name, std::int64_t period, int priority) {
+  std::vector<int> cores;  // of the real-time tasks, in order: producer on CPU 0, consumer on 1
+  const auto task = [&](const char* name, std::int64_t period, int priority, int cpu) {
     TaskSpec t;
     t.name = name;
     t.period = Duration(period);
@@ -77,29 +82,30 @@ Fig4Cell run_cell(const Fig4Options& o, ChannelKind kind, double ratio) {
     t.span = t.work;
     t.priority = priority;
     set.tasks.push_back(std::move(t));
+    cores.push_back(cpu);
   };
-  task("producer", pp, 30);
-  task("consumer", pc, 20);
+  if (rt_producer) task("producer", pp, 30, 0);
+  if (rt_consumer) task("consumer", pc, 20, 1);
   ChannelSpec c;
   c.name = "image";
   c.kind = kind;
   c.size_bytes = sizeof(Image);
   c.numtries = 2;
-  c.writer = "producer";
-  c.readers = {"consumer"};
+  c.writer = rt_producer ? "producer" : std::string(kNonRtEndpoint);
+  c.readers = {rt_consumer ? "consumer" : std::string(kNonRtEndpoint)};
   set.channels.push_back(c);
 
   auto shared = std::make_unique<Shared>();
   Shared* s = shared.get();
-  System sys(std::move(set));
-  sys.bind("producer", [s](JobContext& job) {
-    stamp(s->source, static_cast<std::uint64_t>(job.index) + 1);
-    job.channels->write("image", s->source);
+  // produce and consume are the two sides' jobs, whichever thread runs them.
+  const auto produce = [s](std::int64_t index, const std::function<void(const Image&)>& write) {
+    stamp(s->source, static_cast<std::uint64_t>(index) + 1);
+    write(s->source);
     s->writes.fetch_add(1, std::memory_order_relaxed);
-  });
-  sys.bind("consumer", [s](JobContext& job) {
+  };
+  const auto consume = [s](const std::function<ReadResult(Image&)>& read) {
     const std::int64_t t0 = monotonic_now();
-    const ReadResult r = job.channels->read("image", s->received);
+    const ReadResult r = read(s->received);
     s->read_ns.fetch_add(monotonic_now() - t0, std::memory_order_relaxed);
     s->reads.fetch_add(1, std::memory_order_relaxed);
     if (r.tries > 1 || !r.ok) s->first_failed.fetch_add(1, std::memory_order_relaxed);
@@ -108,14 +114,57 @@ Fig4Cell run_cell(const Fig4Options& o, ChannelKind kind, double ratio) {
     } else if (!whole(s->received)) {
       s->torn.fetch_add(1, std::memory_order_relaxed);
     }
-  });
+  };
+  System sys(std::move(set));
+  // The real-time side's first release starts the nRT loop, phase-aligned as in Fig. 3.
+  if (rt_producer) {
+    sys.bind("producer", [s, produce](JobContext& job) {
+      if (job.index == 0) s->first_release.store(job.release_ns);
+      produce(job.index, [&](const Image& image) { job.channels->write("image", image); });
+    });
+  }
+  if (rt_consumer) {
+    sys.bind("consumer", [s, consume](JobContext& job) {
+      if (job.index == 0) s->first_release.store(job.release_ns);
+      consume([&](Image& image) { return job.channels->read("image", image); });
+    });
+  }
   RunConfig rc;
   rc.duration = o.duration;
   rc.best_effort = o.best_effort;
-  (void)run_pinned(sys, {0, 1}, rc);
+  sys.open_channels(rc);
+  std::unique_ptr<NrtLoop> loop;
+  const auto iterations = [&](std::int64_t period) {
+    return static_cast<std::size_t>(o.duration.count() / period) + 16;
+  };
+  if (!rt_producer) {
+    ByteChannel* writer = &sys.nonrt().writer("image");
+    loop = std::make_unique<NrtLoop>(
+        0, pp, &s->first_release,
+        [produce, writer](std::int64_t k) {
+          produce(k, [writer](const Image& image) { writer->write(&image); });
+        },
+        iterations(pp));
+  } else if (!rt_consumer) {
+    ChannelReader* reader = &sys.nonrt().reader("image");
+    loop = std::make_unique<NrtLoop>(
+        1, pc, &s->first_release,
+        [consume, reader](std::int64_t) {
+          consume([reader](Image& image) { return reader->read(&image); });
+        },
+        iterations(pc));
+  }
+  try {
+    (void)run_pinned(sys, cores, rc);
+  } catch (...) {
+    if (loop) loop->stop();
+    throw;
+  }
+  if (loop) loop->stop();
 
   Fig4Cell out;
   out.kind = kind;
+  out.config = config;
   out.ratio = ratio;
   out.effective_ratio = static_cast<double>(pp) / static_cast<double>(pc);
   out.reads = s->reads.load();
@@ -132,11 +181,14 @@ Fig4Cell run_cell(const Fig4Options& o, ChannelKind kind, double ratio) {
 std::vector<Fig4Cell> run_fig4(const Fig4Options& options) {
   std::vector<Fig4Cell> cells;
   for (ChannelKind kind : options.kinds) {
-    for (double ratio : options.ratios) {
-      if (options.progress) {
-        options.progress(fmt::format("fig4 {} Pp/Pc={:g}", rtpar::to_string(kind), ratio));
+    for (PairConfig config : options.configs) {
+      for (double ratio : options.ratios) {
+        if (options.progress) {
+          options.progress(fmt::format("fig4 {} {} Pp/Pc={:g}", rtpar::to_string(kind),
+                                       to_string(config), ratio));
+        }
+        cells.push_back(run_cell(options, kind, config, ratio));
       }
-      cells.push_back(run_cell(options, kind, ratio));
     }
   }
   return cells;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/channels_work.hpp"
 #include "rtpar/channel.hpp"
 #include "rtpar/time.hpp"
 
@@ -15,10 +16,13 @@ namespace rtpar::bench {
 // kFig4PayloadBytes is the message size: 1 MiB (the paper's "1MB image").
 inline constexpr std::size_t kFig4PayloadBytes = std::size_t{1} << 20;
 
-// Fig4Options is one sweep: for every kind and ratio P_p/P_c, a producer on core 0 and a consumer
-// on core 1, both real-time, the consumer's period fixed.
+// Fig4Options is one sweep: for every kind, configuration and ratio P_p/P_c, a producer on core 0
+// and a consumer on core 1, real-time or not per the configuration (the paper's RT→RT, RT→nRT and
+// nRT→RT: the non-real-time side is a SCHED_OTHER thread pinned to its core, NrtLoop), the
+// consumer's period fixed.
 struct Fig4Options {
   std::vector<ChannelKind> kinds;
+  std::vector<PairConfig> configs{PairConfig::rt_rt};
   std::vector<double> ratios;  // P_p / P_c
   Duration consumer_period{std::chrono::milliseconds(5)};
   Duration duration{std::chrono::seconds(1)};  // run length per cell
@@ -34,6 +38,7 @@ struct Fig4Options {
 // interesting number is torn (ok, but words from different writes).
 struct Fig4Cell {
   ChannelKind kind = ChannelKind::retry;
+  PairConfig config = PairConfig::rt_rt;
   double ratio = 0.0;            // requested P_p / P_c
   double effective_ratio = 0.0;  // P_p / P_c as run (P_p is detuned, see channels_fig4.cpp)
   std::int64_t reads = 0;
@@ -52,8 +57,8 @@ struct Fig4Cell {
   }
 };
 
-// run_fig4 measures every cell, kinds × ratios. Throws EnvironmentError if SCHED_FIFO is refused
-// (unless best_effort).
+// run_fig4 measures every cell, kinds × configs × ratios. Throws EnvironmentError if SCHED_FIFO is
+// refused (unless best_effort).
 std::vector<Fig4Cell> run_fig4(const Fig4Options& options);
 
 }  // namespace rtpar::bench

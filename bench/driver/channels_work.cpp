@@ -17,6 +17,18 @@
 
 namespace rtpar::bench {
 
+const char* to_string(PairConfig config) noexcept {
+  switch (config) {
+    case PairConfig::rt_rt:
+      return "RT->RT";
+    case PairConfig::rt_nrt:
+      return "RT->nRT";
+    case PairConfig::nrt_rt:
+      return "nRT->RT";
+  }
+  return "?";
+}
+
 void spin_cpu_until(std::int64_t thread_cpu_start_ns, std::int64_t budget_ns) {
   // Reading the thread CPU clock is a system call (~0.3 µs); checking every 64 rounds of a
   // dependent multiply keeps the overshoot well below a microsecond.

@@ -13,6 +13,12 @@
 
 namespace rtpar::bench {
 
+// PairConfig says which side of a producer/consumer pair is real-time (the paper's three cases).
+enum class PairConfig { rt_rt, rt_nrt, nrt_rt };
+
+// to_string spells a PairConfig as the output does ("RT->RT", "RT->nRT", "nRT->RT").
+const char* to_string(PairConfig config) noexcept;
+
 // run_pinned runs sys with task k placed on CPU cores[k] instead of where the planner's
 // first-fit would put it (first-fit packs all four Fig. 3 tasks onto core 0 at low utilization,
 // and the figures need a fixed placement). It keeps the planner's priorities (so lock ceilings

@@ -9,7 +9,8 @@ namespace fs = std::filesystem;
 
 namespace rtpar::bench {
 
-std::optional<fs::path> find_rtpar_libgomp(const std::string& given, std::vector<fs::path>& looked) {
+std::optional<fs::path> find_rtpar_libgomp(const std::string& given,
+                                           std::vector<fs::path>& looked) {
   if (!given.empty()) {
     looked.emplace_back(given);
     return access(given.c_str(), R_OK) == 0 ? std::optional<fs::path>(given) : std::nullopt;
