@@ -342,9 +342,9 @@ bench_bad_input)
   check_bad "$m" 's/^metrics = .*/metrics = ["torn", "torn"]/' metrics
   check_bad "$m" 's/^metrics = .*/metrics = ["Torn"]/' metrics
   check_bad "$m" 's/^records = "fig4"/records = "fig 4"/' records
-  check_bad "$m" 's/^match = { kind = "retry" }/planner = "partitioned"/' planner
-  check_bad "$m" 's/^match = { kind = "retry" }/match = {}/' match
-  check_bad "$m" 's/^match = { kind = "retry" }/match = { kind = [1] }/' match
+  check_bad "$m" 's/^match = { kind = "retry", config = "RT->RT" }/planner = "partitioned"/' planner
+  check_bad "$m" 's/^match = { kind = "retry", config = "RT->RT" }/match = {}/' match
+  check_bad "$m" 's/^match = { kind = "retry", config = "RT->RT" }/match = { kind = [1] }/' match
   check_bad "$m" 's/^class = "bench"/class = "analysis"/' bench
   check_bad "$m" 's/^\[bench\]/[generator]\nfamily = "fjos"\n[bench]/' generator
   check_bad "$m" 's/^y = .*/y = ["fraction"]/' y
