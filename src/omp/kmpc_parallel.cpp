@@ -15,8 +15,10 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <utility>
 
+#include "omp/check_update.hpp"
 #include "omp/kmpc.hpp"
 
 namespace rtpar::omp::kmpc {
@@ -51,15 +53,27 @@ constexpr std::array<Invoker, sizeof...(N)> make_invokers(std::index_sequence<N.
 // kInvokers[argc] calls a microtask with argc arguments.
 constexpr auto kInvokers = make_invokers(std::make_index_sequence<kMaxArgs + 1>{});
 
-// Fork is one region's microtask and arguments (on the master's stack). The arguments are held
-// inline, after the microtask: a worker entering the region reads a region of up to six captured
-// variables from one cache line of the master's stack instead of two (a cross-core transfer
-// each, on the path the master waits for at the region's end).
+// Fork is one region's microtask and arguments, in the master's record for its nesting level
+// (ThreadState::kmp_forks): the arguments inline after the microtask, so a worker entering a
+// region of up to six captured variables reads one cache line; and stored with check_update, so
+// a loop of the same region (the usual case) writes nothing and that line stays in the workers'
+// caches — a cross-core transfer saved per region, on the path the master waits for at the
+// region's end. One record per level: a member of an outer region forking a nested one uses the
+// next level's record while the outer region's workers may still read the outer one.
 struct Fork {
-  microtask fn;
-  int argc;
-  void* args[kMaxArgs];
+  microtask fn = nullptr;
+  int argc = 0;
+  void* args[kMaxArgs] = {};
 };
+
+// fork_record is ts's Fork for a region forked at its current nesting level.
+Fork& fork_record(ThreadState& ts) {
+  const auto level = static_cast<std::size_t>(ts.team->level);
+  if (ts.kmp_forks.size() <= level) ts.kmp_forks.resize(level + 1);
+  std::shared_ptr<void>& slot = ts.kmp_forks[level];
+  if (!slot) slot = std::make_shared<Fork>();
+  return *static_cast<Fork*>(slot.get());
+}
 
 // run_member is what every member of the team runs: the microtask with its thread numbers.
 void run_member(void* p) {
@@ -87,14 +101,14 @@ RTPAR_OMP_EXPORT void __kmpc_fork_call(ident* /*loc*/, kmp_int32 argc, microtask
                  static_cast<int>(argc), kMaxArgs);
     std::abort();
   }
-  Fork f;  // only the first argc arguments are written: the fork reads no more
-  f.fn = fn;
-  f.argc = argc;
+  ThreadState& ts = self();
+  Fork& f = fork_record(ts);
+  check_update(f.fn, fn);
+  check_update(f.argc, static_cast<int>(argc));
   va_list ap;
   va_start(ap, fn);
-  for (int i = 0; i < argc; ++i) f.args[i] = va_arg(ap, void*);
+  for (int i = 0; i < argc; ++i) check_update(f.args[i], va_arg(ap, void*));
   va_end(ap);
-  ThreadState& ts = self();
   const unsigned requested = std::exchange(ts.kmp_num_threads, 0);
   const unsigned bind = std::exchange(ts.kmp_proc_bind, 0);
   parallel_run(run_member, &f, resolve_nthreads(ts, requested), bind_flags(bind));

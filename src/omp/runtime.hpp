@@ -218,6 +218,11 @@ struct ThreadState {
   // kmp_gtid: the thread's global thread number in LLVM's ABI (__kmpc_global_thread_num), unique
   // in the process; given when the state is created (thread_state.cpp).
   int kmp_gtid = 0;
+  // kmp_forks: the region records of this thread's __kmpc_fork_call, one per nesting level it
+  // forks at (kmpc_parallel.cpp): persistent, so that a region forked again with the same
+  // microtask and arguments writes nothing its workers read (check_update.hpp). Type-erased (a
+  // kmpc::Fork, the LLVM layer's type, with its deleter); made at the first fork of a level.
+  std::vector<std::shared_ptr<void>> kmp_forks;
   // kmp_doacross / kmp_doacross_index: the work share of the caller's LLVM-ABI doacross loop
   // (between __kmpc_doacross_init and __kmpc_doacross_fini; kmpc_doacross.cpp), else nullptr.
   WorkShare* kmp_doacross = nullptr;
