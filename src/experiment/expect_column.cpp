@@ -44,6 +44,7 @@ ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
   const std::string column = e.column.empty() ? "value" : e.column;
   const std::string over_column = e.over_column.empty() ? column : e.over_column;
   const bool at_most = e.kind == ExpectKind::at_most;
+  const bool close = e.kind == ExpectKind::close;
   ExpectCheck out;
   std::vector<std::string_view> lines;
   for (std::size_t start = 0; start < csv.size();) {
@@ -93,16 +94,18 @@ ExpectCheck check_column_expect(const Expect& e, std::string_view csv) {
     if (!a || !b) continue;
     ++compared;
     const double bound = e.factor * *b;
-    const bool ok = at_most ? *a <= bound : *a >= bound;
+    const bool ok = close ? std::abs(*a - *b) <= e.tolerance : at_most ? *a <= bound : *a >= bound;
     if (ok) continue;
     if (failed++ == 0)
       first_bad = fmt::format(", first at {} x = {}: {:.4g} vs {:.4g}", panel, x, *a, *b);
   }
   out.pass = compared > 0 && failed == 0;
+  const std::string relation = close ? fmt::format("within {:g} of", e.tolerance)
+                                     : fmt::format("{} {:g} x", at_most ? "<=" : ">=", e.factor);
   out.what =
-      fmt::format("{}({}) {} {} x {}({}) at every point{} ({} of {} points not{})", column,
-                  e.series, at_most ? "<=" : ">=", e.factor, over_column, e.over,
-                  e.panel.empty() ? "" : " of panel " + e.panel, failed, compared, first_bad);
+      fmt::format("{}({}) {} {}({}) at every point{} ({} of {} points not{})", column, e.series,
+                  relation, over_column, e.over, e.panel.empty() ? "" : " of panel " + e.panel,
+                  failed, compared, first_bad);
   if (ic < 0) out.what += " — no column " + column + " in the merged CSV";
   if (io < 0 && over_column != column) {
     out.what += " — no column " + over_column + " in the merged CSV";

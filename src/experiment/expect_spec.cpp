@@ -1,6 +1,8 @@
 // expect_spec.cpp — reading an [[expect]] table of a manifest (expect_spec.hpp).
 #include "experiment/expect_spec.hpp"
 
+#include <cmath>
+
 #include <string>
 #include <utility>
 
@@ -12,7 +14,7 @@ namespace rtpar::experiment {
 
 Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
   t.allow_only({"kind", "series", "over", "factor", "level", "panel", "quote", "scales", "column",
-                "over_column"});
+                "over_column", "tolerance"});
   Expect e;
   e.where = t.where();
   const std::optional<std::string> kind = t.string("kind");
@@ -22,8 +24,22 @@ Expect read_expect_spec(const model::TableReader& t, const Manifest& m) {
     e.kind = ExpectKind::dominates;
   } else if (kind == "at_most") {
     e.kind = ExpectKind::at_most;
+  } else if (kind == "close") {
+    e.kind = ExpectKind::close;
   } else {
-    t.fail(t.node("kind"), "kind", "expected \"breakdown_ratio\", \"dominates\" or \"at_most\"");
+    t.fail(t.node("kind"), "kind",
+           "expected \"breakdown_ratio\", \"dominates\", \"at_most\" or \"close\"");
+  }
+  // close compares two measured columns within an absolute tolerance (its only bound).
+  if (const toml::node* n = t.node("tolerance")) {
+    if (e.kind != ExpectKind::close) t.fail(n, "tolerance", "only a \"close\" expectation has one");
+    if (!n->is_number()) t.fail(n, "tolerance", "expected a number");
+    e.tolerance = n->value<double>().value_or(-1);
+    if (!(e.tolerance >= 0) || !std::isfinite(e.tolerance)) {
+      t.fail(n, "tolerance", "must be a finite number >= 0 (in the column's units)");
+    }
+  } else if (e.kind == ExpectKind::close) {
+    t.fail(nullptr, "tolerance", "a \"close\" expectation needs one (in the column's units)");
   }
   e.column = t.string("column").value_or("");
   if (e.kind == ExpectKind::breakdown_ratio && !e.column.empty()) {

@@ -90,6 +90,7 @@ enum class ExpectKind {
   dominates,        // value(series) ≥ value(over) at every x of every panel (with a column:
                     // column(series) ≥ factor × column(over))
   at_most,          // column(series) ≤ factor × column(over) at every x (of `panel`, or all)
+  close,  // |column(series) − column(over)| ≤ tolerance at every x (of `panel`, or all)
 };
 
 // Expect is one expectation: the paper's claim, checked on the merged result (expect.txt). A
@@ -100,7 +101,10 @@ struct Expect {
   std::string over;
   double factor = 1.0;  // breakdown_ratio; dominates and at_most with a column: the tolerance
   double level = 0.5;   // breakdown_ratio: the fraction whose crossing defines breakdown
-  std::string panel;    // breakdown_ratio: which panel (empty: the first); column: only it
+  // tolerance: close's bound on the difference, in the column's own units (a percentage of reads,
+  // a miss ratio): a claim of "little variation" between two series of noisy measured values.
+  double tolerance = 0.0;
+  std::string panel;  // breakdown_ratio: which panel (empty: the first); column: only it
   // column: the merged CSV column compared (expect_column.hpp), e.g. "median_p99_ns" of a bench
   // study or "mean_miss_ratio"; empty: the schedulable fraction (at_most: "value").
   std::string column;

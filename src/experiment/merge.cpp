@@ -208,7 +208,8 @@ void write_expects(const Resolved& r, const Coverage& cov, const std::string& cs
     const std::size_t b = series_index(e.over);
     bool pass = true;
     std::string what;
-    if (!e.column.empty() || e.kind == ExpectKind::at_most || cells_of == nullptr) {
+    if (!e.column.empty() || e.kind == ExpectKind::at_most || e.kind == ExpectKind::close ||
+        cells_of == nullptr) {
       const ExpectCheck check = check_column_expect(e, csv);
       pass = check.pass;
       what = check.what;

@@ -349,6 +349,9 @@ bench_bad_input)
   check_bad "$m" 's/^\[bench\]/[generator]\nfamily = "fjos"\n[bench]/' generator
   check_bad "$m" 's/^y = .*/y = ["fraction"]/' y
   check_bad "$m" 's/^trials = 2/trials = 2\nduration = "1s"/' duration
+  check_bad "$m" 's/^kind = "at_most"/kind = "close"/' tolerance
+  check_bad "$m" 's/^kind = "at_most"/kind = "at_most"\ntolerance = 1/' tolerance
+  check_bad "$m" 's/^kind = "at_most"/kind = "close"\ntolerance = -1/' tolerance
   ;;
 slurm_script)
   expect_status 0 "$rtpar" experiment slurm "$manifest" --scale smoke --shards 4 --out /tmp/x --max-parallel 2

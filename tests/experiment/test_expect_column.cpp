@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "experiment/expect_column.hpp"
 
@@ -100,4 +101,25 @@ TEST_CASE("column expectation: over_column compares two columns, of one series o
   c = check_column_expect(e, kCsv);
   CHECK_FALSE(c.pass);
   CHECK(c.what.find("no column p99_nope") != std::string::npos);
+}
+
+TEST_CASE("column expectation: close within an absolute tolerance, both ways") {
+  // Differences spin - gomp: back -600, -600; periodic -100 (3 points; periodic x = 3 has no gomp).
+  Expect e = expect(ExpectKind::close, 1.0);
+  e.tolerance = 600;
+  ExpectCheck c = check_column_expect(e, kCsv);
+  CHECK(c.pass);  // |400 - 1000| = 600 ≤ 600: the bound is inclusive
+  CHECK(c.what.find("within 600 of") != std::string::npos);
+  e.tolerance = 599;
+  c = check_column_expect(e, kCsv);
+  CHECK_FALSE(c.pass);
+  CHECK(c.what.find("(2 of 3 points not, first at back x = 2: 400 vs 1000)") != std::string::npos);
+  // Symmetric: the series' and over's roles swap without changing the verdict.
+  std::swap(e.series, e.over);
+  CHECK_FALSE(check_column_expect(e, kCsv).pass);
+  e.panel = "periodic";
+  e.tolerance = 100;
+  CHECK(check_column_expect(e, kCsv).pass);  // |1000 - 900| = 100
+  e.tolerance = 0;
+  CHECK_FALSE(check_column_expect(e, kCsv).pass);
 }
