@@ -58,6 +58,11 @@ struct TaskPlan {
   // where a spin would delay the other tasks there by up to idle_spin per job (an interference no
   // planner charges). Not part of the JSON outputs.
   bool dedicated_cores = false;
+  // wait is the wait policy the plan charged the task's members and the run gives them, when the
+  // planner changed it from the task's own `wait` (fork-join-rta with [system] shared_wait: the
+  // task shares a core with a task placed before it); nullopt: the task's own. Read it through
+  // planned_wait (rtpar/plan.hpp).
+  std::optional<WaitKind> wait;
   // segments is the strand-level placement (decomposition, fork-join-rta); empty otherwise. When
   // present, the executor runs the task with one pinned thread per distinct core of the strands,
   // each running only its strands (docs/internals/dispatcher.md).
@@ -112,6 +117,14 @@ struct Plan {
   // claim, which only an execution (simulate, run) can judge.
   bool force_placed = false;
 };
+
+// planned_wait is the wait policy task `task` runs with under its plan `placement`: the task's
+// own, with the kind the planner charged instead when it changed it (TaskPlan::wait).
+inline WaitPolicy planned_wait(const TaskSpec& task, const TaskPlan& placement) {
+  WaitPolicy wait = task.wait;
+  if (placement.wait) wait.kind = *placement.wait;
+  return wait;
+}
 
 }  // namespace rtpar
 

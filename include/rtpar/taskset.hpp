@@ -70,6 +70,12 @@ struct SystemSpec {
   // virtual machine, host steal time counted in the thread's CPU clock, so that a job that uses
   // exactly its declared work is not an overrun.
   Duration budget_margin{std::chrono::microseconds(100)};
+  // shared_wait, when set, is the wait policy fork-join-rta charges and `rtpar run` uses for a
+  // task whose candidate placement shares a core with a task placed before it (FJOS §VIII: the
+  // spin versions "use blocking when multiple tasks share a core"; decision F15 of
+  // docs/internals/experiment-spec.md). TaskPlan::wait records the switch. nullopt: every task
+  // keeps its own `wait`. Other planners ignore it (a plan note says so).
+  std::optional<WaitKind> shared_wait;
   SourceLocation where;  // location of [system] (or of the file when absent)
 };
 

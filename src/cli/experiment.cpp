@@ -225,11 +225,12 @@ int show_study(const ExperimentOptions& o) {
     } else if (s.kind == SeriesKind::bound) {
       fmt::print("  {:<12} bound b = {}\n", s.name, s.bound);
     } else {
-      fmt::print("  {:<12} planner {}{}{}{}{}{}{}{}{}\n", s.name, to_string(s.planner),
+      fmt::print("  {:<12} planner {}{}{}{}{}{}{}{}{}{}\n", s.name, to_string(s.planner),
                  s.target ? " target " + s.target_spec : "",
                  s.fit ? std::string(" fit ") + to_string(*s.fit) : "",
                  s.assign ? std::string(" assign ") + to_string(*s.assign) : "",
                  s.wait ? std::string(" wait ") + to_string(*s.wait) : "",
+                 s.shared_wait ? std::string(" shared_wait ") + to_string(*s.shared_wait) : "",
                  s.overhead ? " overhead " + s.overhead_path : "",
                  s.back_to_back ? " (back-to-back entries)" : "",
                  s.charged_statistic.empty() ? "" : " charged at " + s.charged_statistic,

@@ -60,19 +60,19 @@ Series read_series(const TableReader& t, ManifestClass klass) {
     return s;
   }
   if (klass == ManifestClass::runtime) {
-    t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "back_to_back",
-                  "admission", "duration", "cpu_latency", "best_effort", "baseline",
+    t.allow_only({"name", "planner", "target", "fit", "assign", "overhead", "wait", "shared_wait",
+                  "back_to_back", "admission", "duration", "cpu_latency", "best_effort", "baseline",
                   "force_place"});
   } else if (simulation) {
     std::vector<std::string_view> keys = {
-        "name",       "planner",  "bound", "target",       "fit",
-        "assign",     "overhead", "wait",  "back_to_back", "charged_statistic",
-        "force_place"};
+        "name",        "planner",    "bound", "target",       "fit",
+        "assign",      "overhead",   "wait",  "back_to_back", "charged_statistic",
+        "force_place", "shared_wait"};
     for (const std::string_view key : sim_spec_keys()) keys.push_back(key);
     t.allow_only(keys);
   } else {
     t.allow_only({"name", "planner", "bound", "target", "fit", "assign", "overhead", "wait",
-                  "back_to_back", "charged_statistic"});
+                  "shared_wait", "back_to_back", "charged_statistic"});
   }
   Series s;
   s.where = t.where();
@@ -155,8 +155,16 @@ Series read_series(const TableReader& t, ManifestClass klass) {
     s.wait = names::value_of(names::kWaits, *wait);
     if (!s.wait) t.fail(t.node("wait"), "wait", "expected spin, block or hybrid");
   }
-  if (s.kind == SeriesKind::bound && (s.target || s.fit || s.assign || s.overhead || s.wait)) {
-    t.fail(nullptr, "bound", "a bound series takes no target, fit, assign, overhead or wait");
+  if (const std::optional<std::string> shared = t.string("shared_wait")) {
+    // Every set's [system] shared_wait (fork-join-rta; FJOS §VIII, decision F15).
+    s.shared_wait = names::value_of(names::kWaits, *shared);
+    if (!s.shared_wait)
+      t.fail(t.node("shared_wait"), "shared_wait", "expected spin, block or hybrid");
+  }
+  if (s.kind == SeriesKind::bound &&
+      (s.target || s.fit || s.assign || s.overhead || s.wait || s.shared_wait)) {
+    t.fail(nullptr, "bound",
+           "a bound series takes no target, fit, assign, overhead, wait or shared_wait");
   }
   if (simulation) {
     if (s.kind == SeriesKind::bound)

@@ -62,6 +62,9 @@ struct Series {
   std::shared_ptr<const OverheadProfile> overhead;
   std::string overhead_path;
   std::optional<WaitKind> wait;  // every task's wait policy for this series (selects the profile)
+  // shared_wait: every set's [system] shared_wait (fork-join-rta: the policy of a task sharing a
+  // core with one placed before it; FJOS §VIII, decision F15)
+  std::optional<WaitKind> shared_wait;
   // back_to_back: charge only the profile's back-to-back entries (workers awake, as in FJOS's
   // Fig. 4 microbenchmark of consecutive empty regions) and not the parked ones (a job's first
   // fork after its workers slept). The paper's methodology, optimistic for a first fork.

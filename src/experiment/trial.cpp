@@ -42,9 +42,10 @@ UnitDraw draw_unit(const Resolved& r, const Unit& u) {
 gen::Generated generate_unit(const Resolved& r, const Unit& u) { return draw_unit(r, u).generated; }
 
 std::optional<TaskSet> series_view(const Series& s, const TaskSet& set) {
-  if (!s.fit && !s.wait) return std::nullopt;
+  if (!s.fit && !s.wait && !s.shared_wait) return std::nullopt;
   TaskSet copy = set;
   if (s.fit) copy.system.fit = *s.fit;
+  if (s.shared_wait) copy.system.shared_wait = *s.shared_wait;
   if (s.wait) {
     for (TaskSpec& t : copy.tasks) t.wait.kind = *s.wait;
   }

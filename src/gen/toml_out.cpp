@@ -59,6 +59,9 @@ void write_system(std::string& out, const SystemSpec& s) {
   }
   if (s.isolate) out += "isolate = true\n";
   if (s.memory_limit != 0) out += fmt::format("memory_limit = {}\n", s.memory_limit);
+  if (s.shared_wait) {
+    out += fmt::format("shared_wait = {}\n", quoted(names::name_of(names::kWaits, *s.shared_wait)));
+  }
 }
 
 // implied_kernel says whether the loader would pick t's kernel by itself: "segments" for a task

@@ -68,7 +68,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   }
   const TableReader reader(*table, file, "system", locations);
   reader.allow_only({"cores", "planner", "delta", "nonrt_cores", "fit", "sockets",
-                     "fork_join_overhead", "memory_limit", "isolate", "budget", "budget_margin"});
+                     "fork_join_overhead", "memory_limit", "isolate", "budget", "budget_margin",
+                     "shared_wait"});
   spec.where = reader.where();
 
   if (const toml::node* cores = reader.node("cores"); cores == nullptr) {
@@ -114,6 +115,8 @@ SystemSpec parse_system(const toml::table* table, const std::string& file,
   }
   spec.budget = parse_choice(reader, "budget", names::kBudgets);  // docs/reliability.md "Budgets"
   if (const auto margin = reader.duration("budget_margin")) spec.budget_margin = *margin;
+  // docs/taskset.md, [system] shared_wait (fork-join-rta, FJOS §VIII; decision F15)
+  spec.shared_wait = parse_choice(reader, "shared_wait", names::kWaits);
   return spec;
 }
 

@@ -230,6 +230,7 @@ std::string plan_json(const Plan& plan, const TaskSet& set) {
         {"scheduling", scheduling_name(task.scheduling)},
         {"thread_cores", task.thread_cores},
         {"member_budget_ns", task.member_budget_ns},
+        {"wait", task.wait ? Json(to_string(*task.wait)) : Json(nullptr)},
         {"segments", segments_json(task.segments)},
     };
     // The task parameters come from the set; they are omitted (not guessed) if it lacks the task.

@@ -326,6 +326,52 @@ print(t['a']['misses'] + t['b']['misses'])") || fail "report.json: $(head -c 300
   done
   [ "$misses" -eq 0 ] || fail "the other tasks missed $misses times beside a hung task"
   ;;
+shared_wait)
+  # [system] shared_wait (fork-join-rta, decision F15): b's two stages need both cores and CPU 0
+  # holds a, so the plan switches b from spin to block, and the run follows the plan: a member's
+  # budget is its strands plus the gate spin its wait policy allows (strand_runner.cpp), 2 ms more
+  # spinning (stage 0's makespan) than blocking. Both plans have the same R.
+  for wait in block spin; do
+    cat > "sw_$wait.toml" <<TOML
+[system]
+cores = [0, 1]
+planner = "fork-join-rta"
+shared_wait = "$wait"
+
+[[task]]
+name = "a"
+period = "5ms"
+wait = "spin"
+[[task.segment]]
+strands = 1
+length = "1ms"
+
+[[task]]
+name = "b"
+period = "20ms"
+deadline = "7ms"
+wait = "spin"
+[[task.segment]]
+strands = 2
+length = "2ms"
+[[task.segment]]
+strands = 2
+length = "2ms"
+TOML
+  done
+  plan=$("$rtpar" check sw_block.toml --json) || fail "check: $plan"
+  python3 -c "
+import json, sys
+d = json.loads(sys.argv[1])
+t = {x['name']: x for x in d['tasks']}
+assert d['schedulable'] and t['b']['wait'] == 'block' and t['a']['wait'] is None, d
+assert any('charged and run with wait = block instead of spin' in n for n in d['notes']), d['notes']
+" "$plan" || fail "plan: $plan"
+  run_rt sw_block.toml
+  [ "$(field b budget_ns)" -eq 4000000 ] || fail "block: b's budget $(field b budget_ns), want 4 ms"
+  run_rt sw_spin.toml
+  [ "$(field b budget_ns)" -eq 6000000 ] || fail "spin: b's budget $(field b budget_ns), want 6 ms"
+  ;;
 *)
   fail "unknown case"
   ;;

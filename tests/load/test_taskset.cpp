@@ -16,6 +16,7 @@
 
 #include "rtpar/ext/kernel.hpp"
 #include "rtpar/taskset.hpp"
+#include "rtpar/tools/generate.hpp"
 #include "rtpar/tools/topology.hpp"
 
 using namespace std::chrono_literals;
@@ -500,6 +501,23 @@ TEST_CASE("taskset: budget modes, the system default and the margin") {
   } catch (const InputError& e) {
     CHECK(e.field() == "task[0].budget");
     CHECK(e.where().line == 7);
+  }
+}
+
+TEST_CASE("taskset: [system] shared_wait (fork-join-rta, decision F15), and its round trip") {
+  CHECK_FALSE(parse(kSystem + kTask).system.shared_wait.has_value());
+  const TaskSet set = parse("[system]\ncores = 2\nshared_wait = \"block\"\n" + kTask);
+  REQUIRE(set.system.shared_wait.has_value());
+  CHECK(*set.system.shared_wait == rtpar::WaitKind::block);
+  const std::string text = rtpar::gen::to_toml(set, "");
+  CHECK(text.find("shared_wait = \"block\"") != std::string::npos);
+  CHECK(parse(text).system.shared_wait == rtpar::WaitKind::block);
+  try {
+    (void)parse("[system]\ncores = 2\nshared_wait = \"sleep\"\n" + kTask);
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK(e.field() == "system.shared_wait");
+    CHECK(e.where().line == 3);
   }
 }
 

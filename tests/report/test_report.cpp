@@ -307,10 +307,11 @@ TEST_CASE("report: plan_json has exactly the documented keys, with null for miss
   const std::set<std::string> task_keys = words(
       "name heavy cores priority utilization response_bound_ns reason "           // required
       "cores_needed expected_response_ns period_ns deadline_ns work_ns span_ns "  // extras
-      "scheduling thread_cores member_budget_ns segments");  // shared-core planners (issue 5)
+      "scheduling thread_cores member_budget_ns wait segments");  // shared-core planners
   const json& ctrl = doc["tasks"][0];
   CHECK(keys(ctrl) == task_keys);
   CHECK(ctrl["name"] == "ctrl");
+  CHECK(ctrl["wait"].is_null());  // no planner changed its wait policy
   CHECK(ctrl["heavy"] == true);
   CHECK(ctrl["cores"] == json({0, 1, 2, 3, 6}));
   CHECK(ctrl["priority"].is_number_integer());

@@ -28,6 +28,14 @@
 // the job's start, and charging it as execution of the first stage's strands bounds that delay
 // (docs/analysis.md "Overhead profiles"). A profile without `release` entries for the policy is
 // refused. Each admitted task's charges are stated in the plan's notes.
+// Shared cores (decision F15; FJOS §VIII: its spin versions "use blocking when multiple tasks
+// share a core"): with [system] shared_wait, a candidate placement with a core that already holds
+// a task placed before (a higher or equal priority; the tasks are placed by priority) is charged
+// the shared policy's fork/join and release costs and gate waits instead of the task's own, and
+// TaskPlan::wait makes the run use it. A task placed later on the cores of a spinning task does
+// not switch it back: that task's spin is charged as interference on the later one
+// (with_gate_spin), so its bound stays sound.
+//
 // Kernel interference (PlanOptions::interference charged): every analysis, during the greedy
 // search and in the equal-priority rounds, has the kernel's server on each core as an interferer
 // above every task (FjOptions::server, fork_join_stage_rta.hpp), so the search adds cores where
@@ -228,11 +236,19 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
   std::set<int> unbounded;  // worst-fit: cores holding strands of a task without a bound
   // accept records placed[i] (analysed, response bound r) as admitted on `cores`: the index, the
   // change log, the task's plan (strand k of stage j on cpu_of(j, k)) and the cores' loads.
-  const auto accept = [&](std::size_t i, const std::vector<SegmentSpec>& stages,
+  // `as` is the task as charged: set.tasks[i], or its copy with the shared wait policy (F15).
+  const auto accept = [&](std::size_t i, const TaskSpec& as, const std::vector<SegmentSpec>& stages,
                           const std::vector<int>& cores, std::int64_t r, const auto& cpu_of) {
     accepted.add(&placed[i]);
     changes.record(placed[i]);
-    if (auto note = analysis::fj_spin_note(set.tasks[i], placed[i])) {
+    if (as.wait.kind != set.tasks[i].wait.kind) {
+      tasks[i].wait = as.wait.kind;
+      plan.notes.push_back(fmt::format(
+          "{}: shares a core with a task placed before it, so it is charged and run with wait = "
+          "{} instead of {} ([system] shared_wait; FJOS §VIII, decision F15)",
+          as.name, to_string(as.wait.kind), to_string(set.tasks[i].wait.kind)));
+    }
+    if (auto note = analysis::fj_spin_note(as, placed[i])) {
       plan.notes.push_back(std::move(*note));
     }
     analysed_at[i] = changes.now();  // its own addition is not a change of its inputs
@@ -265,6 +281,22 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
     tp.heavy = task.work > task.deadline;
     tp.priority = priority[i];
     tp.utilization = task.utilization();
+    // charged_as is the task as a placement on `cores` is charged (F15): with [system]
+    // shared_wait, a copy with that wait policy when one of the cores already holds a task.
+    std::optional<TaskSpec> switched;
+    const auto charged_as = [&](const std::vector<int>& cores) -> const TaskSpec& {
+      const std::optional<WaitKind> shared = set.system.shared_wait;
+      if (!shared || *shared == task.wait.kind) return task;
+      const bool held = std::any_of(cores.begin(), cores.end(), [&](int cpu) {
+        return machine.load_num[cpu_index(machine, cpu)] > 0 || unbounded.count(cpu) != 0;
+      });
+      if (!held) return task;
+      if (!switched) {
+        switched = task;
+        switched->wait.kind = *shared;
+      }
+      return *switched;
+    };
     std::string why;
     const auto stages = analysis::stages_of(task, why);
     if (!stages) {
@@ -284,11 +316,12 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
           analysis::worst_fit_strands(*stages, task.period.count(), worst_fit.front());
       const std::vector<int> cores = analysis::distinct_cores(strands);
       const auto n = static_cast<std::int64_t>(cores.size());
-      const analysis::FjCharge charge = analysis::fj_charge_for(set, task, options, n);
+      const TaskSpec& as = charged_as(cores);
+      const analysis::FjCharge charge = analysis::fj_charge_for(set, as, options, n);
       std::optional<analysis::FjTask> candidate = analysis::with_gate_spin(
           analysis::with_release(analysis::aggregate_strands(*stages, strands, charge.ns),
                                  charge.release_ns),
-          task.wait);
+          as.wait);
       const bool blocked = std::any_of(cores.begin(), cores.end(),
                                        [&](int cpu) { return unbounded.count(cpu) != 0; });
       std::optional<std::int64_t> r;
@@ -319,13 +352,13 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
       }
       if (charge.measured && charge.measured->extrapolated) {
         plan.notes.push_back(
-            analysis::fj_extrapolation_note(task, n, *charge.measured, *options.overhead));
+            analysis::fj_extrapolation_note(as, n, *charge.measured, *options.overhead));
       }
       if (options.overhead != nullptr) {
-        plan.notes.push_back(analysis::fj_charge_note(task, n, charge, *options.overhead));
+        plan.notes.push_back(analysis::fj_charge_note(as, n, charge, *options.overhead));
       }
       placed[i] = std::move(*candidate);
-      accept(i, *stages, cores, *r, [&](std::size_t j, std::int64_t k) {
+      accept(i, as, *stages, cores, *r, [&](std::size_t j, std::int64_t k) {
         return strands[j][static_cast<std::size_t>(k)];
       });
       continue;
@@ -346,12 +379,13 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
     std::optional<std::int64_t> first_extrapolated;
     for (std::int64_t n = start; n <= stop && !done; ++n) {
       const std::vector<int> cores = choose_cores(machine, static_cast<std::size_t>(n));
-      const analysis::FjCharge charge = analysis::fj_charge_for(set, task, options, n);
+      const TaskSpec& as = charged_as(cores);
+      const analysis::FjCharge charge = analysis::fj_charge_for(set, as, options, n);
       if (charge.measured && charge.measured->extrapolated && !first_extrapolated) {
         first_extrapolated = n;
       }
       std::optional<analysis::FjTask> candidate =
-          analysis::with_gate_spin(place(*stages, cores, charge.ns, charge.release_ns), task.wait);
+          analysis::with_gate_spin(place(*stages, cores, charge.ns, charge.release_ns), as.wait);
       if (!candidate) {
         overflowed = true;
         continue;
@@ -364,13 +398,13 @@ Plan plan_fork_join_rta(const TaskSet& set, const PlanOptions& options) {
       done = true;
       if (charge.measured && charge.measured->extrapolated) {
         plan.notes.push_back(
-            analysis::fj_extrapolation_note(task, n, *charge.measured, *options.overhead));
+            analysis::fj_extrapolation_note(as, n, *charge.measured, *options.overhead));
       }
       if (options.overhead != nullptr) {
-        plan.notes.push_back(analysis::fj_charge_note(task, n, charge, *options.overhead));
+        plan.notes.push_back(analysis::fj_charge_note(as, n, charge, *options.overhead));
       }
       placed[i] = std::move(*candidate);
-      accept(i, *stages, cores, *r,
+      accept(i, as, *stages, cores, *r,
              [&](std::size_t, std::int64_t k) { return cores[static_cast<std::size_t>(k % n)]; });
     }
     if (!done && first_extrapolated) {

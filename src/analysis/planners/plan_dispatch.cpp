@@ -133,6 +133,10 @@ Plan plan_with(PlannerKind planner, const TaskSet& set, const PlanOptions& optio
   Plan plan = plan_uncharged(planner, set, options, analysed);
   analysis::charge_interference(plan, analysed ? *analysed : set, options);
   unused_keys_notes(planner, set, plan);
+  if (set.system.shared_wait && planner != PlannerKind::fork_join_rta) {
+    plan.notes.push_back(std::string("[system] shared_wait is read by fork-join-rta only: the ") +
+                         to_string(planner) + " planner charges and runs each task's own `wait`");
+  }
   analysis::bound_chains(plan, set);
   if (options.force_place && planner != PlannerKind::decomposition) {
     plan.notes.push_back(

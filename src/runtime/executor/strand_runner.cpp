@@ -448,6 +448,14 @@ TaskRun StrandRunner::result() {
 std::unique_ptr<Runner> make_runner(const TaskSpec& task, const TaskPlan& placement,
                                     bool best_effort, std::int64_t record_capacity,
                                     RunControl& control, Endpoint* channels, BudgetRequest budget) {
+  // The plan may have charged another wait policy than the task's ([system] shared_wait): the
+  // members wait as it charged.
+  if (placement.wait && *placement.wait != task.wait.kind) {
+    TaskSpec as_planned = task;
+    as_planned.wait = planned_wait(task, placement);
+    return make_runner(as_planned, placement, best_effort, record_capacity, control, channels,
+                       budget);
+  }
   // A plan of one strand is a sequential job on one core: the team runner runs it with any
   // kernel, at the strand's core and priority (TaskPlan::cores and priority say the same).
   const bool one_strand =
