@@ -3,6 +3,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "experiment/plot_spec.hpp"
 #include "load/toml_fields.hpp"
 #include "model/overhead_statistic.hpp"
+#include "rtpar/tools/topology.hpp"
 
 namespace rtpar::experiment {
 
@@ -197,14 +199,20 @@ Series read_series(const TableReader& t, ManifestClass klass) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> x_range(std::string_view spec) {
+std::optional<std::vector<std::string>> x_range(std::string_view spec, std::int64_t cores) {
   std::int64_t v[3] = {0, 0, 0};
   const char* p = spec.data();
   const char* end = spec.data() + spec.size();
+  constexpr std::string_view kCores = "cores";
   for (int i = 0; i < 3; ++i) {
-    const auto [next, ec] = std::from_chars(p, end, v[i]);
-    if (ec != std::errc() || next == p) return std::nullopt;
-    p = next;
+    if (i == 1 && std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kCores)) {
+      v[i] = cores;
+      p += kCores.size();
+    } else {
+      const auto [next, ec] = std::from_chars(p, end, v[i]);
+      if (ec != std::errc() || next == p) return std::nullopt;
+      p = next;
+    }
     if (i < 2) {
       if (p == end || *p != ':') return std::nullopt;
       ++p;
@@ -216,6 +224,10 @@ std::optional<std::vector<std::string>> x_range(std::string_view spec) {
   std::vector<std::string> out;
   for (std::int64_t x = v[0]; x <= v[1]; x += v[2]) out.push_back(std::to_string(x));
   return out;
+}
+
+std::int64_t machine_cores() {
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(online_cpus().size()));
 }
 
 namespace {

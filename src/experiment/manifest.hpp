@@ -212,7 +212,12 @@ Manifest load_manifest(const std::string& path);
 Manifest parse_manifest(std::string_view text, const std::string& source);
 
 // x_range expands a sweep spec "START:STOP:STEP" (non-negative integers, STOP inclusive) into its
-// values; nullopt when spec is not of that form or describes no value.
-std::optional<std::vector<std::string>> x_range(std::string_view spec);
+// values; nullopt when spec is not of that form or describes no value. STOP may be the word
+// `cores`, which stands for `cores` (a --threads sweep up to the machine's cores, issue 36 item 9).
+std::optional<std::vector<std::string>> x_range(std::string_view spec, std::int64_t cores);
+
+// machine_cores is what `cores` in a sweep stands for here: the CPUs this process may run on (its
+// affinity mask: inside a Slurm allocation, the allocation's CPUs), at least 1.
+std::int64_t machine_cores();
 
 }  // namespace rtpar::experiment

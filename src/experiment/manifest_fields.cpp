@@ -50,8 +50,13 @@ std::vector<std::string> values_of(const TableReader& table, std::string_view ke
   if (node == nullptr) table.fail(nullptr, key, "missing (required)");
   std::vector<std::string> out;
   if (const auto* s = node->as_string()) {
-    std::optional<std::vector<std::string>> r = x_range(s->get());
-    if (!r) table.fail(node, key, "expected \"START:STOP:STEP\" (integers, STOP inclusive)");
+    const std::int64_t cores = machine_cores();
+    std::optional<std::vector<std::string>> r = x_range(s->get(), cores);
+    if (!r) {
+      table.fail(node, key,
+                 "expected \"START:STOP:STEP\" (integers, STOP inclusive; STOP may be `cores`, " +
+                     std::to_string(cores) + " here)");
+    }
     out = std::move(*r);
   } else if (const auto* a = node->as_array()) {
     for (const toml::node& e : *a) out.push_back(scalar_text(e, table, key));

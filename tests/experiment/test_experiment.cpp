@@ -51,15 +51,27 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("experiment: x_range expands START:STOP:STEP inclusively and refuses the rest") {
-  CHECK(*x_range("5:20:5") == std::vector<std::string>{"5", "10", "15", "20"});
-  CHECK(*x_range("7:7:1") == std::vector<std::string>{"7"});
-  CHECK(*x_range("0:10:4") == std::vector<std::string>{"0", "4", "8"});  // STOP not on the grid
-  CHECK_FALSE(x_range("5:1:1"));
-  CHECK_FALSE(x_range("1:5:0"));
-  CHECK_FALSE(x_range("-1:5:1"));
-  CHECK_FALSE(x_range("1:5"));
-  CHECK_FALSE(x_range("1:5:1:"));
-  CHECK_FALSE(x_range("a:5:1"));
+  CHECK(*x_range("5:20:5", 8) == std::vector<std::string>{"5", "10", "15", "20"});
+  CHECK(*x_range("7:7:1", 8) == std::vector<std::string>{"7"});
+  CHECK(*x_range("0:10:4", 8) == std::vector<std::string>{"0", "4", "8"});  // STOP off the grid
+  CHECK_FALSE(x_range("5:1:1", 8));
+  CHECK_FALSE(x_range("1:5:0", 8));
+  CHECK_FALSE(x_range("-1:5:1", 8));
+  CHECK_FALSE(x_range("1:5", 8));
+  CHECK_FALSE(x_range("1:5:1:", 8));
+  CHECK_FALSE(x_range("a:5:1", 8));
+  // STOP = cores: a --threads sweep up to the machine's cores (issue 36 item 9).
+  CHECK(*x_range("1:cores:1", 4) == std::vector<std::string>{"1", "2", "3", "4"});
+  CHECK(*x_range("2:cores:1", 2) == std::vector<std::string>{"2"});
+  CHECK(*x_range("1:cores:2", 6) == std::vector<std::string>{"1", "3", "5"});
+  CHECK_FALSE(x_range("3:cores:1", 2));  // no value on a machine of 2
+  CHECK_FALSE(x_range("cores:8:1", 8));  // only STOP may be `cores`
+  CHECK_FALSE(x_range("1:core:1", 8));
+  CHECK_FALSE(x_range("1:coresx:1", 8));
+  CHECK(machine_cores() >= 1);
+  // A manifest's sweep resolves `cores` on the machine that reads it.
+  const std::vector<std::string> here = *x_range("1:cores:1", machine_cores());
+  CHECK(here.size() == static_cast<std::size_t>(machine_cores()));
 }
 
 TEST_CASE("experiment: a minimal manifest reads with defaults") {
