@@ -126,6 +126,16 @@ inline WaitPolicy planned_wait(const TaskSpec& task, const TaskPlan& placement) 
   return wait;
 }
 
+// as_planned is `task` as its plan runs it: a copy with planned_wait when the planner changed the
+// task's wait policy (TaskPlan::wait), else nullopt (run the task itself). The executor and the
+// simulator both run a task through it.
+inline std::optional<TaskSpec> as_planned(const TaskSpec& task, const TaskPlan& placement) {
+  if (!placement.wait || *placement.wait == task.wait.kind) return std::nullopt;
+  TaskSpec copy = task;
+  copy.wait = planned_wait(task, placement);
+  return copy;
+}
+
 }  // namespace rtpar
 
 // Compatibility: the planner entry points were declared here before the header tiers; they live in

@@ -357,12 +357,8 @@ SimModel build_sim_model(const Plan& plan, const TaskSet& set, const OverheadPro
                          });
     if (strands) {
       // The members wait, and are charged, as the plan says (TaskPlan::wait, [system] shared_wait).
-      std::optional<TaskSpec> as_planned;
-      if (tp.wait && *tp.wait != spec.wait.kind) {
-        as_planned = spec;
-        as_planned->wait = planned_wait(spec, tp);
-      }
-      const TaskSpec& as = as_planned ? *as_planned : spec;
+      const std::optional<TaskSpec> planned = as_planned(spec, tp);
+      const TaskSpec& as = planned ? *planned : spec;
       add_strand_plan(tp, as.wait, strand_charges(inj, plan, set, as, tp), inj, task, threads);
     } else {
       const std::vector<int>& cpus = tp.thread_cores.empty() ? tp.cores : tp.thread_cores;

@@ -450,10 +450,8 @@ std::unique_ptr<Runner> make_runner(const TaskSpec& task, const TaskPlan& placem
                                     RunControl& control, Endpoint* channels, BudgetRequest budget) {
   // The plan may have charged another wait policy than the task's ([system] shared_wait): the
   // members wait as it charged.
-  if (placement.wait && *placement.wait != task.wait.kind) {
-    TaskSpec as_planned = task;
-    as_planned.wait = planned_wait(task, placement);
-    return make_runner(as_planned, placement, best_effort, record_capacity, control, channels,
+  if (const std::optional<TaskSpec> planned = as_planned(task, placement)) {
+    return make_runner(*planned, placement, best_effort, record_capacity, control, channels,
                        budget);
   }
   // A plan of one strand is a sequential job on one core: the team runner runs it with any
